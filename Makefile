@@ -1,0 +1,121 @@
+# Top-level build of the open VTA stack. See README.md.
+#
+#   make                 build libraries and the vta command for CONFIG
+#   make deps            install every Debian package the project needs, then build
+#   make test            the whole suite (every configuration, plain and ASan/UBSan)
+#   make bench           print BENCH lines
+#   make demo            the main job
+#   make CONFIG=config/small.json   another configuration, built in its own folder
+#
+# Every part of the stack reads the headers generated from CONFIG into
+# $(BUILD)/include/vta by config/configgen.
+
+CONFIG ?= config/vta.json
+CFG_NAME := $(basename $(notdir $(CONFIG)))
+ifeq ($(CFG_NAME),vta)
+BUILD ?= build
+else
+BUILD ?= build/cfg-$(CFG_NAME)
+endif
+
+# SAN=1 builds everything with AddressSanitizer and UBSan into $(BUILD)/asan.
+ifeq ($(SAN),1)
+OBJ := $(BUILD)/asan
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+OBJ := $(BUILD)/obj
+SANFLAGS :=
+endif
+
+CC ?= cc
+HOSTCC ?= cc
+AR ?= ar
+OPT ?= -O2
+GEN := $(BUILD)/include/vta
+CPPFLAGS := -Iinclude -I$(BUILD)/include $(EXTRA_CPPFLAGS)
+CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -g $(OPT) -fPIC $(SANFLAGS) $(EXTRA_CFLAGS)
+LDFLAGS := $(SANFLAGS) $(EXTRA_LDFLAGS)
+LDLIBS := -lm
+
+BIN := $(BUILD)/bin
+LIB := $(BUILD)/lib
+CONFIG_H := $(GEN)/vta_config.h
+
+# Filled in by the module.mk files below.
+LIB_SRCS :=
+TEST_PROGS :=
+BENCH_PROGS :=
+ALL_TARGETS :=
+
+.SECONDEXPANSION:
+.PHONY: all deps test test-one bench demo clean lint synth
+all: build-all
+
+include config/module.mk
+include isa/module.mk
+include sim/module.mk
+include tools/module.mk
+include tests/module.mk
+# Parts of the stack that are built only where their module file exists.
+-include hw/module.mk
+-include driver/module.mk
+-include runtime/module.mk
+-include compiler/module.mk
+-include boards/module.mk
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(OBJ)/%.o)
+
+build-all: $(LIB)/libvta.a $(LIB)/libvta.so $(BIN)/vta $(ALL_TARGETS)
+
+$(OBJ)/%.o: %.c $(CONFIG_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB)/libvta.a: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(LIB)/libvta.so: $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -shared $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+-include $(LIB_OBJS:.o=.d)
+
+# ---------------------------------------------------------------------------
+# Dependencies: every Debian package the whole project needs.
+DEB_PACKAGES := build-essential clang libclang-rt-14-dev pkg-config \
+	verilator yosys iverilog \
+	libusb-1.0-0-dev protobuf-c-compiler libprotobuf-c-dev libonnx-dev libonnx-testdata \
+	libstb-dev qemu-user-static gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu \
+	libc6-dev-armhf-cross libc6-dev-arm64-cross
+
+deps:
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $(DEB_PACKAGES)
+	$(MAKE) all
+
+# ---------------------------------------------------------------------------
+# Tests: the whole suite for every shipped configuration, plain and sanitized.
+TEST_CONFIGS := config/vta.json config/batch2_block8.json config/small.json config/ultra96.json
+
+test:
+	@rm -f build/test-results.txt; mkdir -p build
+	@set -e; for c in $(TEST_CONFIGS); do \
+		$(MAKE) --no-print-directory CONFIG=$$c test-one RESULTS=$(CURDIR)/build/test-results.txt; \
+		$(MAKE) --no-print-directory CONFIG=$$c SAN=1 test-one RESULTS=$(CURDIR)/build/test-results.txt; \
+	done
+	@sh tests/summarize.sh build/test-results.txt
+
+RESULTS ?= $(CURDIR)/$(BUILD)/test-results.txt
+test-one: build-all $(TEST_PROGS)
+	@set -e; for t in $(TEST_PROGS); do \
+		echo "== $$t ($(CFG_NAME)$(if $(SAN), asan))"; \
+		VTA_ROOT=$(CURDIR) $$t --results $(RESULTS) --label "$(CFG_NAME)$(if $(SAN),/asan)" \
+			|| echo "FAIL $(CFG_NAME)$(if $(SAN),/asan) $$t exited with status $$?" >> $(RESULTS); \
+	done
+
+bench: build-all $(BENCH_PROGS)
+	@for b in $(BENCH_PROGS); do $$b || exit 1; done
+
+clean:
+	rm -rf build

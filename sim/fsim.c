@@ -1,0 +1,668 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The golden model (include/vta/fsim.h): executes VTA instruction streams
+ * exactly as VTA-SPEC sections 2-4 and their Project rules say.
+ *
+ * Structure of a run: a fetch stage dispatches instructions in program order
+ * into three bounded module queues (load, compute, store); the modules take
+ * their head instruction when its tokens are available, execute it, and push
+ * its tokens. The loop repeats until FINISH executes. When a whole round
+ * makes no progress the program can never finish, and the run stops with a
+ * deadlock error naming the blocked instructions. So a run always ends.
+ *
+ * The hot loops (GEMM, ALU) are written as simple counted loops over
+ * contiguous lanes so that gcc vectorizes them; GEMM reads the weights from a
+ * shadow copy laid out for that purpose (see gemm_uop).
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vta/fsim.h>
+#include <vta/isa.h>
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the golden model assumes a little-endian host (as are x86-64 and the Zynq ARM cores)"
+#endif
+
+enum {
+	ACC_LANES = VTA_BATCH * VTA_BLOCK_OUT, /* int32 lanes of one ACC element */
+	INP_LANES = VTA_BATCH * VTA_BLOCK_IN,
+	WGT_LANES = VTA_BLOCK_OUT * VTA_BLOCK_IN,
+	KPAIRS = (VTA_BLOCK_IN + 1) / 2,
+};
+
+/* One instruction waiting in a module queue. */
+typedef struct {
+	vta_insn_t insn;
+	uint32_t index;  /* position in the stream */
+	uint8_t waited;  /* bit q set once it has waited for queue q */
+} Slot;
+
+typedef struct {
+	Slot *slot;
+	uint32_t head, count;
+} InsnQueue;
+
+struct vta_fsim {
+	uint8_t *dram;
+	size_t dram_size;
+	vta_bases_t bases;
+
+	uint32_t *uop;  /* VTA_UOP_BUFF_DEPTH words */
+	int8_t *inp;    /* VTA_INP_BUFF_DEPTH x INP_LANES */
+	int8_t *wgt;    /* VTA_WGT_BUFF_DEPTH x WGT_LANES, layout of VTA-SPEC 2.3 */
+	int16_t *wgt2;  /* the same weights as [elem][k/2][c][k%2], widened (GEMM only) */
+	int32_t *acc;   /* VTA_ACC_BUFF_DEPTH x ACC_LANES */
+	int8_t *out;    /* VTA_OUT_BUFF_DEPTH x ACC_LANES */
+
+	uint32_t tokens[VTA_Q_COUNT];
+	vta_counters_t ctr;
+	InsnQueue queue[4]; /* indexed by vta_module_t (1..3) */
+};
+
+static const char *queue_name[VTA_Q_COUNT] = {"l2g", "g2l", "g2s", "s2g"};
+static const char *module_name[4] = {"", "load", "compute", "store"};
+
+/* ------------------------------------------------------------------------ */
+
+vta_fsim_t *vta_fsim_create(size_t dram_bytes, vta_error_t *err)
+{
+	vta_error_clear(err);
+	if (dram_bytes == 0) {
+		vta_error_set(err, VTA_EINVAL, -1, "DRAM size must be positive");
+		return NULL;
+	}
+	vta_fsim_t *s = calloc(1, sizeof *s);
+	if (!s)
+		goto oom;
+	s->dram_size = dram_bytes;
+	s->dram = calloc(1, dram_bytes);
+	s->uop = calloc(VTA_UOP_BUFF_DEPTH, sizeof *s->uop);
+	s->inp = calloc((size_t)VTA_INP_BUFF_DEPTH * INP_LANES, 1);
+	s->wgt = calloc((size_t)VTA_WGT_BUFF_DEPTH * WGT_LANES, 1);
+	s->wgt2 = calloc((size_t)VTA_WGT_BUFF_DEPTH * KPAIRS * 2 * VTA_BLOCK_OUT, sizeof *s->wgt2);
+	s->acc = calloc((size_t)VTA_ACC_BUFF_DEPTH * ACC_LANES, sizeof *s->acc);
+	s->out = calloc((size_t)VTA_OUT_BUFF_DEPTH * ACC_LANES, 1);
+	for (int m = 1; m <= 3; m++)
+		s->queue[m].slot = calloc(VTA_INSN_QUEUE_DEPTH, sizeof(Slot));
+	if (!s->dram || !s->uop || !s->inp || !s->wgt || !s->wgt2 || !s->acc || !s->out ||
+	    !s->queue[1].slot || !s->queue[2].slot || !s->queue[3].slot) {
+		vta_fsim_destroy(s);
+		goto oom;
+	}
+	return s;
+oom:
+	vta_error_set(err, VTA_ENOMEM, -1, "cannot allocate the golden model with %zu bytes of DRAM",
+		      dram_bytes);
+	return NULL;
+}
+
+void vta_fsim_destroy(vta_fsim_t *s)
+{
+	if (!s)
+		return;
+	free(s->dram);
+	free(s->uop);
+	free(s->inp);
+	free(s->wgt);
+	free(s->wgt2);
+	free(s->acc);
+	free(s->out);
+	for (int m = 1; m <= 3; m++)
+		free(s->queue[m].slot);
+	free(s);
+}
+
+uint8_t *vta_fsim_dram(vta_fsim_t *s) { return s->dram; }
+size_t vta_fsim_dram_size(const vta_fsim_t *s) { return s->dram_size; }
+void vta_fsim_set_bases(vta_fsim_t *s, const vta_bases_t *b) { s->bases = *b; }
+const vta_counters_t *vta_fsim_counters(const vta_fsim_t *s) { return &s->ctr; }
+void vta_fsim_clear_counters(vta_fsim_t *s) { memset(&s->ctr, 0, sizeof s->ctr); }
+uint32_t vta_fsim_tokens(const vta_fsim_t *s, int q) { return q >= 0 && q < VTA_Q_COUNT ? s->tokens[q] : 0; }
+
+void vta_fsim_reset(vta_fsim_t *s)
+{
+	memset(s->uop, 0, (size_t)VTA_UOP_BUFF_DEPTH * sizeof *s->uop);
+	memset(s->inp, 0, (size_t)VTA_INP_BUFF_DEPTH * INP_LANES);
+	memset(s->wgt, 0, (size_t)VTA_WGT_BUFF_DEPTH * WGT_LANES);
+	memset(s->wgt2, 0, (size_t)VTA_WGT_BUFF_DEPTH * KPAIRS * 2 * VTA_BLOCK_OUT * sizeof *s->wgt2);
+	memset(s->acc, 0, (size_t)VTA_ACC_BUFF_DEPTH * ACC_LANES * sizeof *s->acc);
+	memset(s->out, 0, (size_t)VTA_OUT_BUFF_DEPTH * ACC_LANES);
+	memset(s->tokens, 0, sizeof s->tokens);
+	vta_fsim_clear_counters(s);
+}
+
+uint8_t *vta_fsim_sram(vta_fsim_t *s, unsigned memory_type, size_t *bytes)
+{
+	size_t n;
+	uint8_t *p;
+	switch (memory_type) {
+	case VTA_MEM_ID_UOP: p = (uint8_t *)s->uop; n = (size_t)VTA_UOP_BUFF_DEPTH * 4; break;
+	case VTA_MEM_ID_INP: p = (uint8_t *)s->inp; n = (size_t)VTA_INP_BUFF_DEPTH * INP_LANES; break;
+	case VTA_MEM_ID_WGT: p = (uint8_t *)s->wgt; n = (size_t)VTA_WGT_BUFF_DEPTH * WGT_LANES; break;
+	case VTA_MEM_ID_ACC: p = (uint8_t *)s->acc; n = (size_t)VTA_ACC_BUFF_DEPTH * ACC_LANES * 4; break;
+	case VTA_MEM_ID_OUT: p = (uint8_t *)s->out; n = (size_t)VTA_OUT_BUFF_DEPTH * ACC_LANES; break;
+	default: p = NULL; n = 0; break;
+	}
+	if (bytes)
+		*bytes = n;
+	return p;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Errors name the instruction by index and disassembly.                     */
+
+static int insn_error(vta_error_t *err, int code, const Slot *sl, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int insn_error(vta_error_t *err, int code, const Slot *sl, const char *fmt, ...)
+{
+	char why[256], text[200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
+	vta_insn_format(&sl->insn, text, sizeof text);
+	return vta_error_set(err, code, (long)sl->index, "instruction %" PRIu32 " (%s): %s",
+			     sl->index, text, why);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Static legality, checked when fetch dispatches (VTA-SPEC 3.11, 4.3).      */
+
+static int check_legal(const Slot *sl, vta_error_t *err)
+{
+	const vta_insn_t *in = &sl->insn;
+	switch (in->opcode) {
+	case VTA_OPCODE_LOAD:
+		if (in->x_size != 0 && vta_mem_elem_bytes(in->memory_type) == 0)
+			return insn_error(err, VTA_EILLEGAL, sl, "memory type %" PRIu32
+					  " (%s) cannot be loaded", in->memory_type,
+					  vta_mem_name(in->memory_type));
+		if (in->x_size != 0 && in->memory_type == VTA_MEM_ID_OUT)
+			return insn_error(err, VTA_EILLEGAL, sl, "the OUT buffer cannot be loaded");
+		if (vta_insn_module(in) == VTA_MODULE_LOAD && (in->pop_prev || in->push_prev))
+			return insn_error(err, VTA_EILLEGAL, sl,
+					  "LOAD INP/WGT has no previous stage: pop_prev and push_prev must be 0");
+		return VTA_OK;
+	case VTA_OPCODE_STORE:
+		if (in->pop_next || in->push_next)
+			return insn_error(err, VTA_EILLEGAL, sl,
+					  "STORE has no next stage: pop_next and push_next must be 0");
+		if (in->x_size != 0 && (in->y_pad_0 || in->y_pad_1 || in->x_pad_0 || in->x_pad_1))
+			return insn_error(err, VTA_EILLEGAL, sl, "STORE cannot pad");
+		return VTA_OK;
+	case VTA_OPCODE_GEMM:
+	case VTA_OPCODE_FINISH:
+		return VTA_OK;
+	case VTA_OPCODE_ALU:
+		if (in->alu_opcode > VTA_ALU_OPCODE_MUL)
+			return insn_error(err, VTA_EILLEGAL, sl, "ALU opcode %" PRIu32 " is reserved",
+					  in->alu_opcode);
+		return VTA_OK;
+	default:
+		return insn_error(err, VTA_EILLEGAL, sl, "opcode %" PRIu32 " is reserved", in->opcode);
+	}
+}
+
+/* ------------------------------------------------------------------------ */
+/* DMA: LOAD_2D (VTA-SPEC 4.4) and STORE_2D (4.6).                           */
+
+static uint64_t base_of(const vta_fsim_t *s, unsigned memory_type)
+{
+	switch (memory_type) {
+	case VTA_MEM_ID_UOP: return s->bases.uop;
+	case VTA_MEM_ID_INP: return s->bases.inp;
+	case VTA_MEM_ID_WGT: return s->bases.wgt;
+	case VTA_MEM_ID_ACC:
+	case VTA_MEM_ID_ACC_8BIT: return s->bases.acc;
+	default: return s->bases.out;
+	}
+}
+
+/* Check that rows [0, y) of x elements of E bytes, stride apart, lie inside
+ * DRAM. Rows grow with y (strides are unsigned), so the last row ends last. */
+static int check_dram(const vta_fsim_t *s, const Slot *sl, uint64_t base, uint32_t elem,
+		      vta_error_t *err)
+{
+	const vta_insn_t *in = &sl->insn;
+	if (in->y_size == 0)
+		return VTA_OK;
+	uint64_t first = base + (uint64_t)in->dram_base * elem;
+	uint64_t end = base + ((uint64_t)in->dram_base + (uint64_t)(in->y_size - 1) * in->x_stride +
+			       in->x_size) * elem;
+	if (end > s->dram_size)
+		return insn_error(err, VTA_ERANGE, sl,
+				  "DRAM bytes 0x%" PRIX64 "..0x%" PRIX64 " lie outside the %zu-byte DRAM",
+				  first, end - 1, s->dram_size);
+	return VTA_OK;
+}
+
+/* Write the narrowed copy of ACC elements [first, first+n) to OUT. */
+static void narrow_to_out(vta_fsim_t *s, uint32_t first, uint32_t n)
+{
+	const int32_t *a = s->acc + (size_t)first * ACC_LANES;
+	int8_t *o = s->out + (size_t)first * ACC_LANES;
+	for (size_t i = 0; i < (size_t)n * ACC_LANES; i++)
+		o[i] = (int8_t)a[i];
+}
+
+/* Keep the GEMM shadow of weight element e in step with the WGT SRAM. */
+static void widen_weight(vta_fsim_t *s, uint32_t e)
+{
+	const int8_t *w = s->wgt + (size_t)e * WGT_LANES;
+	int16_t *w2 = s->wgt2 + (size_t)e * KPAIRS * 2 * VTA_BLOCK_OUT;
+	for (int k = 0; k < VTA_BLOCK_IN; k++)
+		for (int c = 0; c < VTA_BLOCK_OUT; c++)
+			w2[((k / 2) * VTA_BLOCK_OUT + c) * 2 + (k % 2)] = w[c * VTA_BLOCK_IN + k];
+}
+
+/* Zero n elements of a buffer starting at element p. */
+static void zero_elems(vta_fsim_t *s, unsigned type, uint32_t p, uint32_t n)
+{
+	switch (type) {
+	case VTA_MEM_ID_UOP: memset(s->uop + p, 0, (size_t)n * 4); break;
+	case VTA_MEM_ID_INP: memset(s->inp + (size_t)p * INP_LANES, 0, (size_t)n * INP_LANES); break;
+	case VTA_MEM_ID_WGT: memset(s->wgt + (size_t)p * WGT_LANES, 0, (size_t)n * WGT_LANES); break;
+	default: memset(s->acc + (size_t)p * ACC_LANES, 0, (size_t)n * ACC_LANES * 4); break;
+	}
+}
+
+/* Copy n DRAM elements starting at src into the buffer at element p. */
+static void copy_elems(vta_fsim_t *s, unsigned type, uint32_t p, const uint8_t *src, uint32_t n)
+{
+	switch (type) {
+	case VTA_MEM_ID_UOP: memcpy(s->uop + p, src, (size_t)n * 4); break;
+	case VTA_MEM_ID_INP: memcpy(s->inp + (size_t)p * INP_LANES, src, (size_t)n * INP_LANES); break;
+	case VTA_MEM_ID_WGT: memcpy(s->wgt + (size_t)p * WGT_LANES, src, (size_t)n * WGT_LANES); break;
+	case VTA_MEM_ID_ACC:
+		memcpy(s->acc + (size_t)p * ACC_LANES, src, (size_t)n * ACC_LANES * 4);
+		break;
+	case VTA_MEM_ID_ACC_8BIT: {
+		int32_t *a = s->acc + (size_t)p * ACC_LANES;
+		for (size_t i = 0; i < (size_t)n * ACC_LANES; i++)
+			a[i] = (int8_t)src[i];
+		break;
+	}
+	}
+}
+
+static int exec_load(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
+{
+	const vta_insn_t *in = &sl->insn;
+	unsigned type = in->memory_type;
+	if (in->x_size == 0)
+		return VTA_OK; /* token-only no-op; pads ignored */
+	uint32_t elem = vta_mem_elem_bytes(type), depth = vta_mem_depth(type);
+	uint64_t width = (uint64_t)in->x_pad_0 + in->x_size + in->x_pad_1;
+	uint64_t rows = (uint64_t)in->y_pad_0 + in->y_size + in->y_pad_1;
+	uint64_t total = rows * width;
+	if (in->sram_base + total > depth)
+		return insn_error(err, VTA_ERANGE, sl,
+				  "the %" PRIu64 "-element block at %s index %" PRIu32
+				  " runs past the end of the %" PRIu32 "-element buffer",
+				  total, vta_mem_name(type), in->sram_base, depth);
+	uint64_t base = base_of(s, type);
+	int rc = check_dram(s, sl, base, elem, err);
+	if (rc)
+		return rc;
+
+	uint32_t p = in->sram_base;
+	zero_elems(s, type, p, (uint32_t)(in->y_pad_0 * width));
+	p += (uint32_t)(in->y_pad_0 * width);
+	for (uint32_t y = 0; y < in->y_size; y++) {
+		zero_elems(s, type, p, in->x_pad_0);
+		p += in->x_pad_0;
+		uint64_t addr = base + ((uint64_t)in->dram_base + (uint64_t)y * in->x_stride) * elem;
+		copy_elems(s, type, p, s->dram + addr, in->x_size);
+		p += in->x_size;
+		zero_elems(s, type, p, in->x_pad_1);
+		p += in->x_pad_1;
+	}
+	zero_elems(s, type, p, (uint32_t)(in->y_pad_1 * width));
+
+	if (type == VTA_MEM_ID_ACC || type == VTA_MEM_ID_ACC_8BIT)
+		narrow_to_out(s, in->sram_base, (uint32_t)total);
+	if (type == VTA_MEM_ID_WGT)
+		for (uint32_t e = in->sram_base; e < in->sram_base + total; e++)
+			widen_weight(s, e);
+	s->ctr.bytes_read[type] += (uint64_t)in->x_size * in->y_size * elem;
+	return VTA_OK;
+}
+
+static int exec_store(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
+{
+	const vta_insn_t *in = &sl->insn;
+	if (in->x_size == 0)
+		return VTA_OK;
+	uint64_t total = (uint64_t)in->x_size * in->y_size;
+	if (in->sram_base + total > VTA_OUT_BUFF_DEPTH)
+		return insn_error(err, VTA_ERANGE, sl,
+				  "the %" PRIu64 "-element block at out index %" PRIu32
+				  " runs past the end of the %d-element buffer",
+				  total, in->sram_base, VTA_OUT_BUFF_DEPTH);
+	int rc = check_dram(s, sl, s->bases.out, VTA_OUT_ELEM_BYTES, err);
+	if (rc)
+		return rc;
+	for (uint32_t y = 0; y < in->y_size; y++) {
+		uint64_t addr = s->bases.out +
+				((uint64_t)in->dram_base + (uint64_t)y * in->x_stride) * VTA_OUT_ELEM_BYTES;
+		const int8_t *src = s->out + ((size_t)in->sram_base + (size_t)y * in->x_size) * ACC_LANES;
+		memcpy(s->dram + addr, src, (size_t)in->x_size * VTA_OUT_ELEM_BYTES);
+	}
+	s->ctr.bytes_written += total * VTA_OUT_ELEM_BYTES;
+	return VTA_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GEMM (VTA-SPEC 4.5.4) and ALU (4.5.5).                                    */
+
+/*
+ * One micro-op: ACC[a] += INP[s] x WGT[w]^T. The weights come from the
+ * shadow layout [k/2][c][k%2] so that the innermost loop runs over output
+ * channels with unit stride and each pair of input channels is one
+ * multiply-add of adjacent int16 values, which gcc turns into packed
+ * multiply-add instructions.
+ */
+static inline void gemm_uop(int32_t *restrict acc, int8_t *restrict out,
+			    const int8_t *restrict inp, const int16_t *restrict w2)
+{
+	for (int b = 0; b < VTA_BATCH; b++) {
+		int32_t sum[VTA_BLOCK_OUT];
+		for (int c = 0; c < VTA_BLOCK_OUT; c++)
+			sum[c] = 0;
+		for (int kp = 0; kp < KPAIRS; kp++) {
+			int16_t x0 = inp[b * VTA_BLOCK_IN + 2 * kp];
+			int16_t x1 = 2 * kp + 1 < VTA_BLOCK_IN ? inp[b * VTA_BLOCK_IN + 2 * kp + 1] : 0;
+			const int16_t *wp = w2 + kp * 2 * VTA_BLOCK_OUT;
+			for (int c = 0; c < VTA_BLOCK_OUT; c++)
+				sum[c] += x0 * wp[2 * c] + x1 * wp[2 * c + 1];
+		}
+		/* Accumulation wraps modulo 2^32: add as unsigned. */
+		for (int c = 0; c < VTA_BLOCK_OUT; c++) {
+			int32_t v = (int32_t)((uint32_t)acc[b * VTA_BLOCK_OUT + c] + (uint32_t)sum[c]);
+			acc[b * VTA_BLOCK_OUT + c] = v;
+			out[b * VTA_BLOCK_OUT + c] = (int8_t)v;
+		}
+	}
+}
+
+/* Largest index a field reaches over the loops: factors are unsigned. */
+static uint64_t max_index(uint32_t uop_field_max, uint32_t iter_out, uint32_t f_out,
+			  uint32_t iter_in, uint32_t f_in)
+{
+	return (uint64_t)uop_field_max + (uint64_t)(iter_out - 1) * f_out +
+	       (uint64_t)(iter_in - 1) * f_in;
+}
+
+static int check_index(const Slot *sl, const char *what, uint64_t idx, uint32_t depth,
+		       vta_error_t *err)
+{
+	if (idx < depth)
+		return VTA_OK;
+	return insn_error(err, VTA_ERANGE, sl,
+			  "%s index reaches %" PRIu64 ", outside the %" PRIu32 "-element buffer",
+			  what, idx, depth);
+}
+
+static int exec_compute(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
+{
+	const vta_insn_t *in = &sl->insn;
+	int is_gemm = in->opcode == VTA_OPCODE_GEMM;
+	if (in->iter_out == 0 || in->iter_in == 0 || in->uop_end <= in->uop_bgn)
+		return VTA_OK; /* zero iterations */
+	int rc = check_index(sl, "micro-op", in->uop_end - 1, VTA_UOP_BUFF_DEPTH, err);
+	if (rc)
+		return rc;
+
+	/* Bounds of every index the loops will reach, checked before anything
+	 * is written, so a failing instruction changes nothing. */
+	uint32_t max_dst = 0, max_src = 0, max_wgt = 0;
+	for (uint32_t u = in->uop_bgn; u < in->uop_end; u++) {
+		vta_uop_t op;
+		vta_uop_decode(s->uop[u], &op);
+		if (op.dst_idx > max_dst) max_dst = op.dst_idx;
+		if (op.src_idx > max_src) max_src = op.src_idx;
+		if (op.wgt_idx > max_wgt) max_wgt = op.wgt_idx;
+	}
+	rc = check_index(sl, "ACC", max_index(max_dst, in->iter_out, in->dst_factor_out, in->iter_in,
+					      in->dst_factor_in), VTA_ACC_BUFF_DEPTH, err);
+	if (rc)
+		return rc;
+	if (is_gemm && !in->reset) {
+		rc = check_index(sl, "INP", max_index(max_src, in->iter_out, in->src_factor_out,
+						      in->iter_in, in->src_factor_in),
+				 VTA_INP_BUFF_DEPTH, err);
+		if (!rc)
+			rc = check_index(sl, "WGT", max_index(max_wgt, in->iter_out, in->wgt_factor_out,
+							      in->iter_in, in->wgt_factor_in),
+					 VTA_WGT_BUFF_DEPTH, err);
+	} else if (!is_gemm) {
+		rc = check_index(sl, "source ACC", max_index(max_src, in->iter_out, in->src_factor_out,
+							     in->iter_in, in->src_factor_in),
+				 VTA_ACC_BUFF_DEPTH, err);
+	}
+	if (rc)
+		return rc;
+
+	uint64_t n_uops = (uint64_t)in->iter_out * in->iter_in * (in->uop_end - in->uop_bgn);
+	int32_t imm = in->imm; /* already sign-extended by decode */
+	for (uint32_t o = 0; o < in->iter_out; o++) {
+		for (uint32_t i = 0; i < in->iter_in; i++) {
+			uint32_t d_off = o * in->dst_factor_out + i * in->dst_factor_in;
+			uint32_t s_off = o * in->src_factor_out + i * in->src_factor_in;
+			uint32_t w_off = o * in->wgt_factor_out + i * in->wgt_factor_in;
+			for (uint32_t u = in->uop_bgn; u < in->uop_end; u++) {
+				vta_uop_t op;
+				vta_uop_decode(s->uop[u], &op);
+				size_t d = (size_t)(op.dst_idx + d_off) * ACC_LANES;
+				int32_t *a = s->acc + d;
+				int8_t *ob = s->out + d;
+				if (is_gemm && in->reset) {
+					memset(a, 0, ACC_LANES * sizeof *a);
+					memset(ob, 0, ACC_LANES);
+				} else if (is_gemm) {
+					gemm_uop(a, ob, s->inp + (size_t)(op.src_idx + s_off) * INP_LANES,
+						 s->wgt2 + (size_t)(op.wgt_idx + w_off) * KPAIRS * 2 *
+								   VTA_BLOCK_OUT);
+				} else {
+					const int32_t *b = s->acc + (size_t)(op.src_idx + s_off) * ACC_LANES;
+					int32_t bv[ACC_LANES];
+					for (int l = 0; l < ACC_LANES; l++)
+						bv[l] = in->use_imm ? imm : b[l];
+					switch (in->alu_opcode) {
+					case VTA_ALU_OPCODE_MIN:
+						for (int l = 0; l < ACC_LANES; l++)
+							a[l] = a[l] < bv[l] ? a[l] : bv[l];
+						break;
+					case VTA_ALU_OPCODE_MAX:
+						for (int l = 0; l < ACC_LANES; l++)
+							a[l] = a[l] < bv[l] ? bv[l] : a[l];
+						break;
+					case VTA_ALU_OPCODE_ADD:
+						for (int l = 0; l < ACC_LANES; l++)
+							a[l] = (int32_t)((uint32_t)a[l] + (uint32_t)bv[l]);
+						break;
+					case VTA_ALU_OPCODE_SHR:
+						/* B >= 0: arithmetic right by B & 31; else left by -B & 31. */
+						for (int l = 0; l < ACC_LANES; l++) {
+							uint32_t amt = bv[l] >= 0 ? (uint32_t)bv[l] & 31
+										  : (0u - (uint32_t)bv[l]) & 31;
+							a[l] = bv[l] >= 0
+								       ? (a[l] < 0 ? ~(~a[l] >> amt) : a[l] >> amt)
+								       : (int32_t)((uint32_t)a[l] << amt);
+						}
+						break;
+					default: /* MUL: low 32 bits of the product */
+						for (int l = 0; l < ACC_LANES; l++)
+							a[l] = (int32_t)((uint32_t)a[l] * (uint32_t)bv[l]);
+						break;
+					}
+					for (int l = 0; l < ACC_LANES; l++)
+						ob[l] = (int8_t)a[l];
+				}
+			}
+		}
+	}
+	if (!is_gemm)
+		s->ctr.alu_uops += n_uops;
+	else if (in->reset)
+		s->ctr.gemm_reset_uops += n_uops;
+	else
+		s->ctr.gemm_uops += n_uops;
+	return VTA_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Token queues (VTA-SPEC 4.3, 4.10).                                        */
+
+/* The queues an instruction of module m pops and pushes: -1 for none. */
+static void token_queues(vta_module_t m, const vta_insn_t *in, int pop[2], int push[2])
+{
+	pop[0] = pop[1] = push[0] = push[1] = -1;
+	switch (m) {
+	case VTA_MODULE_LOAD:
+		if (in->pop_next) pop[0] = VTA_Q_G2L;
+		if (in->push_next) push[0] = VTA_Q_L2G;
+		break;
+	case VTA_MODULE_COMPUTE:
+		if (in->pop_prev) pop[0] = VTA_Q_L2G;
+		if (in->pop_next) pop[1] = VTA_Q_S2G;
+		if (in->push_prev) push[0] = VTA_Q_G2L;
+		if (in->push_next) push[1] = VTA_Q_G2S;
+		break;
+	case VTA_MODULE_STORE:
+		if (in->pop_prev) pop[0] = VTA_Q_G2S;
+		if (in->push_prev) push[0] = VTA_Q_S2G;
+		break;
+	}
+}
+
+static int execute(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
+{
+	const vta_insn_t *in = &sl->insn;
+	s->ctr.insns[in->opcode & 7]++;
+	switch (in->opcode) {
+	case VTA_OPCODE_LOAD: return exec_load(s, sl, err);
+	case VTA_OPCODE_STORE: return exec_store(s, sl, err);
+	case VTA_OPCODE_GEMM:
+	case VTA_OPCODE_ALU: return exec_compute(s, sl, err);
+	default: return VTA_OK; /* FINISH */
+	}
+}
+
+/* Describe every blocked head instruction for a deadlock message. */
+static int deadlock_error(vta_fsim_t *s, uint32_t fetched, uint32_t count, vta_error_t *err)
+{
+	char msg[VTA_ERROR_MSG_MAX];
+	size_t len = 0;
+	long first = -1;
+	for (int m = 1; m <= 3; m++) {
+		InsnQueue *q = &s->queue[m];
+		if (!q->count)
+			continue;
+		const Slot *sl = &q->slot[q->head];
+		int pop[2], push[2];
+		token_queues((vta_module_t)m, &sl->insn, pop, push);
+		char text[160];
+		vta_insn_format(&sl->insn, text, sizeof text);
+		int k = snprintf(msg + len, sizeof msg - len, "%s%s waits at instruction %" PRIu32 " (%s) for",
+				 len ? "; " : "", module_name[m], sl->index, text);
+		if (k > 0 && (size_t)k < sizeof msg - len)
+			len += (size_t)k;
+		for (int j = 0; j < 2; j++)
+			if (pop[j] >= 0 && s->tokens[pop[j]] == 0) {
+				k = snprintf(msg + len, sizeof msg - len, " a %s token", queue_name[pop[j]]);
+				if (k > 0 && (size_t)k < sizeof msg - len)
+					len += (size_t)k;
+			}
+		if (first < 0 || sl->index < (uint32_t)first)
+			first = sl->index;
+	}
+	if (first < 0)
+		return vta_error_set(err, VTA_EDEADLOCK, count ? (long)count - 1 : -1,
+				     "the stream of %" PRIu32 " instructions ended without FINISH", count);
+	return vta_error_set(err, VTA_EDEADLOCK, first, "deadlock after fetching %" PRIu32 " of %" PRIu32
+			     " instructions: %s", fetched, count, msg);
+}
+
+int vta_fsim_run(vta_fsim_t *s, uint64_t insn_addr, uint32_t insn_count, vta_error_t *err)
+{
+	vta_error_clear(err);
+	if (insn_addr % 16)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "instruction address 0x%" PRIX64 " is not 16-byte aligned", insn_addr);
+	if (insn_addr > s->dram_size || (uint64_t)insn_count * 16 > s->dram_size - insn_addr)
+		return vta_error_set(err, VTA_ERANGE, -1,
+				     "%" PRIu32 " instructions at 0x%" PRIX64
+				     " do not lie inside the %zu-byte DRAM",
+				     insn_count, insn_addr, s->dram_size);
+	for (int m = 1; m <= 3; m++)
+		s->queue[m].head = s->queue[m].count = 0;
+
+	uint32_t fetched = 0;
+	for (;;) {
+		int progress = 0;
+		/* Fetch: dispatch in program order; a full queue blocks everything. */
+		while (fetched < insn_count) {
+			Slot sl = {.index = fetched};
+			vta_insn_word_t w;
+			vta_insn_load(s->dram + insn_addr + 16 * (uint64_t)fetched, &w);
+			vta_insn_decode(&w, &sl.insn);
+			InsnQueue *q = &s->queue[vta_insn_module(&sl.insn)];
+			if (q->count == VTA_INSN_QUEUE_DEPTH)
+				break;
+			int rc = check_legal(&sl, err);
+			if (rc)
+				return rc;
+			q->slot[(q->head + q->count) % VTA_INSN_QUEUE_DEPTH] = sl;
+			q->count++;
+			fetched++;
+			s->ctr.insn_bytes_read += 16;
+			progress = 1;
+		}
+		/* Each module runs its head instructions while their tokens are there. */
+		for (int m = 1; m <= 3; m++) {
+			InsnQueue *q = &s->queue[m];
+			while (q->count) {
+				Slot *sl = &q->slot[q->head];
+				int pop[2], push[2], ready = 1;
+				token_queues((vta_module_t)m, &sl->insn, pop, push);
+				for (int j = 0; j < 2; j++)
+					if (pop[j] >= 0 && s->tokens[pop[j]] == 0) {
+						if (!(sl->waited & (1u << pop[j])))
+							s->ctr.token_waits[pop[j]]++;
+						sl->waited |= (uint8_t)(1u << pop[j]);
+						ready = 0;
+					}
+				if (!ready)
+					break;
+				for (int j = 0; j < 2; j++)
+					if (pop[j] >= 0)
+						s->tokens[pop[j]]--;
+				int rc = execute(s, sl, err);
+				if (rc)
+					return rc;
+				for (int j = 0; j < 2; j++) {
+					if (push[j] < 0)
+						continue;
+					if (s->tokens[push[j]] == VTA_TOKEN_QUEUE_DEPTH)
+						return insn_error(err, VTA_ETOKEN, sl,
+								  "token queue %s already holds %d tokens",
+								  queue_name[push[j]], VTA_TOKEN_QUEUE_DEPTH);
+					s->tokens[push[j]]++;
+				}
+				int finished = sl->insn.opcode == VTA_OPCODE_FINISH;
+				q->head = (q->head + 1) % VTA_INSN_QUEUE_DEPTH;
+				q->count--;
+				progress = 1;
+				if (finished)
+					return VTA_OK; /* instructions still queued are dropped */
+			}
+		}
+		if (!progress)
+			return deadlock_error(s, fetched, insn_count, err);
+	}
+}

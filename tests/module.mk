@@ -1,0 +1,21 @@
+# Unit tests of the foundation: ISA codec, assembler, golden model.
+TEST_HARNESS := $(OBJ)/tests/test.o
+
+define test_program
+TEST_PROGS += $(BIN)/tests/$(1)
+$(BIN)/tests/$(1): $(OBJ)/tests/$(1).o $(TEST_HARNESS) $(LIB)/libvta.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS)
+-include $(OBJ)/tests/$(1).d
+endef
+
+$(eval $(call test_program,test_isa))
+$(eval $(call test_program,test_asm))
+$(eval $(call test_program,test_fsim))
+$(eval $(call test_program,test_config))
+
+BENCH_PROGS += $(BIN)/bench_fsim
+$(BIN)/bench_fsim: $(OBJ)/tests/bench_fsim.o $(LIB)/libvta.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+-include $(OBJ)/tests/bench_fsim.d

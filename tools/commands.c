@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The table of vta subcommands implemented outside tools/vta.c. To add one,
+ * write `int vta_cmd_NAME(int argc, char **argv)` in its own file, declare it
+ * here and add a row.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools.h"
+
+static const vta_command_t commands[] = {
+	{NULL, NULL, NULL},
+};
+
+int vta_extra_command(const char *name, int argc, char **argv)
+{
+	for (const vta_command_t *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c->run(argc, argv);
+	return -1;
+}
+
+const char *vta_extra_commands_help(void)
+{
+	static char text[4096];
+	size_t len = 0;
+	text[0] = 0;
+	for (const vta_command_t *c = commands; c->name; c++) {
+		int k = snprintf(text + len, sizeof text - len, "  %-25s %s\n", c->name, c->help);
+		if (k < 0 || (size_t)k >= sizeof text - len)
+			break;
+		len += (size_t)k;
+	}
+	return text;
+}
