@@ -202,7 +202,7 @@ static void add_field(Format *fmt, const char *name, int width)
 }
 
 /* Allocate fields upward from bit 0; a field never straddles a 64-bit word. */
-static void pack(Format *fmt, const char *cfg_path)
+static void pack(Format *fmt, const char *cfg_path, const char *params)
 {
 	int pos = 0;
 	for (int i = 0; i < fmt->n; i++) {
@@ -215,9 +215,9 @@ static void pack(Format *fmt, const char *cfg_path)
 		pos += w;
 	}
 	if (pos > fmt->total_bits)
-		die("%s: the %s format needs %d bits but has only %d; this configuration's buffer "
-		    "depths make its index fields too wide to encode",
-		    cfg_path, fmt->name, pos, fmt->total_bits);
+		die("%s: the %s format needs %d bits but has only %d: the buffer depths given by "
+		    "%s make its index fields too wide; make a buffer smaller",
+		    cfg_path, fmt->name, pos, fmt->total_bits, params);
 }
 
 static void add_header(Format *fmt)
@@ -406,7 +406,7 @@ int main(int argc, char **argv)
 	add_field(&mem, "Y_PAD_1", 4);
 	add_field(&mem, "X_PAD_0", 4);
 	add_field(&mem, "X_PAD_1", 4);
-	pack(&mem, path);
+	pack(&mem, path, "no parameter");
 
 	Format gemm = {.name = "GEMM", .total_bits = 128};
 	Format alu = {.name = "ALU", .total_bits = 128};
@@ -430,15 +430,15 @@ int main(int argc, char **argv)
 	add_field(&alu, "ALU_OPCODE", 3);
 	add_field(&alu, "USE_IMM", 1);
 	add_field(&alu, "IMM", 16);
-	pack(&gemm, path);
-	pack(&alu, path);
+	pack(&gemm, path, "LOG_UOP_BUFF_SIZE, LOG_ACC_BUFF_SIZE, LOG_INP_BUFF_SIZE and LOG_WGT_BUFF_SIZE");
+	pack(&alu, path, "LOG_UOP_BUFF_SIZE and LOG_ACC_BUFF_SIZE");
 
 	long log_src_idx = log_acc_depth > log_inp_depth ? log_acc_depth : log_inp_depth;
 	Format uop = {.name = "UOP", .total_bits = 32};
 	add_field(&uop, "DST_IDX", (int)log_acc_depth);
 	add_field(&uop, "SRC_IDX", (int)log_src_idx);
 	add_field(&uop, "WGT_IDX", (int)log_wgt_depth);
-	pack(&uop, path);
+	pack(&uop, path, "LOG_ACC_BUFF_SIZE, LOG_INP_BUFF_SIZE and LOG_WGT_BUFF_SIZE");
 
 	/* Name and identifier (VTA-SPEC 1.7, plus our 32-bit hash). */
 	char name[128];

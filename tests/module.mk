@@ -19,3 +19,7 @@ $(BIN)/bench_fsim: $(OBJ)/tests/bench_fsim.o $(LIB)/libvta.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 -include $(OBJ)/tests/bench_fsim.d
+
+# test_config runs the generator binary of this build.
+$(OBJ)/tests/test_config.o: EXTRA_CFLAGS += -DCONFIGGEN='"$(CURDIR)/$(CONFIGGEN)"'
+$(BIN)/tests/test_config: | $(CONFIGGEN)
