@@ -12,11 +12,21 @@
 
 CONFIG ?= config/vta.json
 CFG_NAME := $(basename $(notdir $(CONFIG)))
-ifeq ($(CFG_NAME),vta)
-BUILD ?= build
-else
-BUILD ?= build/cfg-$(CFG_NAME)
+
+# CROSS=arm-linux-gnueabihf- (PYNQ) or CROSS=aarch64-linux-gnu- (Ultra96)
+# cross-compiles the libraries and the vta command into build/<triplet>/.
+ifneq ($(CROSS),)
+CC := $(CROSS)gcc
+AR := $(CROSS)ar
+CROSS_DIR := $(patsubst %-,%,$(CROSS))/
 endif
+
+ifeq ($(CFG_NAME),vta)
+BUILD ?= build/$(CROSS_DIR:%/=%)
+else
+BUILD ?= build/$(CROSS_DIR)cfg-$(CFG_NAME)
+endif
+BUILD := $(patsubst %/,%,$(BUILD))
 
 # SAN=1 builds everything with AddressSanitizer and UBSan into $(BUILD)/asan.
 ifeq ($(SAN),1)
@@ -119,3 +129,11 @@ bench: build-all $(BENCH_PROGS)
 
 clean:
 	rm -rf build
+
+# ---------------------------------------------------------------------------
+# The demo: assemble a small GEMM program, run it on the golden model, and
+# show it disassembled.
+demo: build-all
+	$(BIN)/vta asm examples/gemm.s -o $(BUILD)/gemm.bin
+	$(BIN)/vta sim $(BUILD)/gemm.bin
+	$(BIN)/vta disasm $(BUILD)/gemm.bin
