@@ -56,6 +56,7 @@ LIB_SRCS :=
 TEST_PROGS :=
 BENCH_PROGS :=
 ALL_TARGETS :=
+TEST_EXTRA :=
 
 .SECONDEXPANSION:
 .PHONY: all deps test test-one bench demo clean lint synth
@@ -72,6 +73,8 @@ include tests/module.mk
 -include runtime/module.mk
 -include compiler/module.mk
 -include boards/module.mk
+
+test-extra: $$(TEST_EXTRA)
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(OBJ)/%.o)
 
@@ -114,7 +117,12 @@ test:
 		$(MAKE) --no-print-directory CONFIG=$$c test-one RESULTS=$(CURDIR)/build/test-results.txt; \
 		$(MAKE) --no-print-directory CONFIG=$$c SAN=1 test-one RESULTS=$(CURDIR)/build/test-results.txt; \
 	done
+	@$(MAKE) --no-print-directory test-extra RESULTS=$(CURDIR)/build/test-results.txt
 	@sh tests/summarize.sh build/test-results.txt
+
+# Suites that are not per configuration (cross builds under qemu, ...): module
+# files add phony targets to TEST_EXTRA; each appends PASS/FAIL lines to $(RESULTS).
+.PHONY: test-extra
 
 RESULTS ?= $(CURDIR)/$(BUILD)/test-results.txt
 test-one: build-all $(TEST_PROGS)
