@@ -114,8 +114,8 @@ TEST_CONFIGS := config/vta.json config/batch2_block8.json config/small.json conf
 test:
 	@rm -f build/test-results.txt; mkdir -p build
 	@set -e; for c in $(TEST_CONFIGS); do \
-		$(MAKE) --no-print-directory CONFIG=$$c test-one RESULTS=$(CURDIR)/build/test-results.txt; \
-		$(MAKE) --no-print-directory CONFIG=$$c SAN=1 test-one RESULTS=$(CURDIR)/build/test-results.txt; \
+		$(MAKE) -j2 --no-print-directory CONFIG=$$c test-one RESULTS=$(CURDIR)/build/test-results.txt; \
+		$(MAKE) -j2 --no-print-directory CONFIG=$$c SAN=1 test-one RESULTS=$(CURDIR)/build/test-results.txt; \
 	done
 	@$(MAKE) --no-print-directory test-extra RESULTS=$(CURDIR)/build/test-results.txt
 	@sh tests/summarize.sh build/test-results.txt
