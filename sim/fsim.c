@@ -410,6 +410,59 @@ static void gemm_loops(int32_t *restrict acc, int8_t *restrict out, const int8_t
 	}
 }
 
+/*
+ * The ALU loops of one instruction (VTA-SPEC 4.5.5), bounds already checked.
+ * R = f(A, B) per lane, with A the destination and B the source element or
+ * the sign-extended immediate; R goes to ACC and its low 8 bits to OUT.
+ * Destination and source may be the same element: each lane is read before
+ * it is written. The switch is outside the loops so that each operation's
+ * lane loop is vectorized on its own.
+ */
+#define ALU_LOOPS(EXPR)                                                                 \
+	for (uint32_t o = 0; o < in->iter_out; o++)                                     \
+		for (uint32_t i = 0; i < in->iter_in; i++)                              \
+			for (uint32_t u = 0; u < n_uops; u++) {                         \
+				size_t d = (size_t)(uops[u].dst_idx + o * in->dst_factor_out + \
+						    i * in->dst_factor_in) * ACC_LANES;         \
+				const int32_t *bp = in->use_imm ? immv                          \
+						: acc + (size_t)(uops[u].src_idx + o * in->src_factor_out + \
+								 i * in->src_factor_in) * ACC_LANES;    \
+				int32_t *ap = acc + d;                                          \
+				for (int l = 0; l < ACC_LANES; l++) {                           \
+					int32_t a = ap[l], b = bp[l];                           \
+					ap[l] = (EXPR);                                         \
+					out[d + (size_t)l] = (int8_t)ap[l];                     \
+				}                                                               \
+			}
+
+VTA_MULTIVERSION
+static void alu_loops(int32_t *acc, int8_t *out, const vta_uop_t *restrict uops, uint32_t n_uops,
+		      const vta_insn_t *in)
+{
+	int32_t immv[ACC_LANES];
+	for (int l = 0; l < ACC_LANES; l++)
+		immv[l] = in->imm; /* already sign-extended by decode */
+	switch (in->alu_opcode) {
+	case VTA_ALU_OPCODE_MIN:
+		ALU_LOOPS(a < b ? a : b);
+		break;
+	case VTA_ALU_OPCODE_MAX:
+		ALU_LOOPS(a < b ? b : a);
+		break;
+	case VTA_ALU_OPCODE_ADD: /* wraps modulo 2^32 */
+		ALU_LOOPS((int32_t)((uint32_t)a + (uint32_t)b));
+		break;
+	case VTA_ALU_OPCODE_SHR: /* b >= 0: arithmetic right by b & 31; else left by -b & 31 */
+		ALU_LOOPS(b >= 0 ? (a < 0 ? ~(~a >> (b & 31)) : a >> (b & 31))
+				 : (int32_t)((uint32_t)a << ((0u - (uint32_t)b) & 31)));
+		break;
+	default: /* MUL: the low 32 bits of the product */
+		ALU_LOOPS((int32_t)((uint32_t)a * (uint32_t)b));
+		break;
+	}
+}
+#undef ALU_LOOPS
+
 /* Largest index a field reaches over the loops: factors are unsigned. */
 static uint64_t max_index(uint32_t uop_field_max, uint32_t iter_out, uint32_t f_out,
 			  uint32_t iter_in, uint32_t f_in)
@@ -475,57 +528,17 @@ static int exec_compute(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
 		s->ctr.gemm_uops += total;
 		return VTA_OK;
 	}
-	int32_t imm = in->imm; /* already sign-extended by decode */
-	for (uint32_t o = 0; o < in->iter_out; o++) {
-		for (uint32_t i = 0; i < in->iter_in; i++) {
-			uint32_t d_off = o * in->dst_factor_out + i * in->dst_factor_in;
-			uint32_t s_off = o * in->src_factor_out + i * in->src_factor_in;
-			for (uint32_t u = 0; u < n_uops; u++) {
-				const vta_uop_t *op = &s->uops[u];
-				size_t d = (size_t)(op->dst_idx + d_off) * ACC_LANES;
-				int32_t *a = s->acc + d;
-				int8_t *ob = s->out + d;
-				if (is_gemm) { /* reset */
-					memset(a, 0, ACC_LANES * sizeof *a);
-					memset(ob, 0, ACC_LANES);
-				} else {
-					const int32_t *b = s->acc + (size_t)(op->src_idx + s_off) * ACC_LANES;
-					int32_t bv[ACC_LANES];
-					for (int l = 0; l < ACC_LANES; l++)
-						bv[l] = in->use_imm ? imm : b[l];
-					switch (in->alu_opcode) {
-					case VTA_ALU_OPCODE_MIN:
-						for (int l = 0; l < ACC_LANES; l++)
-							a[l] = a[l] < bv[l] ? a[l] : bv[l];
-						break;
-					case VTA_ALU_OPCODE_MAX:
-						for (int l = 0; l < ACC_LANES; l++)
-							a[l] = a[l] < bv[l] ? bv[l] : a[l];
-						break;
-					case VTA_ALU_OPCODE_ADD:
-						for (int l = 0; l < ACC_LANES; l++)
-							a[l] = (int32_t)((uint32_t)a[l] + (uint32_t)bv[l]);
-						break;
-					case VTA_ALU_OPCODE_SHR:
-						/* B >= 0: arithmetic right by B & 31; else left by -B & 31. */
-						for (int l = 0; l < ACC_LANES; l++) {
-							uint32_t amt = bv[l] >= 0 ? (uint32_t)bv[l] & 31
-										  : (0u - (uint32_t)bv[l]) & 31;
-							a[l] = bv[l] >= 0
-								       ? (a[l] < 0 ? ~(~a[l] >> amt) : a[l] >> amt)
-								       : (int32_t)((uint32_t)a[l] << amt);
-						}
-						break;
-					default: /* MUL: low 32 bits of the product */
-						for (int l = 0; l < ACC_LANES; l++)
-							a[l] = (int32_t)((uint32_t)a[l] * (uint32_t)bv[l]);
-						break;
-					}
-					for (int l = 0; l < ACC_LANES; l++)
-						ob[l] = (int8_t)a[l];
+	if (is_gemm) { /* reset: zero ACC and OUT at every destination */
+		for (uint32_t o = 0; o < in->iter_out; o++)
+			for (uint32_t i = 0; i < in->iter_in; i++)
+				for (uint32_t u = 0; u < n_uops; u++) {
+					size_t d = (size_t)(s->uops[u].dst_idx + o * in->dst_factor_out +
+							    i * in->dst_factor_in) * ACC_LANES;
+					memset(s->acc + d, 0, ACC_LANES * sizeof *s->acc);
+					memset(s->out + d, 0, ACC_LANES);
 				}
-			}
-		}
+	} else {
+		alu_loops(s->acc, s->out, s->uops, n_uops, in);
 	}
 	if (is_gemm)
 		s->ctr.gemm_reset_uops += total;
