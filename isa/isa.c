@@ -78,27 +78,6 @@ static const FieldDesc header_fields[] = {
 	{NULL, 0, 0, 0, 0},
 };
 
-/* Fields of vta_insn_t that a format does not carry must be zero on encode. */
-static const FieldDesc all_fields[] = {
-	COMPUTE_COMMON(GEMM),
-	FIELD(GEMM, WGT_FACTOR_OUT, wgt_factor_out, 0),
-	FIELD(GEMM, WGT_FACTOR_IN, wgt_factor_in, 0),
-	FIELD(ALU, ALU_OPCODE, alu_opcode, 0),
-	FIELD(ALU, USE_IMM, use_imm, 0),
-	FIELD(ALU, IMM, imm, 1),
-	FIELD(MEM, MEMORY_TYPE, memory_type, 0),
-	FIELD(MEM, SRAM_BASE, sram_base, 0),
-	FIELD(MEM, DRAM_BASE, dram_base, 0),
-	FIELD(MEM, Y_SIZE, y_size, 0),
-	FIELD(MEM, X_SIZE, x_size, 0),
-	FIELD(MEM, X_STRIDE, x_stride, 0),
-	FIELD(MEM, Y_PAD_0, y_pad_0, 0),
-	FIELD(MEM, Y_PAD_1, y_pad_1, 0),
-	FIELD(MEM, X_PAD_0, x_pad_0, 0),
-	FIELD(MEM, X_PAD_1, x_pad_1, 0),
-	{NULL, 0, 0, 0, 0},
-};
-
 static const FieldDesc *format_of(uint32_t opcode)
 {
 	switch (opcode) {
@@ -157,13 +136,15 @@ int vta_insn_encode(const vta_insn_t *in, vta_insn_word_t *out, vta_error_t *err
 		return vta_error_set(err, VTA_ERANGE, -1, "opcode = %" PRIu32 " does not fit its 3-bit field",
 				     in->opcode);
 	const FieldDesc *fmt = format_of(in->opcode);
-	for (const FieldDesc *f = all_fields; f->name; f++) {
-		if (!field_in_list(fmt, f) && field_value(in, f) != 0)
-			return vta_error_set(err, VTA_EINVAL, -1,
-					     "%s = %lld is not a field of %s instructions",
-					     f->name, (long long)field_value(in, f),
-					     vta_opcode_name(in->opcode));
-	}
+	/* Fields of vta_insn_t that this format does not carry must be zero. */
+	static const FieldDesc *const formats[] = {mem_fields, gemm_fields, alu_fields};
+	for (int i = 0; i < 3; i++)
+		for (const FieldDesc *f = formats[i]; f->name; f++)
+			if (!field_in_list(fmt, f) && field_value(in, f) != 0)
+				return vta_error_set(err, VTA_EINVAL, -1,
+						     "%s = %lld is not a field of %s instructions",
+						     f->name, (long long)field_value(in, f),
+						     vta_opcode_name(in->opcode));
 	for (const FieldDesc *f = fmt; f->name; f++) {
 		int64_t v = field_value(in, f);
 		if (f->is_signed) {
