@@ -23,3 +23,17 @@ $(BIN)/bench_fsim: $(OBJ)/tests/bench_fsim.o $(LIB)/libvta.a
 # test_config runs the generator binary of this build.
 $(OBJ)/tests/test_config.o: EXTRA_CFLAGS += -DCONFIGGEN='"$(CURDIR)/$(CONFIGGEN)"'
 $(BIN)/tests/test_config: | $(CONFIGGEN)
+
+# The foundation's tests again, built with clang (the project builds with gcc
+# and clang): a suite that is not per configuration.
+CORE_TESTS := test_isa test_asm test_fsim test_config
+TEST_EXTRA += test-clang
+.PHONY: test-clang
+test-clang:
+	@$(MAKE) -j2 --no-print-directory CC=clang BUILD=build/clang \
+		$(foreach t,$(CORE_TESTS),build/clang/bin/tests/$(t)) build/clang/bin/vta
+	@set -e; for t in $(CORE_TESTS); do \
+		echo "== build/clang/bin/tests/$$t (clang)"; \
+		VTA_ROOT=$(CURDIR) build/clang/bin/tests/$$t --results $(RESULTS) --label clang \
+			|| echo "FAIL clang $$t exited with status $$?" >> $(RESULTS); \
+	done
