@@ -28,12 +28,17 @@ BUILD ?= build/$(CROSS_DIR)cfg-$(CFG_NAME)
 endif
 BUILD := $(patsubst %/,%,$(BUILD))
 
-# SAN=1 builds everything with AddressSanitizer and UBSan into $(BUILD)/asan.
+# SAN=1 builds everything with AddressSanitizer and UBSan into $(BUILD)/asan,
+# objects, libraries and programs alike, so the two builds never mix.
 ifeq ($(SAN),1)
-OBJ := $(BUILD)/asan
+OBJ := $(BUILD)/asan/obj
+BIN := $(BUILD)/asan/bin
+LIB := $(BUILD)/asan/lib
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 else
 OBJ := $(BUILD)/obj
+BIN := $(BUILD)/bin
+LIB := $(BUILD)/lib
 SANFLAGS :=
 endif
 
@@ -47,8 +52,6 @@ CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -g $(OPT) -fPI
 LDFLAGS := $(SANFLAGS) $(EXTRA_LDFLAGS)
 LDLIBS := -lm
 
-BIN := $(BUILD)/bin
-LIB := $(BUILD)/lib
 CONFIG_H := $(GEN)/vta_config.h
 
 # Filled in by the module.mk files below.
