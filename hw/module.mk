@@ -1,0 +1,85 @@
+# The VTA RTL: register map generation, Verilator C model (built once per
+# configuration, shared by the plain and SAN=1 passes), the C harness
+# (sim/rtl), directed and random co-simulation tests, lint, synth, benches.
+VERILATOR ?= verilator
+YOSYS ?= yosys
+RTL_SRCS := $(sort $(wildcard hw/*.v))
+RTL_DIR := $(BUILD)/rtl
+RTL_OBJDIR := $(RTL_DIR)/obj
+RTL_LIB := $(RTL_OBJDIR)/libvtartl.a
+RTL_PORTS := $(RTL_DIR)/vtartl_ports.h
+REGMAP_VH := $(GEN)/vta_regmap.vh
+REGMAP_H := $(GEN)/vta_regmap.h
+VLTSTD := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)/include/vltstd
+RTL_LDLIBS := -lstdc++ -lm -pthread
+# Verilator flags of the simulation model. LutMults exercises the LUT
+# multiplier path of the GEMM array (what synth uses on xc7) in simulation.
+RTL_VFLAGS := -Wno-fatal -Wno-lint -Wno-style $(if $(filter small,$(CFG_NAME)),-GLutMults=64)
+
+$(REGMAP_VH): hw/regmap.txt hw/regmap.sh
+	@mkdir -p $(dir $@)
+	sh hw/regmap.sh vh $< > $@.tmp && mv $@.tmp $@
+$(REGMAP_H): hw/regmap.txt hw/regmap.sh
+	@mkdir -p $(dir $@)
+	sh hw/regmap.sh h $< > $@.tmp && mv $@.tmp $@
+docs/registers.md: hw/regmap.txt hw/regmap.sh
+	sh hw/regmap.sh md $< > $@
+
+# One Verilator build per configuration (not per SAN pass), -O2 (TOOLCHAIN-NOTES 3).
+$(RTL_LIB): $(RTL_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH)
+	@rm -rf $(RTL_OBJDIR) && mkdir -p $(RTL_OBJDIR)
+	$(VERILATOR) --cc $(RTL_SRCS) --top-module vta_top --lib-create vtartl -I$(GEN) \
+		$(RTL_VFLAGS) $(if $(VTA_TRACE),--trace-fst) --Mdir $(RTL_OBJDIR) --build -j 2 \
+		-MAKEFLAGS OPT_FAST=-O2 >$(RTL_DIR)/verilator.log 2>&1 || \
+		{ tail -30 $(RTL_DIR)/verilator.log; exit 1; }
+$(RTL_PORTS): $(RTL_LIB) hw/protogen.sh
+	sh hw/protogen.sh vtartl $(RTL_OBJDIR)/vtartl.cpp > $@.tmp && mv $@.tmp $@
+
+RTLSIM_CPPFLAGS := -I$(RTL_DIR) -I$(VLTSTD)
+$(OBJ)/sim/rtl/%.o: sim/rtl/%.c $(CONFIG_H) $(RTL_PORTS) $(REGMAP_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(RTLSIM_CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+-include $(OBJ)/sim/rtl/rtlsim.d
+
+RTLSIM_LIB := $(LIB)/libvta_rtlsim.a
+$(RTLSIM_LIB): $(OBJ)/sim/rtl/rtlsim.o
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(OBJ)/tests/rtl/%.o: tests/rtl/%.c $(CONFIG_H) $(REGMAP_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests $(CFLAGS) -MMD -MP -c $< -o $@
+
+RTL_TEST_LINK = $(RTLSIM_LIB) $(LIB)/libvta.a $(RTL_LIB)
+
+define rtl_program
+$(BIN)/tests/$(1): $(OBJ)/tests/rtl/$(1).o $(OBJ)/tests/rtl/cosim_lib.o $(TEST_HARNESS) $(RTL_TEST_LINK)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(RTL_LDLIBS)
+-include $(OBJ)/tests/rtl/$(1).d
+endef
+$(eval $(call rtl_program,test_rtl))
+$(eval $(call rtl_program,test_cosim))
+
+$(eval $(call rtl_program,bench_rtl))
+-include $(OBJ)/tests/rtl/cosim_lib.d
+
+TEST_PROGS += $(BIN)/tests/test_rtl $(BIN)/tests/test_cosim
+BENCH_PROGS += $(BIN)/tests/bench_rtl
+ALL_TARGETS += $(RTLSIM_LIB) $(REGMAP_H)
+
+# make cosim N=100000 SEED=s: a long random co-simulation soak.
+N ?= 10000
+SEED ?= 1
+cosim: build-all $(BIN)/tests/test_cosim
+	$(BIN)/tests/test_cosim -n $(N) --seed $(SEED) --save tests/rtl/repro
+
+# ---------------------------------------------------------------- lint / synth
+lint: $(GEN)/vta_config.vh $(REGMAP_VH)
+	$(VERILATOR) --lint-only -Wall -I$(GEN) hw/lint.vlt $(RTL_SRCS) --top-module vta_top
+	@echo "lint: clean"
+
+SYNTH_DIR := $(BUILD)/synth
+synth: $(GEN)/vta_config.vh $(REGMAP_VH)
+	@mkdir -p $(SYNTH_DIR)
+	sh hw/synth.sh "$(YOSYS)" $(GEN) $(SYNTH_DIR) $(RTL_SRCS)

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+// Load module (VTA-SPEC 4.4): LOAD INP and LOAD WGT into their SRAMs.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+`include "vta_config.vh"
+module vta_load #(
+    parameter AddrWidth = 64,
+    parameter BeatWidth = 32
+) (
+    input  wire                       clk_i,
+    input  wire                       rst_i,
+    // instruction queue
+    input  wire                       insn_valid_i,
+    input  wire [127:0]               insn_i,
+    output wire                       insn_pop_o,
+    // tokens: pop_next consumes g2l, push_next produces l2g
+    input  wire                       g2l_avail_i,
+    output wire                       g2l_pop_o,
+    output wire                       l2g_push_o,
+    // base registers
+    input  wire [AddrWidth-1:0]       inp_base_i,
+    input  wire [AddrWidth-1:0]       wgt_base_i,
+    // SRAM write ports
+    output wire                       inp_wr_en_o,
+    output wire [`VTA_LOG_INP_BUFF_DEPTH-1:0] inp_wr_addr_o,
+    output wire [`VTA_INP_MATRIX_WIDTH-1:0]   inp_wr_data_o,
+    output wire                       wgt_wr_en_o,
+    output wire [`VTA_LOG_WGT_BUFF_DEPTH-1:0] wgt_wr_addr_o,
+    output wire [`VTA_WGT_MATRIX_WIDTH-1:0]   wgt_wr_data_o,
+    // DMA read client
+    output wire                       dma_req_valid_o,
+    output wire [AddrWidth-1:0]       dma_req_addr_o,
+    output wire [BeatWidth-1:0]       dma_req_beats_o,
+    input  wire                       dma_req_ready_i,
+    input  wire                       dma_valid_i,
+    output wire                       dma_ready_o,
+    input  wire [`VTA_BUS_WIDTH-1:0]  dma_data_i,
+    input  wire                       dma_err_i,
+    // status
+    output reg                        err_illegal_o,
+    output wire                       err_range_o,
+    output wire                       err_dram_o,
+    output wire                       busy_o,
+    output wire                       tokwait_o,
+    output wire                       progress_o
+);
+  localparam DataBits = (`VTA_WGT_MATRIX_WIDTH > `VTA_INP_MATRIX_WIDTH) ?
+                        `VTA_WGT_MATRIX_WIDTH : `VTA_INP_MATRIX_WIDTH;
+  function integer clog2i;
+    input integer v;
+    integer r;
+    begin
+      r = 0;
+      while ((1 << r) < v) r = r + 1;
+      clog2i = r;
+    end
+  endfunction
+  localparam integer LogInpEI = clog2i(`VTA_INP_ELEM_BYTES);
+  localparam [3:0] LogInpE = LogInpEI[3:0];
+  localparam integer LogWgtEI = clog2i(`VTA_WGT_ELEM_BYTES);
+  localparam [3:0] LogWgtE = LogWgtEI[3:0];
+
+  localparam [2:0] LIdle = 3'd0, LTok = 3'd1, LStart = 3'd2, LWait = 3'd3, LPush = 3'd4;
+  reg [2:0]   state_q;
+  reg [127:0] insn_q;
+  wire       pop_prev  = insn_q[`VTA_MEM_POP_PREV_LSB];
+  wire       pop_next  = insn_q[`VTA_MEM_POP_NEXT_LSB];
+  wire       push_prev = insn_q[`VTA_MEM_PUSH_PREV_LSB];
+  wire       push_next = insn_q[`VTA_MEM_PUSH_NEXT_LSB];
+  wire [2:0] mem_type  = insn_q[`VTA_MEM_MEMORY_TYPE_LSB +: `VTA_MEM_MEMORY_TYPE_WIDTH];
+  wire [15:0] x_size   = insn_q[`VTA_MEM_X_SIZE_LSB +: `VTA_MEM_X_SIZE_WIDTH];
+  wire       is_wgt    = (mem_type == `VTA_MEM_ID_WGT);
+  wire       tok_ready = !pop_next || g2l_avail_i;
+
+  assign insn_pop_o = (state_q == LIdle) && insn_valid_i;
+  assign g2l_pop_o  = (state_q == LTok) && tok_ready && pop_next;
+  assign l2g_push_o = (state_q == LPush) && push_next;
+  assign tokwait_o  = (state_q == LTok) && !tok_ready;
+  assign busy_o     = (state_q != LIdle);
+
+  wire               l2d_busy, l2d_wr_en;
+  wire [31:0]        l2d_wr_idx;
+  wire [DataBits-1:0] l2d_wr_data;
+  vta_load2d #(.DataBits(DataBits), .AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_load2d (
+      .clk_i           (clk_i),
+      .rst_i           (rst_i),
+      .start_i         (state_q == LStart),
+      .insn_i          (insn_q),
+      .base_i          (is_wgt ? wgt_base_i : inp_base_i),
+      .log_elem_i      (is_wgt ? LogWgtE : LogInpE),
+      .depth_i         (is_wgt ? (32'd1 << `VTA_LOG_WGT_BUFF_DEPTH) : (32'd1 << `VTA_LOG_INP_BUFF_DEPTH)),
+      .busy_o          (l2d_busy),
+      .err_range_o     (err_range_o),
+      .err_dram_o      (err_dram_o),
+      .wr_en_o         (l2d_wr_en),
+      .wr_idx_o        (l2d_wr_idx),
+      .wr_data_o       (l2d_wr_data),
+      .dma_req_valid_o (dma_req_valid_o),
+      .dma_req_addr_o  (dma_req_addr_o),
+      .dma_req_beats_o (dma_req_beats_o),
+      .dma_req_ready_i (dma_req_ready_i),
+      .dma_valid_i     (dma_valid_i),
+      .dma_ready_o     (dma_ready_o),
+      .dma_data_i      (dma_data_i),
+      .dma_err_i       (dma_err_i)
+  );
+
+  assign inp_wr_en_o   = l2d_wr_en && !is_wgt;
+  assign inp_wr_addr_o = l2d_wr_idx[`VTA_LOG_INP_BUFF_DEPTH-1:0];
+  assign inp_wr_data_o = l2d_wr_data[`VTA_INP_MATRIX_WIDTH-1:0];
+  assign wgt_wr_en_o   = l2d_wr_en && is_wgt;
+  assign wgt_wr_addr_o = l2d_wr_idx[`VTA_LOG_WGT_BUFF_DEPTH-1:0];
+  assign wgt_wr_data_o = l2d_wr_data[`VTA_WGT_MATRIX_WIDTH-1:0];
+  assign progress_o    = l2d_wr_en || insn_pop_o || (state_q == LPush) || (dma_valid_i && dma_ready_o);
+
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      state_q       <= LIdle;
+      err_illegal_o <= 1'b0;
+    end else begin
+      err_illegal_o <= 1'b0;
+      case (state_q)
+        LIdle: if (insn_valid_i) begin
+          insn_q  <= insn_i;
+          state_q <= LTok;
+        end
+        LTok: if (tok_ready) begin
+          // flags without a queue (VTA-SPEC 4.3) are illegal
+          if (pop_prev || push_prev) err_illegal_o <= 1'b1;
+          state_q <= (x_size != 0) ? LStart : LPush;
+        end
+        LStart: state_q <= LWait;
+        LWait: if (!l2d_busy) state_q <= LPush;
+        LPush: state_q <= LIdle;
+        default: state_q <= LIdle;
+      endcase
+    end
+  end
+endmodule
+`resetall

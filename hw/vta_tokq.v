@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// One dependency-token queue (VTA-SPEC 4.3): a counter of outstanding tokens.
+// A push that would exceed VTA_TOKEN_QUEUE_DEPTH is dropped and flagged.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+`include "vta_config.vh"
+module vta_tokq (
+    input  wire clk_i,
+    input  wire rst_i,
+    input  wire push_i,
+    input  wire pop_i,       // only when avail_o
+    output wire avail_o,
+    output reg  overflow_o,  // one-cycle pulse
+    output reg  [8:0] count_o
+);
+  localparam [8:0] Max = `VTA_TOKEN_QUEUE_DEPTH;
+  wire do_pop = pop_i && avail_o;
+  wire ovf = push_i && !do_pop && (count_o == Max);
+  assign avail_o = (count_o != 0);
+
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      count_o    <= 0;
+      overflow_o <= 1'b0;
+    end else begin
+      overflow_o <= ovf;
+      if (push_i && !do_pop && !ovf) count_o <= count_o + 1'b1;
+      else if (do_pop && !push_i) count_o <= count_o - 1'b1;
+    end
+  end
+endmodule
+`resetall

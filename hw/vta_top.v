@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: Apache-2.0
+// VTA top level: AXI4-Lite control slave (register map in hw/regmap.txt),
+// one AXI4 master, fetch/load/compute/store, the three instruction queues,
+// the four token queues, the INP/WGT/OUT SRAMs, watchdog and event counters.
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+`include "vta_config.vh"
+`include "vta_regmap.vh"
+module vta_top #(
+    parameter AddrWidth = 64,  // AXI4 master address bits
+    parameter LutMults  = 0    // GEMM multipliers built from LUTs (see docs/rtl.md)
+) (
+    input  wire                        clk,
+    input  wire                        rst,          // active-high, synchronous
+    // AXI4-Lite control slave
+    input  wire [15:0]                 s_axil_awaddr,
+    input  wire                        s_axil_awvalid,
+    output wire                        s_axil_awready,
+    input  wire [31:0]                 s_axil_wdata,
+    input  wire [3:0]                  s_axil_wstrb,
+    input  wire                        s_axil_wvalid,
+    output wire                        s_axil_wready,
+    output wire [1:0]                  s_axil_bresp,
+    output reg                         s_axil_bvalid,
+    input  wire                        s_axil_bready,
+    input  wire [15:0]                 s_axil_araddr,
+    input  wire                        s_axil_arvalid,
+    output wire                        s_axil_arready,
+    output reg  [31:0]                 s_axil_rdata,
+    output wire [1:0]                  s_axil_rresp,
+    output reg                         s_axil_rvalid,
+    input  wire                        s_axil_rready,
+    // AXI4 master
+    output wire [AddrWidth-1:0]        m_axi_araddr,
+    output wire [7:0]                  m_axi_arlen,
+    output wire [2:0]                  m_axi_arsize,
+    output wire [1:0]                  m_axi_arburst,
+    output wire [3:0]                  m_axi_arcache,
+    output wire [2:0]                  m_axi_arprot,
+    output wire                        m_axi_arvalid,
+    input  wire                        m_axi_arready,
+    input  wire [`VTA_BUS_WIDTH-1:0]   m_axi_rdata,
+    input  wire [1:0]                  m_axi_rresp,
+    input  wire                        m_axi_rlast,
+    input  wire                        m_axi_rvalid,
+    output wire                        m_axi_rready,
+    output wire [AddrWidth-1:0]        m_axi_awaddr,
+    output wire [7:0]                  m_axi_awlen,
+    output wire [2:0]                  m_axi_awsize,
+    output wire [1:0]                  m_axi_awburst,
+    output wire [3:0]                  m_axi_awcache,
+    output wire [2:0]                  m_axi_awprot,
+    output wire                        m_axi_awvalid,
+    input  wire                        m_axi_awready,
+    output wire [`VTA_BUS_WIDTH-1:0]   m_axi_wdata,
+    output wire [`VTA_BUS_WIDTH/8-1:0] m_axi_wstrb,
+    output wire                        m_axi_wlast,
+    output wire                        m_axi_wvalid,
+    input  wire                        m_axi_wready,
+    input  wire [1:0]                  m_axi_bresp,
+    input  wire                        m_axi_bvalid,
+    output wire                        m_axi_bready,
+    // interrupt: high while COMPUTE_DONE is set
+    output wire                        irq
+);
+  localparam BeatWidth  = 32;
+  localparam LogInsnQ   = $clog2(`VTA_INSN_QUEUE_DEPTH);
+  localparam [31:0] HwVersion = 32'h00010000;
+  localparam NumCnt     = 14;
+  localparam LogBusBytes = `VTA_LOG_BUS_WIDTH - 3;
+  localparam [3:0] CiCycles = 0, CiLoadBusy = 1, CiGemmBusy = 2, CiAluBusy = 3, CiStoreBusy = 4,
+                   CiLoadWait = 5, CiCompWait = 6, CiStoreWait = 7, CiRdBytes = 8,
+                   CiWrBytes = 9, CiGemmUops = 10, CiResetUops = 11, CiAluUops = 12, CiInsns = 13;
+
+  // ---------------------------------------------------------------- registers
+  reg        fetch_start_q, fetch_done_q, compute_done_q, running_q;
+  reg [31:0] gie_q, ier_q, isr_q, insn_count_q, done_wr_q, watchdog_q;
+  reg [7:0]  ld_ctrl_q, cp_ctrl_q, st_ctrl_q, fetch_ar_q;
+  reg [63:0] insn_addr_q, inp_base_q, wgt_base_q, uop_base_q, acc_base_q, out_base_q;
+  reg        err_illegal_q, err_range_q, err_dram_q, err_token_q, err_wd_q;
+  reg [2:0]  err_info_q;
+  reg [63:0] cnt_q [0:NumCnt-1];
+  reg [31:0] wd_cnt_q;
+
+  // ---------------------------------------------------------------- datapath wires
+  wire [127:0] f_insn;
+  wire f_ld_push, f_cp_push, f_st_push, f_busy, f_err_dram, f_progress;
+  wire ldq_full, cpq_full, stq_full, ldq_valid, cpq_valid, stq_valid, ldq_pop, cpq_pop, stq_pop;
+  wire [127:0] ldq_data, cpq_data, stq_data;
+  wire [LogInsnQ:0] ldq_cnt, cpq_cnt, stq_cnt;
+  wire l2g_push, l2g_pop, l2g_avail, l2g_ovf, g2l_push, g2l_pop, g2l_avail, g2l_ovf;
+  wire g2s_push, g2s_pop, g2s_avail, g2s_ovf, s2g_push, s2g_pop, s2g_avail, s2g_ovf;
+  wire [8:0] l2g_cnt, g2l_cnt, g2s_cnt, s2g_cnt;
+
+  // ---------------------------------------------------------------- AXI4-Lite slave
+  wire wr_go = s_axil_awvalid && s_axil_wvalid && !s_axil_bvalid;
+  wire rd_go = s_axil_arvalid && !s_axil_rvalid;
+  assign s_axil_awready = wr_go;
+  assign s_axil_wready  = wr_go;
+  assign s_axil_bresp   = 2'b00;
+  assign s_axil_arready = rd_go;
+  assign s_axil_rresp   = 2'b00;
+  wire [15:0] wa = {s_axil_awaddr[15:2], 2'b00};
+  wire [15:0] ra = {s_axil_araddr[15:2], 2'b00};
+  wire [31:0] wd = s_axil_wdata;
+  wire fetch_start = wr_go && wa == `VTA_REG_FETCH_CTRL && wd[0] && !fetch_start_q;
+
+  // read mux
+  reg [31:0] rdata;
+  wire [15:0] cnt_off = ra - `VTA_REG_CNT_CYCLES;
+  wire [15:0] cnt_idx = cnt_off >> 3;
+  integer c;
+  always @* begin
+    rdata = 32'd0;
+    case (ra)
+      `VTA_REG_FETCH_CTRL:        rdata = {24'd0, fetch_ar_q[7], 4'd0, !f_busy, fetch_done_q, fetch_start_q};
+      `VTA_REG_FETCH_GIE:         rdata = gie_q;
+      `VTA_REG_FETCH_IER:         rdata = ier_q;
+      `VTA_REG_FETCH_ISR:         rdata = isr_q;
+      `VTA_REG_FETCH_INSN_COUNT:  rdata = insn_count_q;
+      `VTA_REG_FETCH_INSN_ADDR:   rdata = insn_addr_q[31:0];
+      `VTA_REG_FETCH_INSN_ADDR_HI: rdata = insn_addr_q[63:32];
+      `VTA_REG_LOAD_CTRL:         rdata = {24'd0, ld_ctrl_q[7], 3'd0, 1'b1, 1'b1, 1'b0, ld_ctrl_q[0]};
+      `VTA_REG_LOAD_INP_ADDR:     rdata = inp_base_q[31:0];
+      `VTA_REG_LOAD_INP_ADDR_HI:  rdata = inp_base_q[63:32];
+      `VTA_REG_LOAD_WGT_ADDR:     rdata = wgt_base_q[31:0];
+      `VTA_REG_LOAD_WGT_ADDR_HI:  rdata = wgt_base_q[63:32];
+      `VTA_REG_COMPUTE_CTRL:      rdata = {24'd0, cp_ctrl_q[7], 3'd0, 1'b1, 1'b1, 1'b0, cp_ctrl_q[0]};
+      `VTA_REG_COMPUTE_DONE_WR:   rdata = done_wr_q;
+      `VTA_REG_COMPUTE_DONE:      rdata = {31'd0, compute_done_q};
+      `VTA_REG_COMPUTE_UOP_ADDR:  rdata = uop_base_q[31:0];
+      `VTA_REG_COMPUTE_UOP_ADDR_HI: rdata = uop_base_q[63:32];
+      `VTA_REG_COMPUTE_BIAS_ADDR: rdata = acc_base_q[31:0];
+      `VTA_REG_COMPUTE_BIAS_ADDR_HI: rdata = acc_base_q[63:32];
+      `VTA_REG_STORE_CTRL:        rdata = {24'd0, st_ctrl_q[7], 3'd0, 1'b1, 1'b1, 1'b0, st_ctrl_q[0]};
+      `VTA_REG_STORE_OUT_ADDR:    rdata = out_base_q[31:0];
+      `VTA_REG_STORE_OUT_ADDR_HI: rdata = out_base_q[63:32];
+      `VTA_REG_CONFIG_ID:         rdata = `VTA_CONFIG_ID;
+      `VTA_REG_HW_VERSION:        rdata = HwVersion;
+      `VTA_REG_WATCHDOG:          rdata = watchdog_q;
+      `VTA_REG_TOKENS:            rdata = {7'd0, g2l_cnt, 7'd0, l2g_cnt};
+      `VTA_REG_TOKENS2:           rdata = {7'd0, s2g_cnt, 7'd0, g2s_cnt};
+      `VTA_REG_ERR_INFO:          rdata = {29'd0, err_info_q};
+      `VTA_REG_STATUS: begin
+        rdata[`VTA_STATUS_RUNNING]      = running_q;
+        rdata[`VTA_STATUS_DONE]         = compute_done_q;
+        rdata[`VTA_STATUS_IDLE]         = all_idle;
+        rdata[`VTA_STATUS_ERR_ILLEGAL]  = err_illegal_q;
+        rdata[`VTA_STATUS_ERR_RANGE]    = err_range_q;
+        rdata[`VTA_STATUS_ERR_DRAM]     = err_dram_q;
+        rdata[`VTA_STATUS_ERR_TOKEN]    = err_token_q;
+        rdata[`VTA_STATUS_ERR_WATCHDOG] = err_wd_q;
+      end
+      default: begin
+        for (c = 0; c < NumCnt; c = c + 1)
+          if (ra >= `VTA_REG_CNT_CYCLES && {16'd0, cnt_idx} == c)
+            rdata = ra[2] ? cnt_q[c][63:32] : cnt_q[c][31:0];
+      end
+    endcase
+  end
+
+  // ---------------------------------------------------------------- modules
+  wire [2:0] rd_req_valid, rd_req_ready, rd_valid, rd_ready;
+  wire [3*AddrWidth-1:0] rd_req_addr;
+  wire [3*BeatWidth-1:0] rd_req_beats;
+  wire [`VTA_BUS_WIDTH-1:0] rd_data;
+  wire rd_err;
+  wire wr_req_valid, wr_req_ready, wr_valid, wr_ready, wr_done, wr_err;
+  wire [AddrWidth-1:0] wr_req_addr;
+  wire [BeatWidth-1:0] wr_req_beats;
+  wire [`VTA_BUS_WIDTH-1:0] wr_data;
+
+  vta_fetch #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_fetch (
+      .clk_i(clk), .rst_i(rst), .start_i(fetch_start),
+      .insn_addr_i(insn_addr_q[AddrWidth-1:0]), .insn_count_i(insn_count_q),
+      .busy_o(f_busy), .err_dram_o(f_err_dram),
+      .dma_req_valid_o(rd_req_valid[0]), .dma_req_addr_o(rd_req_addr[0*AddrWidth +: AddrWidth]),
+      .dma_req_beats_o(rd_req_beats[0*BeatWidth +: BeatWidth]), .dma_req_ready_i(rd_req_ready[0]),
+      .dma_valid_i(rd_valid[0]), .dma_ready_o(rd_ready[0]), .dma_data_i(rd_data), .dma_err_i(rd_err),
+      .ld_push_o(f_ld_push), .ld_full_i(ldq_full), .cp_push_o(f_cp_push), .cp_full_i(cpq_full),
+      .st_push_o(f_st_push), .st_full_i(stq_full), .insn_o(f_insn), .progress_o(f_progress));
+
+  vta_fifo #(.Width(128), .LogDepth(LogInsnQ)) u_ldq (
+      .clk_i(clk), .rst_i(rst), .push_i(f_ld_push), .push_data_i(f_insn), .full_o(ldq_full),
+      .out_valid_o(ldq_valid), .out_data_o(ldq_data), .pop_i(ldq_pop), .count_o(ldq_cnt));
+  vta_fifo #(.Width(128), .LogDepth(LogInsnQ)) u_cpq (
+      .clk_i(clk), .rst_i(rst), .push_i(f_cp_push), .push_data_i(f_insn), .full_o(cpq_full),
+      .out_valid_o(cpq_valid), .out_data_o(cpq_data), .pop_i(cpq_pop), .count_o(cpq_cnt));
+  vta_fifo #(.Width(128), .LogDepth(LogInsnQ)) u_stq (
+      .clk_i(clk), .rst_i(rst), .push_i(f_st_push), .push_data_i(f_insn), .full_o(stq_full),
+      .out_valid_o(stq_valid), .out_data_o(stq_data), .pop_i(stq_pop), .count_o(stq_cnt));
+
+  vta_tokq u_l2g (.clk_i(clk), .rst_i(rst), .push_i(l2g_push), .pop_i(l2g_pop),
+                  .avail_o(l2g_avail), .overflow_o(l2g_ovf), .count_o(l2g_cnt));
+  vta_tokq u_g2l (.clk_i(clk), .rst_i(rst), .push_i(g2l_push), .pop_i(g2l_pop),
+                  .avail_o(g2l_avail), .overflow_o(g2l_ovf), .count_o(g2l_cnt));
+  vta_tokq u_g2s (.clk_i(clk), .rst_i(rst), .push_i(g2s_push), .pop_i(g2s_pop),
+                  .avail_o(g2s_avail), .overflow_o(g2s_ovf), .count_o(g2s_cnt));
+  vta_tokq u_s2g (.clk_i(clk), .rst_i(rst), .push_i(s2g_push), .pop_i(s2g_pop),
+                  .avail_o(s2g_avail), .overflow_o(s2g_ovf), .count_o(s2g_cnt));
+
+  // SRAMs shared between modules
+  wire inp_wr_en, inp_rd_en, wgt_wr_en, wgt_rd_en, out_wr_en, out_rd_en;
+  wire [`VTA_LOG_INP_BUFF_DEPTH-1:0] inp_wr_addr, inp_rd_addr;
+  wire [`VTA_LOG_WGT_BUFF_DEPTH-1:0] wgt_wr_addr, wgt_rd_addr;
+  wire [`VTA_LOG_OUT_BUFF_DEPTH-1:0] out_wr_addr, out_rd_addr;
+  wire [`VTA_INP_MATRIX_WIDTH-1:0] inp_wr_data, inp_rd_data;
+  wire [`VTA_WGT_MATRIX_WIDTH-1:0] wgt_wr_data, wgt_rd_data;
+  wire [`VTA_OUT_MATRIX_WIDTH-1:0] out_wr_data, out_rd_data;
+  vta_sram #(.Width(`VTA_INP_MATRIX_WIDTH), .LogDepth(`VTA_LOG_INP_BUFF_DEPTH)) u_inp (
+      .clk_i(clk), .wr_en_i(inp_wr_en), .wr_addr_i(inp_wr_addr), .wr_data_i(inp_wr_data),
+      .rd_en_i(inp_rd_en), .rd_addr_i(inp_rd_addr), .rd_data_o(inp_rd_data));
+  vta_sram #(.Width(`VTA_WGT_MATRIX_WIDTH), .LogDepth(`VTA_LOG_WGT_BUFF_DEPTH)) u_wgt (
+      .clk_i(clk), .wr_en_i(wgt_wr_en), .wr_addr_i(wgt_wr_addr), .wr_data_i(wgt_wr_data),
+      .rd_en_i(wgt_rd_en), .rd_addr_i(wgt_rd_addr), .rd_data_o(wgt_rd_data));
+  vta_sram #(.Width(`VTA_OUT_MATRIX_WIDTH), .LogDepth(`VTA_LOG_OUT_BUFF_DEPTH)) u_out (
+      .clk_i(clk), .wr_en_i(out_wr_en), .wr_addr_i(out_wr_addr), .wr_data_i(out_wr_data),
+      .rd_en_i(out_rd_en), .rd_addr_i(out_rd_addr), .rd_data_o(out_rd_data));
+
+  wire ld_err_illegal, ld_err_range, ld_err_dram, ld_busy, ld_tokwait, ld_progress;
+  vta_load #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_load (
+      .clk_i(clk), .rst_i(rst),
+      .insn_valid_i(ldq_valid), .insn_i(ldq_data), .insn_pop_o(ldq_pop),
+      .g2l_avail_i(g2l_avail), .g2l_pop_o(g2l_pop), .l2g_push_o(l2g_push),
+      .inp_base_i(inp_base_q[AddrWidth-1:0]), .wgt_base_i(wgt_base_q[AddrWidth-1:0]),
+      .inp_wr_en_o(inp_wr_en), .inp_wr_addr_o(inp_wr_addr), .inp_wr_data_o(inp_wr_data),
+      .wgt_wr_en_o(wgt_wr_en), .wgt_wr_addr_o(wgt_wr_addr), .wgt_wr_data_o(wgt_wr_data),
+      .dma_req_valid_o(rd_req_valid[1]), .dma_req_addr_o(rd_req_addr[1*AddrWidth +: AddrWidth]),
+      .dma_req_beats_o(rd_req_beats[1*BeatWidth +: BeatWidth]), .dma_req_ready_i(rd_req_ready[1]),
+      .dma_valid_i(rd_valid[1]), .dma_ready_o(rd_ready[1]), .dma_data_i(rd_data), .dma_err_i(rd_err),
+      .err_illegal_o(ld_err_illegal), .err_range_o(ld_err_range), .err_dram_o(ld_err_dram),
+      .busy_o(ld_busy), .tokwait_o(ld_tokwait), .progress_o(ld_progress));
+
+  wire cp_finish, cp_err_illegal, cp_err_range, cp_err_dram, cp_busy_gemm, cp_busy_alu, cp_busy;
+  wire cp_tokwait, cp_gemm_uop, cp_reset_uop, cp_alu_uop, cp_progress;
+  vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth), .LutMults(LutMults)) u_compute (
+      .clk_i(clk), .rst_i(rst),
+      .insn_valid_i(cpq_valid), .insn_i(cpq_data), .insn_pop_o(cpq_pop),
+      .l2g_avail_i(l2g_avail), .s2g_avail_i(s2g_avail), .l2g_pop_o(l2g_pop), .s2g_pop_o(s2g_pop),
+      .g2l_push_o(g2l_push), .g2s_push_o(g2s_push),
+      .uop_base_i(uop_base_q[AddrWidth-1:0]), .acc_base_i(acc_base_q[AddrWidth-1:0]),
+      .inp_rd_en_o(inp_rd_en), .inp_rd_addr_o(inp_rd_addr), .inp_rd_data_i(inp_rd_data),
+      .wgt_rd_en_o(wgt_rd_en), .wgt_rd_addr_o(wgt_rd_addr), .wgt_rd_data_i(wgt_rd_data),
+      .out_wr_en_o(out_wr_en), .out_wr_addr_o(out_wr_addr), .out_wr_data_o(out_wr_data),
+      .dma_req_valid_o(rd_req_valid[2]), .dma_req_addr_o(rd_req_addr[2*AddrWidth +: AddrWidth]),
+      .dma_req_beats_o(rd_req_beats[2*BeatWidth +: BeatWidth]), .dma_req_ready_i(rd_req_ready[2]),
+      .dma_valid_i(rd_valid[2]), .dma_ready_o(rd_ready[2]), .dma_data_i(rd_data), .dma_err_i(rd_err),
+      .finish_o(cp_finish), .err_illegal_o(cp_err_illegal), .err_range_o(cp_err_range),
+      .err_dram_o(cp_err_dram), .busy_gemm_o(cp_busy_gemm), .busy_alu_o(cp_busy_alu),
+      .busy_o(cp_busy), .tokwait_o(cp_tokwait), .gemm_uop_o(cp_gemm_uop),
+      .reset_uop_o(cp_reset_uop), .alu_uop_o(cp_alu_uop), .progress_o(cp_progress));
+
+  wire st_err_illegal, st_err_range, st_busy, st_tokwait, st_progress;
+  vta_store #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_store (
+      .clk_i(clk), .rst_i(rst),
+      .insn_valid_i(stq_valid), .insn_i(stq_data), .insn_pop_o(stq_pop),
+      .g2s_avail_i(g2s_avail), .g2s_pop_o(g2s_pop), .s2g_push_o(s2g_push),
+      .out_base_i(out_base_q[AddrWidth-1:0]),
+      .out_rd_en_o(out_rd_en), .out_rd_addr_o(out_rd_addr), .out_rd_data_i(out_rd_data),
+      .dma_req_valid_o(wr_req_valid), .dma_req_addr_o(wr_req_addr), .dma_req_beats_o(wr_req_beats),
+      .dma_req_ready_i(wr_req_ready), .dma_valid_o(wr_valid), .dma_data_o(wr_data),
+      .dma_ready_i(wr_ready), .dma_done_i(wr_done),
+      .err_illegal_o(st_err_illegal), .err_range_o(st_err_range), .busy_o(st_busy),
+      .tokwait_o(st_tokwait), .progress_o(st_progress));
+
+  vta_dma #(.NumRd(3), .AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_dma (
+      .clk_i(clk), .rst_i(rst),
+      .rd_req_valid_i(rd_req_valid), .rd_req_addr_i(rd_req_addr), .rd_req_beats_i(rd_req_beats),
+      .rd_req_ready_o(rd_req_ready), .rd_valid_o(rd_valid), .rd_ready_i(rd_ready),
+      .rd_data_o(rd_data), .rd_err_o(rd_err),
+      .wr_req_valid_i(wr_req_valid), .wr_req_addr_i(wr_req_addr), .wr_req_beats_i(wr_req_beats),
+      .wr_req_ready_o(wr_req_ready), .wr_valid_i(wr_valid), .wr_data_i(wr_data),
+      .wr_ready_o(wr_ready), .wr_done_o(wr_done), .wr_err_o(wr_err),
+      .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize),
+      .m_axi_arburst(m_axi_arburst), .m_axi_arcache(m_axi_arcache), .m_axi_arprot(m_axi_arprot),
+      .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_rdata(m_axi_rdata),
+      .m_axi_rresp(m_axi_rresp), .m_axi_rlast(m_axi_rlast), .m_axi_rvalid(m_axi_rvalid),
+      .m_axi_rready(m_axi_rready), .m_axi_awaddr(m_axi_awaddr), .m_axi_awlen(m_axi_awlen),
+      .m_axi_awsize(m_axi_awsize), .m_axi_awburst(m_axi_awburst), .m_axi_awcache(m_axi_awcache),
+      .m_axi_awprot(m_axi_awprot), .m_axi_awvalid(m_axi_awvalid), .m_axi_awready(m_axi_awready),
+      .m_axi_wdata(m_axi_wdata), .m_axi_wstrb(m_axi_wstrb), .m_axi_wlast(m_axi_wlast),
+      .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready), .m_axi_bresp(m_axi_bresp),
+      .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready));
+
+  // ---------------------------------------------------------------- status
+  wire all_idle = !f_busy && !ld_busy && !cp_busy && !st_busy && !ldq_valid && !cpq_valid &&
+                  !stq_valid;
+  wire e_illegal = ld_err_illegal || cp_err_illegal || st_err_illegal;
+  wire e_range   = ld_err_range || cp_err_range || st_err_range;
+  wire e_dram    = f_err_dram || ld_err_dram || cp_err_dram || wr_err;
+  wire e_token   = l2g_ovf || g2l_ovf || g2s_ovf || s2g_ovf;
+  wire progress  = f_progress || ld_progress || cp_progress || st_progress;
+  wire any_err   = err_illegal_q || err_range_q || err_dram_q || err_token_q || err_wd_q;
+  wire wd_fire   = running_q && !progress && (wd_cnt_q >= watchdog_q);
+  assign irq = compute_done_q;
+
+  reg [2:0] err_src;
+  always @* begin
+    err_src = 3'd0;
+    if (f_err_dram) err_src = 3'd1;
+    else if (ld_err_illegal || ld_err_range || ld_err_dram) err_src = 3'd2;
+    else if (cp_err_illegal || cp_err_range || cp_err_dram) err_src = 3'd3;
+    else if (st_err_illegal || st_err_range || wr_err) err_src = 3'd4;
+    else if (e_token) err_src = 3'd5;
+    else if (wd_fire) err_src = 3'd6;
+  end
+
+  wire [63:0] bus_bytes = 64'd1 << LogBusBytes;
+  wire [NumCnt-1:0] cnt_inc;
+  assign cnt_inc[CiCycles]    = running_q;
+  assign cnt_inc[CiLoadBusy]  = ld_busy;
+  assign cnt_inc[CiGemmBusy]  = cp_busy_gemm;
+  assign cnt_inc[CiAluBusy]   = cp_busy_alu;
+  assign cnt_inc[CiStoreBusy] = st_busy;
+  assign cnt_inc[CiLoadWait]  = ld_tokwait;
+  assign cnt_inc[CiCompWait]  = cp_tokwait;
+  assign cnt_inc[CiStoreWait] = st_tokwait;
+  assign cnt_inc[CiRdBytes]   = m_axi_rvalid && m_axi_rready;
+  assign cnt_inc[CiWrBytes]   = m_axi_wvalid && m_axi_wready;
+  assign cnt_inc[CiGemmUops]  = cp_gemm_uop;
+  assign cnt_inc[CiResetUops] = cp_reset_uop;
+  assign cnt_inc[CiAluUops]   = cp_alu_uop;
+  assign cnt_inc[CiInsns]     = f_ld_push || f_cp_push || f_st_push;
+
+  integer n;
+  always @(posedge clk) begin
+    if (rst) begin
+      fetch_start_q  <= 1'b0;
+      fetch_done_q   <= 1'b0;
+      compute_done_q <= 1'b0;
+      running_q      <= 1'b0;
+      gie_q <= 0; ier_q <= 0; isr_q <= 0; insn_count_q <= 0; done_wr_q <= 0;
+      watchdog_q     <= 32'd65536;
+      ld_ctrl_q <= 0; cp_ctrl_q <= 0; st_ctrl_q <= 0; fetch_ar_q <= 0;
+      insn_addr_q <= 0; inp_base_q <= 0; wgt_base_q <= 0; uop_base_q <= 0; acc_base_q <= 0;
+      out_base_q  <= 0;
+      err_illegal_q <= 1'b0; err_range_q <= 1'b0; err_dram_q <= 1'b0; err_token_q <= 1'b0;
+      err_wd_q <= 1'b0; err_info_q <= 0;
+      wd_cnt_q <= 0;
+      s_axil_bvalid <= 1'b0;
+      s_axil_rvalid <= 1'b0;
+      for (n = 0; n < NumCnt; n = n + 1) cnt_q[n] <= 64'd0;
+    end else begin
+      // AXI4-Lite handshakes
+      if (s_axil_bvalid && s_axil_bready) s_axil_bvalid <= 1'b0;
+      if (wr_go) s_axil_bvalid <= 1'b1;
+      if (s_axil_rvalid && s_axil_rready) s_axil_rvalid <= 1'b0;
+      if (rd_go) begin
+        s_axil_rvalid <= 1'b1;
+        s_axil_rdata  <= rdata;
+        if (ra == `VTA_REG_FETCH_CTRL) fetch_done_q <= 1'b0;  // ap_done clears on read
+      end
+      if (wr_go) begin
+        case (wa)
+          `VTA_REG_FETCH_CTRL:        fetch_ar_q <= wd[7:0];
+          `VTA_REG_FETCH_GIE:         gie_q <= wd;
+          `VTA_REG_FETCH_IER:         ier_q <= wd;
+          `VTA_REG_FETCH_ISR:         isr_q <= wd;
+          `VTA_REG_FETCH_INSN_COUNT:  insn_count_q <= wd;
+          `VTA_REG_FETCH_INSN_ADDR:   insn_addr_q[31:0] <= wd;
+          `VTA_REG_FETCH_INSN_ADDR_HI: insn_addr_q[63:32] <= wd;
+          `VTA_REG_LOAD_CTRL:         ld_ctrl_q <= wd[7:0];
+          `VTA_REG_LOAD_INP_ADDR:     inp_base_q[31:0] <= wd;
+          `VTA_REG_LOAD_INP_ADDR_HI:  inp_base_q[63:32] <= wd;
+          `VTA_REG_LOAD_WGT_ADDR:     wgt_base_q[31:0] <= wd;
+          `VTA_REG_LOAD_WGT_ADDR_HI:  wgt_base_q[63:32] <= wd;
+          `VTA_REG_COMPUTE_CTRL:      cp_ctrl_q <= wd[7:0];
+          `VTA_REG_COMPUTE_DONE_WR:   done_wr_q <= wd;
+          `VTA_REG_COMPUTE_UOP_ADDR:  uop_base_q[31:0] <= wd;
+          `VTA_REG_COMPUTE_UOP_ADDR_HI: uop_base_q[63:32] <= wd;
+          `VTA_REG_COMPUTE_BIAS_ADDR: acc_base_q[31:0] <= wd;
+          `VTA_REG_COMPUTE_BIAS_ADDR_HI: acc_base_q[63:32] <= wd;
+          `VTA_REG_STORE_CTRL:        st_ctrl_q <= wd[7:0];
+          `VTA_REG_STORE_OUT_ADDR:    out_base_q[31:0] <= wd;
+          `VTA_REG_STORE_OUT_ADDR_HI: out_base_q[63:32] <= wd;
+          `VTA_REG_WATCHDOG:          watchdog_q <= wd;
+          `VTA_REG_STATUS: begin
+            if (wd[`VTA_STATUS_ERR_ILLEGAL])  err_illegal_q <= 1'b0;
+            if (wd[`VTA_STATUS_ERR_RANGE])    err_range_q <= 1'b0;
+            if (wd[`VTA_STATUS_ERR_DRAM])     err_dram_q <= 1'b0;
+            if (wd[`VTA_STATUS_ERR_TOKEN])    err_token_q <= 1'b0;
+            if (wd[`VTA_STATUS_ERR_WATCHDOG]) err_wd_q <= 1'b0;
+          end
+          default: ;
+        endcase
+      end
+
+      // run control
+      if (fetch_start) begin
+        fetch_start_q  <= 1'b1;
+        fetch_done_q   <= 1'b0;
+        compute_done_q <= 1'b0;
+        running_q      <= 1'b1;
+        err_illegal_q <= 1'b0; err_range_q <= 1'b0; err_dram_q <= 1'b0; err_token_q <= 1'b0;
+        err_wd_q <= 1'b0; err_info_q <= 0;
+        wd_cnt_q <= 0;
+        for (n = 0; n < NumCnt; n = n + 1) cnt_q[n] <= 64'd0;
+      end else begin
+        if (fetch_start_q && !f_busy && !fetch_start) begin
+          fetch_start_q <= 1'b0;
+          fetch_done_q  <= 1'b1;
+        end
+        if (cp_finish) begin
+          compute_done_q <= 1'b1;
+          running_q      <= 1'b0;
+        end
+        if (e_illegal) err_illegal_q <= 1'b1;
+        if (e_range)   err_range_q <= 1'b1;
+        if (e_dram)    err_dram_q <= 1'b1;
+        if (e_token)   err_token_q <= 1'b1;
+        if (wd_fire)   err_wd_q <= 1'b1;
+        if (!any_err && err_src != 0) err_info_q <= err_src;
+        if (e_illegal || e_range || e_dram || e_token || wd_fire) running_q <= 1'b0;
+        wd_cnt_q <= (progress || !running_q) ? 32'd0 : wd_cnt_q + 1;
+        for (n = 0; n < NumCnt; n = n + 1)
+          if (cnt_inc[n])
+            cnt_q[n] <= cnt_q[n] + ((n == {28'd0, CiRdBytes} || n == {28'd0, CiWrBytes}) ? bus_bytes : 64'd1);
+      end
+    end
+  end
+
+  // Unused: upper AXI-Lite address bits below the word, write strobes, queue counts.
+  wire unused_ok = ^{s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_wstrb, ldq_cnt, cpq_cnt,
+                     stq_cnt, cnt_off[2:0], cnt_idx[15:4]};
+endmodule
+`resetall

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The VTA RTL in hw/ simulated by Verilator, driven from C: a clock, an
+ * AXI4-Lite master on the control registers (docs/registers.md) and an AXI4
+ * slave DRAM model with a configurable latency. The device interface mirrors
+ * the golden model's (vta/fsim.h), so one test program runs on either.
+ *
+ * The clock is lazy: cycles run only inside register accesses, vta_rtlsim_step()
+ * and vta_rtlsim_run(). Device address A is byte A of the DRAM array.
+ * Environment: VTA_RTL_LATENCY (DRAM read latency in cycles, default 8).
+ */
+#ifndef VTA_RTLSIM_H
+#define VTA_RTLSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <vta/device.h>
+#include <vta/error.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vta_rtlsim vta_rtlsim_t;
+
+/* Create a model with dram_bytes of zeroed device DRAM, held in reset for a
+ * few cycles. NULL on failure (err says why). */
+vta_rtlsim_t *vta_rtlsim_create(size_t dram_bytes, vta_error_t *err);
+void vta_rtlsim_destroy(vta_rtlsim_t *sim);
+
+uint8_t *vta_rtlsim_dram(vta_rtlsim_t *sim);
+size_t vta_rtlsim_dram_size(const vta_rtlsim_t *sim);
+
+/* Base registers written before each following run (all zero after create). */
+void vta_rtlsim_set_bases(vta_rtlsim_t *sim, const vta_bases_t *bases);
+
+/* DRAM read latency in cycles (AR accepted to first R beat); default 8. */
+void vta_rtlsim_set_latency(vta_rtlsim_t *sim, unsigned cycles);
+
+/* Watchdog: cycles without progress before a run is declared deadlocked. */
+void vta_rtlsim_set_watchdog(vta_rtlsim_t *sim, uint32_t cycles);
+
+/*
+ * Start the instruction stream at insn_addr (insn_count instructions) the way
+ * a PYNQ driver does (register writes of VTA-SPEC 5.1), then clock until
+ * COMPUTE_DONE or an error flag. Returns 0 or a VTA_E* code (err filled in):
+ * the STATUS error bits map to VTA_EILLEGAL, VTA_ERANGE, VTA_ETOKEN and
+ * VTA_EDEADLOCK (watchdog); VTA_ETIMEOUT after 2^32 cycles.
+ */
+int vta_rtlsim_run(vta_rtlsim_t *sim, uint64_t insn_addr, uint32_t insn_count, vta_error_t *err);
+
+/* Power-on again: SRAMs, token counts, queues and counters cleared. */
+int vta_rtlsim_reset(vta_rtlsim_t *sim, vta_error_t *err);
+
+/* Counters of the last run (cycles, uops, DMA bytes, token waits). */
+const vta_counters_t *vta_rtlsim_counters(const vta_rtlsim_t *sim);
+
+/* Register-level access to the AXI4-Lite window (offsets of vta_regmap.h);
+ * each access clocks the model until the handshake completes. */
+uint32_t vta_rtlsim_reg_read(vta_rtlsim_t *sim, uint32_t offset);
+void vta_rtlsim_reg_write(vta_rtlsim_t *sim, uint32_t offset, uint32_t value);
+/* Clock the model n cycles. */
+void vta_rtlsim_step(vta_rtlsim_t *sim, uint64_t n);
+/* Cycles clocked since create. */
+uint64_t vta_rtlsim_cycle(const vta_rtlsim_t *sim);
+/* 64-bit event counter register (VTA_REG_CNT_*). */
+uint64_t vta_rtlsim_counter(vta_rtlsim_t *sim, uint32_t offset);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VTA_RTLSIM_H */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Differential testing of the RTL against the golden model: programs, a
+ * constrained-random generator, a runner that compares every DRAM byte and
+ * the error code, a shrinker and the reproducer file format.
+ */
+#ifndef VTA_COSIM_LIB_H
+#define VTA_COSIM_LIB_H
+
+#include <vta/fsim.h>
+#include <vta/isa.h>
+#include <vta/rtlsim.h>
+
+enum {
+	CS_DRAM = 1 << 19,      /* device DRAM bytes */
+	CS_MAX_INSNS = 1024,    /* instructions at address 0 */
+	CS_UOP_AT = 0x4000,     /* micro-op table (byte address) */
+	CS_MAX_UOPS = 1024,
+	CS_DATA_AT = 0x8000,    /* random input data from here ... */
+	CS_OUT_AT = 0x40000,    /* ... stores write from here to the end */
+};
+
+typedef struct cs_prog {
+	uint32_t n;
+	vta_insn_word_t insn[CS_MAX_INSNS];
+	uint32_t nuops;
+	uint32_t uops[CS_MAX_UOPS];
+	vta_bases_t bases;
+} cs_prog_t;
+
+typedef struct cs_ctx {
+	vta_fsim_t *fsim;
+	vta_rtlsim_t *rtl;
+	uint8_t *data; /* DRAM template */
+	char why[1024];
+	uint64_t rtl_cycles;
+} cs_ctx_t;
+
+int cs_init(cs_ctx_t *c);
+void cs_fini(cs_ctx_t *c);
+
+/* Run p on both models from power-on; 0 when they agree (why explains a
+ * mismatch). *code receives the golden model's result code. */
+int cs_run(cs_ctx_t *c, const cs_prog_t *p, int *code);
+
+/* Build a random program from seed (kind: -1 any, 0 valid only, 1 faulty). */
+void cs_gen(cs_prog_t *p, uint64_t seed, int kind);
+
+/* Shrink a failing program (fewer instructions, smaller loops) while it still fails. */
+void cs_shrink(cs_ctx_t *c, cs_prog_t *p);
+
+int cs_save(const cs_prog_t *p, const char *path, const char *comment);
+int cs_load(cs_prog_t *p, const char *path);
+
+/* Helpers for directed tests: append an instruction (encode errors fail). */
+void cs_emit(cs_prog_t *p, const vta_insn_t *in);
+void cs_emit_raw(cs_prog_t *p, uint64_t w0, uint64_t w1);
+
+#endif
