@@ -9,7 +9,10 @@
 
 #include "tools.h"
 
+int vta_cmd_info(int argc, char **argv);
+
 static const vta_command_t commands[] = {
+	{"info", vta_cmd_info, "[BACKEND]  backends on this machine; configuration, version, counters"},
 	{NULL, NULL, NULL},
 };
 

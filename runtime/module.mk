@@ -1,0 +1,79 @@
+# The runtime: TVM-compatible C API (VTA-SPEC 6 and 7) over the driver.
+LIB_SRCS += runtime/context.c runtime/mem.c runtime/command.c runtime/uop.c
+
+# Tests: the runtime on the golden model.
+RT_TEST_OBJS := $(OBJ)/tests/runtime/rt_cases.o
+TEST_PROGS += $(BIN)/tests/runtime/test_runtime
+$(BIN)/tests/runtime/test_runtime: $(OBJ)/tests/runtime/test_runtime.o $(RT_TEST_OBJS) $(TEST_HARNESS) $(LIB)/libvta.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -pthread
+-include $(OBJ)/tests/runtime/test_runtime.d $(OBJ)/tests/runtime/rt_cases.d
+
+# Benches: fsim only here; with the RTL the rtl-linked one below replaces it.
+$(BIN)/tests/runtime/bench_runtime: $(OBJ)/tests/runtime/bench_runtime.o $(LIB)/libvta.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+-include $(OBJ)/tests/runtime/bench_runtime.d
+
+# `vta info`
+VTA_TOOL_SRCS += tools/info.c
+
+# The example for users, built against the in-tree library.
+ALL_TARGETS += $(BIN)/matmul
+$(BIN)/matmul: $(OBJ)/examples/matmul.o $(LIB)/libvta.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+-include $(OBJ)/examples/matmul.d
+
+# pkg-config file and `make install` (PREFIX, DESTDIR).
+PREFIX ?= /usr/local
+VTA_VERSION := 0.1.0
+
+INSTALL_HEADERS := include/vta/driver.h include/vta/runtime.h include/vta/hw_spec.h \
+	include/vta/error.h include/vta/device.h include/vta/isa.h include/vta/fsim.h
+.PHONY: install
+install: build-all
+	install -d $(DESTDIR)$(PREFIX)/include/vta/runtime $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(INSTALL_HEADERS) $(CONFIG_H) $(DESTDIR)$(PREFIX)/include/vta/
+	install -m 644 include/vta/runtime/runtime.h $(DESTDIR)$(PREFIX)/include/vta/runtime/
+	install -m 644 $(LIB)/libvta.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(LIB)/libvta.so $(DESTDIR)$(PREFIX)/lib/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VTA_VERSION)|g' \
+		-e 's|@CONFIG@|$(CFG_NAME)|g' runtime/vta.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/vta.pc
+	install -m 755 $(BIN)/vta $(DESTDIR)$(PREFIX)/bin/
+
+# The example must build against the installed library with pkg-config.
+.PHONY: check-install
+check-install:
+	rm -rf $(BUILD)/stage && $(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(BUILD)/stage PREFIX=/usr
+	PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(BUILD)/stage \
+	PKG_CONFIG_LIBDIR=$(CURDIR)/$(BUILD)/stage/usr/lib/pkgconfig \
+		sh -c '$(CC) -std=c11 -Wall -Wextra -Werror examples/matmul.c \
+			$$(pkg-config --cflags --libs --static vta) -o $(BUILD)/stage/matmul'
+	LD_LIBRARY_PATH=$(CURDIR)/$(BUILD)/stage/usr/lib VTA_TARGET=fsim $(BUILD)/stage/matmul
+
+# The rtl backend and the runtime cases on the RTL (rtl and zynq-over-RTL):
+# only where hw/module.mk builds the Verilator model.
+ifneq ($(RTLSIM_LIB),)
+$(OBJ)/driver/backend_rtl.o: $(REGMAP_H)
+RTL_BACKEND_LINK := $(OBJ)/driver/backend_rtl.o $(RTLSIM_LIB) $(LIB)/libvta.a $(RTL_LIB)
+TEST_PROGS += $(BIN)/tests/runtime/test_runtime_rtl
+$(BIN)/tests/runtime/test_runtime_rtl: $(OBJ)/tests/runtime/test_runtime_rtl.o $(RT_TEST_OBJS) \
+		$(TEST_HARNESS) $(RTL_BACKEND_LINK)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(RTL_LDLIBS)
+-include $(OBJ)/tests/runtime/test_runtime_rtl.d $(OBJ)/driver/backend_rtl.d
+
+BENCH_PROGS += $(BIN)/tests/runtime/bench_runtime_rtl
+$(BIN)/tests/runtime/bench_runtime_rtl: $(OBJ)/tests/runtime/bench_runtime.o $(RTL_BACKEND_LINK)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(RTL_LDLIBS)
+
+ALL_TARGETS += $(BIN)/matmul-rtl
+$(BIN)/matmul-rtl: $(OBJ)/examples/matmul.o $(RTL_BACKEND_LINK)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(RTL_LDLIBS)
+else
+BENCH_PROGS += $(BIN)/tests/runtime/bench_runtime
+endif

@@ -1,0 +1,474 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Micro-op kernels (VTA-SPEC 7.5): recording them through the finit
+ * callbacks of VTAPushGEMMOp / VTAPushALUOp, keeping them in a bounded
+ * table, placing them in the UOP SRAM as a ring, and emitting the LOAD UOP,
+ * GEMM and ALU instructions.
+ *
+ * A kernel is identified by the address of the caller's handle slot and the
+ * signature bytes. The slot is a key only: nothing is written through it,
+ * so one call site can serve several contexts and threads.
+ *
+ * Each newly loaded kernel is appended to a linear staging area (not
+ * re-packed at synchronize), so an eviction never moves a kernel that an
+ * earlier LOAD UOP of the same program points to.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Micro-ops staged per program before an automatic synchronize (1 MiB). */
+#define STAGE_WORDS ((size_t)1 << 18)
+
+struct Kernel {
+	const void *slot;
+	uint8_t *sig;
+	size_t nsig;
+	uint64_t hash;
+	Kernel *hnext;             /* hash chain */
+	Kernel *lru_prev, *lru_next;
+
+	uint32_t *uop;             /* encoded micro-ops */
+	uint32_t *dst;             /* their dst indices (hazard check while recording) */
+	uint32_t n, cap;
+	int have_mode;
+	uint32_t mode, reset, opcode, use_imm;
+	int32_t imm;
+	uint32_t nloop, pushed;
+	uint32_t loop[2][4]; /* extent, dst, src, wgt factor */
+	int failed;
+
+	long sram; /* first UOP SRAM index while resident, else -1 */
+};
+
+static uint64_t hash_key(const void *slot, const void *sig, size_t n)
+{
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)slot;
+	h *= 1099511628211ull;
+	const uint8_t *p = sig;
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static size_t kernel_bytes(const Kernel *k) { return sizeof *k + k->nsig + 8 * (size_t)k->cap; }
+
+static void kernel_free(Kernel *k)
+{
+	if (!k)
+		return;
+	free(k->sig);
+	free(k->uop);
+	free(k->dst);
+	free(k);
+}
+
+static void lru_unlink(Uops *u, Kernel *k)
+{
+	if (k->lru_prev) k->lru_prev->lru_next = k->lru_next; else u->lru_head = k->lru_next;
+	if (k->lru_next) k->lru_next->lru_prev = k->lru_prev; else u->lru_tail = k->lru_prev;
+	k->lru_prev = k->lru_next = NULL;
+}
+
+static void lru_front(Uops *u, Kernel *k)
+{
+	k->lru_next = u->lru_head;
+	k->lru_prev = NULL;
+	if (u->lru_head) u->lru_head->lru_prev = k; else u->lru_tail = k;
+	u->lru_head = k;
+}
+
+static void unmark_resident(Uops *u, Kernel *k)
+{
+	if (k->sram < 0)
+		return;
+	for (size_t i = 0; i < u->nres; i++)
+		if (u->res[i] == k) {
+			memmove(&u->res[i], &u->res[i + 1], (u->nres - i - 1) * sizeof *u->res);
+			u->nres--;
+			break;
+		}
+	k->sram = -1;
+}
+
+static void table_remove(Uops *u, Kernel *k)
+{
+	Kernel **pp = &u->tab[k->hash & (u->ntab - 1)];
+	while (*pp != k)
+		pp = &(*pp)->hnext;
+	*pp = k->hnext;
+	lru_unlink(u, k);
+	unmark_resident(u, k);
+	u->bytes -= kernel_bytes(k);
+	u->nkernels--;
+	kernel_free(k);
+}
+
+static int table_insert(vta_context_t *ctx, Kernel *k)
+{
+	Uops *u = &ctx->u;
+	if (!u->ntab || u->nkernels + 1 > u->ntab) {
+		size_t ntab = u->ntab ? 2 * u->ntab : 64;
+		Kernel **tab = calloc(ntab, sizeof *tab);
+		if (!tab)
+			return rt_fail(ctx, VTA_ENOMEM, "out of host memory for micro-op kernels");
+		for (size_t i = 0; i < u->ntab; i++)
+			for (Kernel *c = u->tab[i], *next; c; c = next) {
+				next = c->hnext;
+				c->hnext = tab[c->hash & (ntab - 1)];
+				tab[c->hash & (ntab - 1)] = c;
+			}
+		free(u->tab);
+		u->tab = tab;
+		u->ntab = ntab;
+	}
+	k->hnext = u->tab[k->hash & (u->ntab - 1)];
+	u->tab[k->hash & (u->ntab - 1)] = k;
+	lru_front(u, k);
+	u->nkernels++;
+	u->bytes += kernel_bytes(k);
+	/* The bound: forget the least recently used kernels (they are recorded
+	 * again if needed). The newest one always stays. */
+	while (u->bytes > u->limit && u->lru_tail != k)
+		table_remove(u, u->lru_tail);
+	return VTA_OK;
+}
+
+static Kernel *table_find(Uops *u, const void *slot, const void *sig, size_t n, uint64_t h)
+{
+	if (!u->ntab)
+		return NULL;
+	for (Kernel *k = u->tab[h & (u->ntab - 1)]; k; k = k->hnext)
+		if (k->hash == h && k->slot == slot && k->nsig == n && (!n || !memcmp(k->sig, sig, n)))
+			return k;
+	return NULL;
+}
+
+void uop_reset_window(vta_context_t *ctx)
+{
+	Uops *u = &ctx->u;
+	for (size_t i = 0; i < u->nres; i++)
+		u->res[i]->sram = -1;
+	u->nres = 0;
+	u->ptr = 0;
+	u->nstage = 0;
+}
+
+void uop_destroy(vta_context_t *ctx)
+{
+	Uops *u = &ctx->u;
+	for (size_t i = 0; i < u->ntab; i++)
+		for (Kernel *k = u->tab[i], *next; k; k = next) {
+			next = k->hnext;
+			kernel_free(k);
+		}
+	kernel_free(u->rec);
+	if (u->have_buf) {
+		long i = mem_find(ctx, ctx->dev->dram_va + u->buf_off);
+		if (i >= 0)
+			mem_free_block(ctx, (size_t)i);
+	}
+	free(u->tab);
+	free(u->res);
+	free(u->stage);
+	size_t limit = u->limit;
+	memset(u, 0, sizeof *u);
+	u->limit = limit;
+}
+
+/* ---- Recording ----------------------------------------------------------- */
+
+/* The kernel being recorded by the calling thread, or NULL with an error. */
+static Kernel *recording(const char *fn, vta_context_t **pctx)
+{
+	vta_context_t *ctx = rt_current();
+	*pctx = ctx;
+	if (!ctx)
+		return NULL;
+	if (!ctx->u.rec) {
+		rt_fail(ctx, VTA_EINVAL, "%s: called outside a micro-op kernel callback (finit of "
+			"VTAPushGEMMOp/VTAPushALUOp)", fn);
+		return NULL;
+	}
+	return ctx->u.rec->failed ? NULL : ctx->u.rec;
+}
+
+static void rec_fail(vta_context_t *ctx, Kernel *k, int code, const char *fn, const char *what)
+{
+	k->failed = 1;
+	rt_fail(ctx, code, "%s: %s", fn, what);
+}
+
+void VTAUopLoopBegin(uint32_t extent, uint32_t dst_factor, uint32_t src_factor, uint32_t wgt_factor)
+{
+	vta_context_t *ctx;
+	Kernel *k = recording("VTAUopLoopBegin", &ctx);
+	if (!k)
+		return;
+	if (k->n)
+		return rec_fail(ctx, k, VTA_EINVAL, "VTAUopLoopBegin", "loops must be declared before the "
+				"first VTAUopPush");
+	if (k->nloop == 2)
+		return rec_fail(ctx, k, VTA_EINVAL, "VTAUopLoopBegin", "a kernel has at most two loops");
+	if (extent == 0 || extent >= (1u << VTA_LOOP_ITER_WIDTH)) {
+		char msg[96];
+		snprintf(msg, sizeof msg, "loop extent %" PRIu32 " is outside 1..%u", extent,
+			 (1u << VTA_LOOP_ITER_WIDTH) - 1);
+		return rec_fail(ctx, k, VTA_ERANGE, "VTAUopLoopBegin", msg);
+	}
+	uint32_t *l = k->loop[k->nloop++];
+	l[0] = extent;
+	l[1] = dst_factor;
+	l[2] = src_factor;
+	l[3] = wgt_factor;
+}
+
+void VTAUopLoopEnd(void)
+{
+	vta_context_t *ctx;
+	(void)recording("VTAUopLoopEnd", &ctx);
+}
+
+void VTAUopPush(uint32_t mode, uint32_t reset_out, uint32_t dst_index, uint32_t src_index,
+		uint32_t wgt_index, uint32_t opcode, uint32_t use_imm, int32_t imm_val)
+{
+	static const char fn[] = "VTAUopPush";
+	vta_context_t *ctx;
+	Kernel *k = recording(fn, &ctx);
+	if (!k)
+		return;
+	char msg[160];
+	if (mode > 1)
+		return rec_fail(ctx, k, VTA_EINVAL, fn, "mode must be 0 (GEMM) or 1 (ALU)");
+	if (mode == 1 && opcode > VTA_ALU_OPCODE_MUL) {
+		snprintf(msg, sizeof msg, "ALU opcode %" PRIu32 " is not MIN, MAX, ADD, SHR or MUL", opcode);
+		return rec_fail(ctx, k, VTA_EINVAL, fn, msg);
+	}
+	if (imm_val < -32768 || imm_val > 32767) {
+		snprintf(msg, sizeof msg, "immediate %" PRId32 " does not fit 16 bits", imm_val);
+		return rec_fail(ctx, k, VTA_ERANGE, fn, msg);
+	}
+	if (!k->have_mode) {
+		k->have_mode = 1;
+		k->mode = mode;
+		k->reset = reset_out ? 1 : 0;
+		k->opcode = opcode;
+		k->use_imm = use_imm ? 1 : 0;
+		k->imm = imm_val;
+	} else if (k->mode != mode || k->reset != (reset_out ? 1u : 0u) ||
+		   (mode == 1 && (k->opcode != opcode || k->use_imm != (use_imm ? 1u : 0u) ||
+				  k->imm != imm_val))) {
+		return rec_fail(ctx, k, VTA_EINVAL, fn, "every micro-op of a kernel must have the same "
+				"mode, reset flag and (ALU) opcode and immediate");
+	}
+	/* VTA-SPEC 4.8: the HLS pipeline does not forward to the next two. */
+	for (uint32_t j = k->n >= 2 ? k->n - 2 : 0; j < k->n; j++)
+		if (k->dst[j] == dst_index) {
+			snprintf(msg, sizeof msg, "micro-op %" PRIu32 " writes accumulator %" PRIu32
+				 " like micro-op %" PRIu32 " just before it (read-after-write hazard)",
+				 k->n, dst_index, j);
+			return rec_fail(ctx, k, VTA_EINVAL, fn, msg);
+		}
+	if (k->n == VTA_UOP_BUFF_DEPTH) {
+		snprintf(msg, sizeof msg, "a kernel has at most %d micro-ops (the UOP buffer)",
+			 VTA_UOP_BUFF_DEPTH);
+		return rec_fail(ctx, k, VTA_ERANGE, fn, msg);
+	}
+	vta_uop_t uop = {dst_index, src_index, mode == 1 ? 0 : wgt_index};
+	uint32_t word;
+	vta_error_t err;
+	if (vta_uop_encode(&uop, &word, &err))
+		return rec_fail(ctx, k, err.code, fn, err.msg);
+	if (k->n == k->cap) {
+		uint32_t cap = k->cap ? 2 * k->cap : 16;
+		uint32_t *a = realloc(k->uop, cap * sizeof *a);
+		if (a)
+			k->uop = a;
+		uint32_t *d = realloc(k->dst, cap * sizeof *d);
+		if (d)
+			k->dst = d;
+		if (!a || !d)
+			return rec_fail(ctx, k, VTA_ENOMEM, fn, "out of host memory");
+		k->cap = cap;
+	}
+	k->uop[k->n] = word;
+	k->dst[k->n++] = dst_index;
+	if (ctx->q.debug & VTA_DEBUG_DUMP_UOP)
+		fprintf(stderr, "vta: uop %" PRIu32 ": acc=%" PRIu32 ", inp=%" PRIu32 ", wgt=%" PRIu32 "\n",
+			k->n - 1, dst_index, src_index, uop.wgt_idx);
+}
+
+static Kernel *record(vta_context_t *ctx, const char *fn, void **slot, int (*finit)(void *),
+		      void *sig, size_t nsig, uint64_t h)
+{
+	Uops *u = &ctx->u;
+	Kernel *k = calloc(1, sizeof *k);
+	if (!k || (nsig && !(k->sig = malloc(nsig)))) {
+		free(k);
+		rt_fail(ctx, VTA_ENOMEM, "%s: out of host memory", fn);
+		return NULL;
+	}
+	if (nsig)
+		memcpy(k->sig, sig, nsig);
+	k->slot = slot;
+	k->nsig = nsig;
+	k->hash = h;
+	k->sram = -1;
+	u->rec = k;
+	int rc = finit(sig);
+	u->rec = NULL;
+	if (k->failed) {
+		kernel_free(k);
+		return NULL;
+	}
+	if (rc) {
+		rt_fail(ctx, VTA_EINVAL, "%s: the kernel callback returned %d", fn, rc);
+		kernel_free(k);
+		return NULL;
+	}
+	if (k->n == 0) {
+		rt_fail(ctx, VTA_EINVAL, "%s: the kernel callback pushed no micro-ops", fn);
+		kernel_free(k);
+		return NULL;
+	}
+	free(k->dst); /* only needed while recording */
+	k->dst = NULL;
+	if (table_insert(ctx, k)) {
+		kernel_free(k);
+		return NULL;
+	}
+	return k;
+}
+
+/* ---- Residency and emission ---------------------------------------------- */
+
+static int make_resident(vta_context_t *ctx, Kernel *k)
+{
+	Uops *u = &ctx->u;
+	if (!u->have_buf) {
+		int rc = mem_alloc(ctx, STAGE_WORDS * 4, 1, &u->buf_off);
+		if (rc)
+			return rc;
+		u->have_buf = 1;
+	}
+	if (!u->stage) {
+		u->stage = malloc(STAGE_WORDS * sizeof *u->stage);
+		if (!u->stage)
+			return rt_fail(ctx, VTA_ENOMEM, "out of host memory for micro-ops");
+		u->capstage = STAGE_WORDS;
+	}
+	if (u->nstage + k->n > u->capstage) {
+		/* This program has loaded 1 MiB of micro-ops: run what is queued. */
+		int rc = vta_synchronize(ctx, 1u << 31);
+		if (rc)
+			return rc;
+	}
+	if (u->ptr + k->n > VTA_UOP_BUFF_DEPTH)
+		u->ptr = 0;
+	long lo = u->ptr, hi = lo + (long)k->n;
+	for (size_t i = 0; i < u->nres;) {
+		Kernel *r = u->res[i];
+		if (r->sram < hi && r->sram + (long)r->n > lo)
+			unmark_resident(u, r);
+		else
+			i++;
+	}
+	if (u->nres == u->capres) {
+		size_t cap = u->capres ? 2 * u->capres : 16;
+		Kernel **a = realloc(u->res, cap * sizeof *a);
+		if (!a)
+			return rt_fail(ctx, VTA_ENOMEM, "out of host memory for micro-ops");
+		u->res = a;
+		u->capres = cap;
+	}
+	u->res[u->nres++] = k;
+	k->sram = lo;
+	u->ptr = (uint32_t)hi;
+
+	size_t at = u->nstage;
+	memcpy(u->stage + at, k->uop, k->n * sizeof *k->uop);
+	u->nstage += k->n;
+	vta_insn_t in = {0};
+	in.opcode = VTA_OPCODE_LOAD;
+	in.memory_type = VTA_MEM_ID_UOP;
+	in.sram_base = (uint32_t)lo;
+	in.dram_base = (uint32_t)((ctx->dev->dram_pa + u->buf_off) / 4 + at);
+	in.y_size = 1;
+	in.x_size = k->n;
+	in.x_stride = k->n;
+	return cmd_emit(ctx, 2, &in);
+}
+
+int uop_push_op(vta_context_t *ctx, int mode, void **slot, int (*finit)(void *), void *sig,
+		int nbytes)
+{
+	const char *fn = mode ? "VTAPushALUOp" : "VTAPushGEMMOp";
+	Uops *u = &ctx->u;
+	if (u->rec)
+		return rt_fail(ctx, VTA_EINVAL, "%s: called from inside a kernel callback", fn);
+	if (!slot || !finit)
+		return rt_fail(ctx, VTA_EINVAL, "%s: the handle slot and the callback must not be NULL", fn);
+	if (nbytes < 0 || (nbytes && !sig))
+		return rt_fail(ctx, VTA_EINVAL, "%s: signature of %d bytes at %p", fn, nbytes, sig);
+	uint64_t h = hash_key(slot, sig, (size_t)nbytes);
+	Kernel *k = table_find(u, slot, sig, (size_t)nbytes, h);
+	if (!k && !(k = record(ctx, fn, slot, finit, sig, (size_t)nbytes, h)))
+		return ctx->err.code ? ctx->err.code : VTA_EINVAL;
+	lru_unlink(u, k);
+	lru_front(u, k);
+	if (k->mode != (uint32_t)mode)
+		return rt_fail(ctx, VTA_EINVAL, "%s: the kernel's micro-ops were pushed in %s mode", fn,
+			       k->mode ? "ALU" : "GEMM");
+	if (k->sram < 0) {
+		int rc = make_resident(ctx, k);
+		if (rc)
+			return rc;
+	}
+	vta_insn_t in = {0};
+	in.opcode = mode ? VTA_OPCODE_ALU : VTA_OPCODE_GEMM;
+	in.reset = k->reset;
+	in.uop_bgn = (uint32_t)k->sram;
+	in.uop_end = (uint32_t)k->sram + k->n;
+	const uint32_t none[4] = {1, 0, 0, 0};
+	const uint32_t *outer, *inner;
+	if (mode == 0) {
+		outer = k->nloop > 0 ? k->loop[0] : none;
+		inner = k->nloop > 1 ? k->loop[1] : none;
+	} else { /* ALU: a single loop is the inner one */
+		outer = k->nloop > 1 ? k->loop[0] : none;
+		inner = k->nloop > 1 ? k->loop[1] : k->nloop ? k->loop[0] : none;
+	}
+	in.iter_out = outer[0];
+	in.dst_factor_out = outer[1];
+	in.src_factor_out = outer[2];
+	in.iter_in = inner[0];
+	in.dst_factor_in = inner[1];
+	in.src_factor_in = inner[2];
+	if (mode == 0) {
+		in.wgt_factor_out = outer[3];
+		in.wgt_factor_in = inner[3];
+	} else {
+		in.alu_opcode = k->opcode;
+		in.use_imm = k->use_imm;
+		in.imm = k->imm;
+	}
+	int rc = cmd_emit(ctx, 2, &in);
+	return rc ? rc : cmd_check_overflow(ctx);
+}
+
+int VTAPushGEMMOp(void **uop_handle, int (*finit)(void *), void *signature, int nbytes)
+{
+	vta_context_t *ctx = rt_current();
+	return ctx ? uop_push_op(ctx, 0, uop_handle, finit, signature, nbytes) : VTA_EINVAL;
+}
+
+int VTAPushALUOp(void **uop_handle, int (*finit)(void *), void *signature, int nbytes)
+{
+	vta_context_t *ctx = rt_current();
+	return ctx ? uop_push_op(ctx, 1, uop_handle, finit, signature, nbytes) : VTA_EINVAL;
+}
