@@ -4,8 +4,8 @@
 
 #include <stdarg.h>
 
-int test_failed_;
-char test_why_[1024];
+_Thread_local int test_failed_;
+_Thread_local char test_why_[1024];
 
 void test_fail_(const char *file, int line, const char *fmt, ...)
 {

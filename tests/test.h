@@ -20,8 +20,9 @@ typedef struct test_case {
 } test_case_t;
 
 /* State of the case being run; tests are single-threaded programs. */
-extern int test_failed_;
-extern char test_why_[1024];
+/* Per thread, so that a case may run checks on several threads. */
+extern _Thread_local int test_failed_;
+extern _Thread_local char test_why_[1024];
 
 void test_fail_(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

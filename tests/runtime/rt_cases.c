@@ -21,7 +21,8 @@
 #define BI VTA_BLOCK_IN
 #define BO VTA_BLOCK_OUT
 
-static uint64_t seed = 0x1234;
+/* Per thread: the threads case runs these cases on two threads at once. */
+static _Thread_local uint64_t seed = 0x1234;
 
 static void fill_i8(int8_t *a, size_t n)
 {
@@ -35,7 +36,7 @@ typedef struct {
 	int mb, kb, nb; /* blocks of BATCH rows, BLOCK_IN and BLOCK_OUT columns */
 } Gemm;
 
-static const Gemm *cur_gemm;
+static _Thread_local const Gemm *cur_gemm;
 
 static int k_reset(void *sig)
 {
