@@ -12,9 +12,16 @@ REGMAP_VH := $(GEN)/vta_regmap.vh
 REGMAP_H := $(GEN)/vta_regmap.h
 VLTSTD := $(shell $(VERILATOR) --getenv VERILATOR_ROOT 2>/dev/null)/include/vltstd
 RTL_LDLIBS := -lstdc++ -lm -pthread
-# Verilator flags of the simulation model. LutMults exercises the LUT
-# multiplier path of the GEMM array (what synth uses on xc7) in simulation.
-RTL_VFLAGS := -Wno-fatal -Wno-lint -Wno-style $(if $(filter small,$(CFG_NAME)),-GLutMults=64)
+RTL_VFLAGS := -Wno-fatal -Wno-lint -Wno-style
+# Waveform build: make BUILD=build/trace RTL_TRACE=1 <targets> (a build tree of
+# its own); programs linked there write an FST file named by VTA_TRACE at run
+# time (docs/rtl.md). The trace model is 2-5x slower.
+RTL_TRACE ?=
+ifeq ($(RTL_TRACE),1)
+RTL_VFLAGS += --trace-fst +define+VTA_TRACE
+RTLSIM_TRACE_DEF := -DVTA_RTL_TRACE
+RTL_LDLIBS += -lz
+endif
 
 $(REGMAP_VH): hw/regmap.txt hw/regmap.sh
 	@mkdir -p $(dir $@)
@@ -25,11 +32,14 @@ $(REGMAP_H): hw/regmap.txt hw/regmap.sh
 docs/registers.md: hw/regmap.txt hw/regmap.sh
 	sh hw/regmap.sh md $< > $@
 
+# Cross builds (CROSS=...) get only the register map header (the zynq driver
+# backend includes it); the Verilator model, harness and tests are host-only.
+ifeq ($(CROSS),)
 # One Verilator build per configuration (not per SAN pass), -O2 (TOOLCHAIN-NOTES 3).
 $(RTL_LIB): $(RTL_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH)
 	@rm -rf $(RTL_OBJDIR) && mkdir -p $(RTL_OBJDIR)
 	$(VERILATOR) --cc $(RTL_SRCS) --top-module vta_top --lib-create vtartl -I$(GEN) \
-		$(RTL_VFLAGS) $(if $(VTA_TRACE),--trace-fst) --Mdir $(RTL_OBJDIR) --build -j 2 \
+		$(RTL_VFLAGS) --Mdir $(RTL_OBJDIR) --build -j 2 \
 		-MAKEFLAGS OPT_FAST=-O2 >$(RTL_DIR)/verilator.log 2>&1 || \
 		{ tail -30 $(RTL_DIR)/verilator.log; exit 1; }
 $(RTL_PORTS): $(RTL_LIB) hw/protogen.sh
@@ -38,7 +48,7 @@ $(RTL_PORTS): $(RTL_LIB) hw/protogen.sh
 RTLSIM_CPPFLAGS := -I$(RTL_DIR) -I$(VLTSTD)
 $(OBJ)/sim/rtl/%.o: sim/rtl/%.c $(CONFIG_H) $(RTL_PORTS) $(REGMAP_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(RTLSIM_CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) $(RTLSIM_CPPFLAGS) $(RTLSIM_TRACE_DEF) $(CFLAGS) -MMD -MP -c $< -o $@
 -include $(OBJ)/sim/rtl/rtlsim.d
 
 RTLSIM_LIB := $(LIB)/libvta_rtlsim.a
@@ -66,13 +76,17 @@ $(eval $(call rtl_program,bench_rtl))
 
 TEST_PROGS += $(BIN)/tests/test_rtl $(BIN)/tests/test_cosim
 BENCH_PROGS += $(BIN)/tests/bench_rtl
-ALL_TARGETS += $(RTLSIM_LIB) $(REGMAP_H)
+ALL_TARGETS += $(RTLSIM_LIB)
+endif
+ALL_TARGETS += $(REGMAP_H)
 
 # make cosim N=100000 SEED=s: a long random co-simulation soak.
 N ?= 10000
 SEED ?= 1
+ifeq ($(CROSS),)
 cosim: build-all $(BIN)/tests/test_cosim
 	$(BIN)/tests/test_cosim -n $(N) --seed $(SEED) --save tests/rtl/repro
+endif
 
 # ---------------------------------------------------------------- lint / synth
 lint: $(GEN)/vta_config.vh $(REGMAP_VH)

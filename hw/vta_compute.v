@@ -11,8 +11,7 @@
 `include "vta_config.vh"
 module vta_compute #(
     parameter AddrWidth = 64,
-    parameter BeatWidth = 32,
-    parameter LutMults  = 0   // number of GEMM multipliers built from LUTs instead of DSPs
+    parameter BeatWidth = 32
 ) (
     input  wire                            clk_i,
     input  wire                            rst_i,
@@ -62,7 +61,9 @@ module vta_compute #(
     output wire                            gemm_uop_o,    // pulse per non-reset GEMM uop
     output wire                            reset_uop_o,   // pulse per reset GEMM uop
     output wire                            alu_uop_o,     // pulse per ALU uop
-    output wire                            progress_o
+    output wire                            progress_o,
+    output wire                            elem_o,        // DRAM element written to an SRAM (pulse)
+    output wire [2:0]                      elem_type_o    // its memory type
 );
   // ---------------------------------------------------------------- sizes
   localparam LogUop = `VTA_LOG_UOP_BUFF_DEPTH;
@@ -79,7 +80,9 @@ module vta_compute #(
   localparam OutW   = `VTA_OUT_WIDTH;
   localparam AccBits = `VTA_ACC_MATRIX_WIDTH;
   localparam ProdW  = InpW + WgtW;
-  localparam NProd  = Batch * BlkOut * BlkIn;
+  localparam PackW  = WgtW + ProdW + 1;  // packed weight operand (see mul_pair)
+  localparam PairW  = PackW + InpW;      // packed product
+  localparam SlotW  = (PairW + 31) / 32 * 32;  // its storage, word aligned (fast simulation)
 
   function integer clog2i;
     input integer v;
@@ -179,6 +182,7 @@ module vta_compute #(
       .err_range_o     (l2d_err_range),
       .err_dram_o      (err_dram_o),
       .wr_en_o         (l2d_wr_en),
+      .elem_o          (elem_o),
       .wr_idx_o        (l2d_wr_idx),
       .wr_data_o       (l2d_wr_data),
       .dma_req_valid_o (dma_req_valid_o),
@@ -288,78 +292,118 @@ module vta_compute #(
   reg [AccBits-1:0] s2_b_q;      // ALU register operand
   reg [1:0]         s3_kind_q;
   reg [AccBits-1:0] s3_val_q;    // GEMM: old ACC; ALU/reset: result
-  reg [NProd*ProdW-1:0] s3_prod_q;
+  wire              s2_gemm = s2_valid_q && (s2_kind_q == 2'd0);
 
-  // LUT-only signed multiply (shift and add), so synthesis does not use a DSP
-  function [ProdW-1:0] mul_lut;
-    input [InpW-1:0] x;
-    input [WgtW-1:0] y;
-    reg   [ProdW-1:0] xs, acc;
-    integer t;
+  // GEMM products, two per multiplier. The products x*w0 and x*w1 of one input
+  // element with the weights of two adjacent output lanes (2j, 2j+1) come from
+  // one (WgtW+ProdW+1) x InpW signed multiply, x * (w1 * 2^ProdW + w0): 25 x 8
+  // at int8, one DSP48E1 (25x18) or DSP48E2 (27x18). The low ProdW bits are
+  // x*w0 (it fits ProdW signed bits); the upper field is x*w1 minus the borrow
+  // of a negative low product, so p1 = P[2*ProdW-1:ProdW] + P[ProdW-1]
+  // (docs/rtl.md). The packed products are registered at the end of S2 (the
+  // DSP P register) and split and summed in S3. An odd last lane gets w1 = 0.
+  function [BlkIn*SlotW-1:0] mul_pair;
+    input [BlkIn*InpW-1:0] xr;
+    input [BlkIn*WgtW-1:0] w0r;
+    input [BlkIn*WgtW-1:0] w1r;
+    integer k;
+    reg signed [InpW-1:0]  x;
+    reg signed [PackW-1:0] wp;
+    reg signed [PairW-1:0] p;
     begin
-      xs  = {{WgtW{x[InpW-1]}}, x};
-      acc = 0;
-      for (t = 0; t < WgtW - 1; t = t + 1)
-        if (y[t]) acc = acc + (xs << t);
-      if (y[WgtW-1]) acc = acc - (xs << (WgtW - 1));
-      mul_lut = acc;
+      mul_pair = {(BlkIn*SlotW){1'b0}};
+      for (k = 0; k < BlkIn; k = k + 1) begin
+        x  = xr[k*InpW +: InpW];
+        wp = {w1r[k*WgtW + WgtW-1], w1r[k*WgtW +: WgtW], {ProdW{1'b0}}} +
+             {{(PackW-WgtW){w0r[k*WgtW + WgtW-1]}}, w0r[k*WgtW +: WgtW]};
+        p  = x * wp;
+        mul_pair[k*SlotW +: SlotW] = {{(SlotW-PairW){p[PairW-1]}}, p};
+      end
     end
   endfunction
 
-  wire [NProd*ProdW-1:0] prod_now;
-  genvar gb, gc, gk;
+  // the two dot products {lane 2j+1, lane 2j} of a lane pair
+  function [2*AccW-1:0] dot_pair;
+    input [BlkIn*SlotW-1:0] m;
+    integer k;
+    reg [SlotW-1:0] pw;
+    reg [ProdW-1:0] p0, p1;
+    reg [AccW-1:0]  s0, s1;
+    begin
+      s0 = {AccW{1'b0}};
+      s1 = {AccW{1'b0}};
+      for (k = 0; k < BlkIn; k = k + 1) begin
+        pw = m[k*SlotW +: SlotW];
+        p0 = pw[ProdW-1:0];
+        p1 = pw[2*ProdW-1:ProdW] + {{(ProdW-1){1'b0}}, pw[ProdW-1]};
+        s0 = s0 + {{(AccW-ProdW){p0[ProdW-1]}}, p0};
+        s1 = s1 + {{(AccW-ProdW){p1[ProdW-1]}}, p1};
+      end
+      dot_pair = {s1, s0};
+    end
+  endfunction
+
+  localparam NPairs = (BlkOut + 1) / 2;  // lane pairs per batch row
+  localparam RowInp = BlkIn * InpW;
+  localparam RowWgt = BlkIn * WgtW;
+  wire [Batch*NPairs*2*AccW-1:0] dots;
+  genvar gb, gj;
   generate
     for (gb = 0; gb < Batch; gb = gb + 1) begin : gen_b
-      for (gc = 0; gc < BlkOut; gc = gc + 1) begin : gen_c
-        for (gk = 0; gk < BlkIn; gk = gk + 1) begin : gen_k
-          localparam integer N = (gb * BlkOut + gc) * BlkIn + gk;
-          wire signed [InpW-1:0] x = inp_rd_data_i[(gb*BlkIn + gk)*InpW +: InpW];
-          wire signed [WgtW-1:0] y = wgt_rd_data_i[(gc*BlkIn + gk)*WgtW +: WgtW];
-          if (N < LutMults) begin : gen_lut
-            assign prod_now[N*ProdW +: ProdW] = mul_lut(x, y);
-          end else begin : gen_dsp
-            wire signed [ProdW-1:0] p = x * y;
-            assign prod_now[N*ProdW +: ProdW] = p;
-          end
+      for (gj = 0; gj < NPairs; gj = gj + 1) begin : gen_pair
+        wire [RowWgt-1:0] w0r = wgt_rd_data_i[(2*gj)*RowWgt +: RowWgt];
+        wire [RowWgt-1:0] w1r;
+        if (2*gj + 1 < BlkOut) begin : gen_w1
+          assign w1r = wgt_rd_data_i[(2*gj+1)*RowWgt +: RowWgt];
+        end else begin : gen_w1_zero
+          assign w1r = {RowWgt{1'b0}};
         end
+        reg [BlkIn*SlotW-1:0] m_q;  // packed products (DSP P registers)
+        always @(posedge clk_i) begin
+          if (s2_gemm) m_q <= mul_pair(inp_rd_data_i[gb*RowInp +: RowInp], w0r, w1r);
+        end
+        assign dots[(gb*NPairs + gj)*2*AccW +: 2*AccW] = dot_pair(m_q);
       end
     end
   endgenerate
 
-  // ALU on every lane
-  reg [AccBits-1:0] alu_res;
-  reg signed [AccW-1:0] la, lb, lr;
-  reg [AccW-1:0] nb;
-  integer ai;
-  always @* begin
-    for (ai = 0; ai < Lanes; ai = ai + 1) begin
-      la = acc_rd_data[ai*AccW +: AccW];
-      lb = use_imm ? {{(AccW-16){imm[15]}}, imm} : s2_b_q[ai*AccW +: AccW];
-      nb = -lb;
-      case (alu_op)
-        3'd0: lr = (la < lb) ? la : lb;
-        3'd1: lr = (la < lb) ? lb : la;
-        3'd2: lr = la + lb;
-        3'd3: lr = lb[AccW-1] ? (la << nb[4:0]) : (la >>> lb[4:0]);
-        default: lr = la * lb;
-      endcase
-      alu_res[ai*AccW +: AccW] = (s2_kind_q == 2'd1) ? {AccW{1'b0}} : lr;
+  // ALU on every lane of a row (reset GEMM micro-ops are handled by the caller)
+  function [AccBits-1:0] alu_row;
+    input [AccBits-1:0] a;
+    input [AccBits-1:0] b;
+    input               imm_mode;
+    input [15:0]        immv;
+    input [2:0]         opc;
+    integer ai;
+    reg signed [AccW-1:0] la, lb, lr;
+    reg [AccW-1:0] nb;
+    begin
+      alu_row = {AccBits{1'b0}};
+      for (ai = 0; ai < Lanes; ai = ai + 1) begin
+        la = a[ai*AccW +: AccW];
+        lb = imm_mode ? {{(AccW-16){immv[15]}}, immv} : b[ai*AccW +: AccW];
+        nb = -lb;
+        case (opc)
+          3'd0: lr = (la < lb) ? la : lb;
+          3'd1: lr = (la < lb) ? lb : la;
+          3'd2: lr = la + lb;
+          3'd3: lr = lb[AccW-1] ? (la << nb[4:0]) : (la >>> lb[4:0]);
+          default: lr = la * lb;
+        endcase
+        alu_row[ai*AccW +: AccW] = lr;
+      end
     end
-  end
+  endfunction
 
   // ---------------------------------------------------------------- S3: accumulate, write
   reg [AccBits-1:0] s3_res;
-  reg [AccW-1:0]    dot;
-  integer ri, rk;
+  integer ri;
   always @* begin
-    for (ri = 0; ri < Lanes; ri = ri + 1) begin
-      dot = 0;
-      for (rk = 0; rk < BlkIn; rk = rk + 1)
-        dot = dot + {{(AccW-ProdW){s3_prod_q[(ri*BlkIn + rk)*ProdW + ProdW-1]}},
-                     s3_prod_q[(ri*BlkIn + rk)*ProdW +: ProdW]};
-      s3_res[ri*AccW +: AccW] = (s3_kind_q == 2'd0) ? s3_val_q[ri*AccW +: AccW] + dot
-                                                    : s3_val_q[ri*AccW +: AccW];
-    end
+    for (ri = 0; ri < Lanes; ri = ri + 1)
+      s3_res[ri*AccW +: AccW] = (s3_kind_q == 2'd0) ?
+          s3_val_q[ri*AccW +: AccW] +
+              dots[((ri / BlkOut * NPairs + ri % BlkOut / 2) * 2 + ri % 2) * AccW +: AccW] :
+          s3_val_q[ri*AccW +: AccW];
   end
 
   reg [`VTA_OUT_MATRIX_WIDTH-1:0] out_from_acc, out_from_load;
@@ -488,9 +532,13 @@ module vta_compute #(
       s3_valid_q <= s2_valid_q;
       s3_a_q     <= s2_a_q;
       s3_kind_q  <= s2_kind_q;
-      s3_val_q   <= (s2_kind_q == 2'd0) ? acc_rd_data : alu_res;
-      s3_prod_q  <= prod_now;
+      if (s2_valid_q) begin
+        if (s2_kind_q == 2'd0) s3_val_q <= acc_rd_data;
+        else if (s2_kind_q == 2'd1) s3_val_q <= {AccBits{1'b0}};
+        else s3_val_q <= alu_row(acc_rd_data, s2_b_q, use_imm, imm, alu_op);
+      end
     end
   end
+  assign elem_type_o = mem_type;
 endmodule
 `resetall

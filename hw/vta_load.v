@@ -43,7 +43,9 @@ module vta_load #(
     output wire                       err_dram_o,
     output wire                       busy_o,
     output wire                       tokwait_o,
-    output wire                       progress_o
+    output wire                       progress_o,
+    output wire                            elem_o,        // DRAM element written to an SRAM (pulse)
+    output wire [2:0]                      elem_type_o    // its memory type
 );
   localparam DataBits = (`VTA_WGT_MATRIX_WIDTH > `VTA_INP_MATRIX_WIDTH) ?
                         `VTA_WGT_MATRIX_WIDTH : `VTA_INP_MATRIX_WIDTH;
@@ -94,6 +96,7 @@ module vta_load #(
       .err_range_o     (err_range_o),
       .err_dram_o      (err_dram_o),
       .wr_en_o         (l2d_wr_en),
+      .elem_o          (elem_o),
       .wr_idx_o        (l2d_wr_idx),
       .wr_data_o       (l2d_wr_data),
       .dma_req_valid_o (dma_req_valid_o),
@@ -137,5 +140,6 @@ module vta_load #(
       endcase
     end
   end
+  assign elem_type_o = mem_type;
 endmodule
 `resetall

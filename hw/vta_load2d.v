@@ -25,6 +25,7 @@ module vta_load2d #(
     output reg                       err_dram_o,   // pulse: DMA error response
     // SRAM writes
     output reg                       wr_en_o,
+    output reg                       elem_o,       // with wr_en_o: a DRAM element, not a pad
     output reg  [31:0]               wr_idx_o,     // unwrapped; the user wraps modulo depth
     output reg  [DataBits-1:0]       wr_data_o,
     // DMA read client
@@ -82,14 +83,20 @@ module vta_load2d #(
   reg        narrow_last_word;  // current word is the last needed one of this beat
   wire [AddrWidth-1:0] row_addr = base_q + ({{(AddrWidth-48){1'b0}}, row_elem_q} << log_e_q);
 
-  // Element assembled with the beat arriving now (wide mode).
-  reg [DataBits-1:0] elem_now;
-  integer j;
-  always @* begin
-    elem_now = asm_q;
-    for (j = 0; j < MaxBeats; j = j + 1)
-      if ({24'd0, bidx_q} == j) elem_now[j*BusBits +: BusBits] = dma_data_i;
-  end
+  // Element assembled with the beat arriving now (wide mode). A function
+  // called in the clocked block, so that the simulator builds the (up to
+  // 2048-bit) element only when a beat arrives.
+  function [DataBits-1:0] put_beat;
+    input [DataBits-1:0] a;
+    input [BusBits-1:0]  d;
+    input [7:0]          idx;
+    integer j;
+    begin
+      put_beat = a;
+      for (j = 0; j < MaxBeats; j = j + 1)
+        if ({24'd0, idx} == j) put_beat[j*BusBits +: BusBits] = d;
+    end
+  endfunction
   // word selected from the beat (narrow mode)
   reg [31:0] word_now;
   integer m;
@@ -149,11 +156,13 @@ module vta_load2d #(
       err_range_o     <= 1'b0;
       err_dram_o      <= 1'b0;
       wr_en_o         <= 1'b0;
+      elem_o          <= 1'b0;
       dma_req_valid_o <= 1'b0;
     end else begin
       err_range_o <= 1'b0;
       err_dram_o  <= 1'b0;
       wr_en_o     <= 1'b0;
+      elem_o      <= 1'b0;
       case (state_q)
         SIdle: if (start_i && f_xsize != 0) begin
           p_q       <= {16'd0, f_sram};
@@ -220,6 +229,7 @@ module vta_load2d #(
             if (narrow) begin
               if (cnt_q != 0) begin
                 wr_en_o   <= 1'b1;
+                elem_o    <= 1'b1;
                 wr_idx_o  <= p_q;
                 wr_data_o <= {{(DataBits-32){1'b0}}, word_now};
                 p_q       <= p_q + 1;
@@ -228,16 +238,17 @@ module vta_load2d #(
                 if (cnt_q == 1) goto_after_data;  // the last beat ends with this word
               end
             end else begin
-              asm_q <= elem_now;
               if (bidx_q == elem_beats - 1) begin
                 bidx_q    <= 0;
                 wr_en_o   <= 1'b1;
+                elem_o    <= 1'b1;
                 wr_idx_o  <= p_q;
-                wr_data_o <= elem_now;
+                wr_data_o <= put_beat(asm_q, dma_data_i, bidx_q);
                 p_q       <= p_q + 1;
                 cnt_q     <= cnt_q - 1;
                 if (cnt_q == 1) goto_after_data;
               end else begin
+                asm_q  <= put_beat(asm_q, dma_data_i, bidx_q);
                 bidx_q <= bidx_q + 8'd1;
               end
             end

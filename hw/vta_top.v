@@ -8,8 +8,7 @@
 `include "vta_config.vh"
 `include "vta_regmap.vh"
 module vta_top #(
-    parameter AddrWidth = 64,  // AXI4 master address bits
-    parameter LutMults  = 0    // GEMM multipliers built from LUTs (see docs/rtl.md)
+    parameter AddrWidth = 64   // AXI4 master address bits
 ) (
     input  wire                        clk,
     input  wire                        rst,          // active-high, synchronous
@@ -67,9 +66,13 @@ module vta_top #(
   localparam BeatWidth  = 32;
   localparam LogInsnQ   = $clog2(`VTA_INSN_QUEUE_DEPTH);
   localparam [31:0] HwVersion = 32'h00010000;
-  localparam NumCnt     = 14;
+  // event counters: 14 named ones, then instructions by opcode, then DRAM
+  // element bytes read by memory type (hw/regmap.txt, contiguous from CNT_CYCLES)
+  localparam CiInsnOp   = 14;
+  localparam CiRdType   = 22;
+  localparam NumCnt     = 30;
   localparam LogBusBytes = `VTA_LOG_BUS_WIDTH - 3;
-  localparam [3:0] CiCycles = 0, CiLoadBusy = 1, CiGemmBusy = 2, CiAluBusy = 3, CiStoreBusy = 4,
+  localparam integer CiCycles = 0, CiLoadBusy = 1, CiGemmBusy = 2, CiAluBusy = 3, CiStoreBusy = 4,
                    CiLoadWait = 5, CiCompWait = 6, CiStoreWait = 7, CiRdBytes = 8,
                    CiWrBytes = 9, CiGemmUops = 10, CiResetUops = 11, CiAluUops = 12, CiInsns = 13;
 
@@ -80,7 +83,7 @@ module vta_top #(
   reg [63:0] insn_addr_q, inp_base_q, wgt_base_q, uop_base_q, acc_base_q, out_base_q;
   reg        err_illegal_q, err_range_q, err_dram_q, err_token_q, err_wd_q;
   reg [2:0]  err_info_q;
-  reg [63:0] cnt_q [0:NumCnt-1];
+  reg [NumCnt*64-1:0] cnt_q;  // counter i is cnt_q[64*i +: 64]
   reg [31:0] wd_cnt_q;
 
   // ---------------------------------------------------------------- datapath wires
@@ -106,58 +109,22 @@ module vta_top #(
   wire [31:0] wd = s_axil_wdata;
   wire fetch_start = wr_go && wa == `VTA_REG_FETCH_CTRL && wd[0] && !fetch_start_q;
 
-  // read mux
-  reg [31:0] rdata;
+  // Register reads: the mux is evaluated in the clocked block, only for an
+  // accepted read (it is the widest mux of the design).
   wire [15:0] cnt_off = ra - `VTA_REG_CNT_CYCLES;
   wire [15:0] cnt_idx = cnt_off >> 3;
-  integer c;
+  wire        cnt_hit = (ra >= `VTA_REG_CNT_CYCLES) && (cnt_idx < NumCnt);
+  reg  [31:0] status_word;
   always @* begin
-    rdata = 32'd0;
-    case (ra)
-      `VTA_REG_FETCH_CTRL:        rdata = {24'd0, fetch_ar_q[7], 4'd0, !f_busy, fetch_done_q, fetch_start_q};
-      `VTA_REG_FETCH_GIE:         rdata = gie_q;
-      `VTA_REG_FETCH_IER:         rdata = ier_q;
-      `VTA_REG_FETCH_ISR:         rdata = isr_q;
-      `VTA_REG_FETCH_INSN_COUNT:  rdata = insn_count_q;
-      `VTA_REG_FETCH_INSN_ADDR:   rdata = insn_addr_q[31:0];
-      `VTA_REG_FETCH_INSN_ADDR_HI: rdata = insn_addr_q[63:32];
-      `VTA_REG_LOAD_CTRL:         rdata = {24'd0, ld_ctrl_q[7], 3'd0, 1'b1, 1'b1, 1'b0, ld_ctrl_q[0]};
-      `VTA_REG_LOAD_INP_ADDR:     rdata = inp_base_q[31:0];
-      `VTA_REG_LOAD_INP_ADDR_HI:  rdata = inp_base_q[63:32];
-      `VTA_REG_LOAD_WGT_ADDR:     rdata = wgt_base_q[31:0];
-      `VTA_REG_LOAD_WGT_ADDR_HI:  rdata = wgt_base_q[63:32];
-      `VTA_REG_COMPUTE_CTRL:      rdata = {24'd0, cp_ctrl_q[7], 3'd0, 1'b1, 1'b1, 1'b0, cp_ctrl_q[0]};
-      `VTA_REG_COMPUTE_DONE_WR:   rdata = done_wr_q;
-      `VTA_REG_COMPUTE_DONE:      rdata = {31'd0, compute_done_q};
-      `VTA_REG_COMPUTE_UOP_ADDR:  rdata = uop_base_q[31:0];
-      `VTA_REG_COMPUTE_UOP_ADDR_HI: rdata = uop_base_q[63:32];
-      `VTA_REG_COMPUTE_BIAS_ADDR: rdata = acc_base_q[31:0];
-      `VTA_REG_COMPUTE_BIAS_ADDR_HI: rdata = acc_base_q[63:32];
-      `VTA_REG_STORE_CTRL:        rdata = {24'd0, st_ctrl_q[7], 3'd0, 1'b1, 1'b1, 1'b0, st_ctrl_q[0]};
-      `VTA_REG_STORE_OUT_ADDR:    rdata = out_base_q[31:0];
-      `VTA_REG_STORE_OUT_ADDR_HI: rdata = out_base_q[63:32];
-      `VTA_REG_CONFIG_ID:         rdata = `VTA_CONFIG_ID;
-      `VTA_REG_HW_VERSION:        rdata = HwVersion;
-      `VTA_REG_WATCHDOG:          rdata = watchdog_q;
-      `VTA_REG_TOKENS:            rdata = {7'd0, g2l_cnt, 7'd0, l2g_cnt};
-      `VTA_REG_TOKENS2:           rdata = {7'd0, s2g_cnt, 7'd0, g2s_cnt};
-      `VTA_REG_ERR_INFO:          rdata = {29'd0, err_info_q};
-      `VTA_REG_STATUS: begin
-        rdata[`VTA_STATUS_RUNNING]      = running_q;
-        rdata[`VTA_STATUS_DONE]         = compute_done_q;
-        rdata[`VTA_STATUS_IDLE]         = all_idle;
-        rdata[`VTA_STATUS_ERR_ILLEGAL]  = err_illegal_q;
-        rdata[`VTA_STATUS_ERR_RANGE]    = err_range_q;
-        rdata[`VTA_STATUS_ERR_DRAM]     = err_dram_q;
-        rdata[`VTA_STATUS_ERR_TOKEN]    = err_token_q;
-        rdata[`VTA_STATUS_ERR_WATCHDOG] = err_wd_q;
-      end
-      default: begin
-        for (c = 0; c < NumCnt; c = c + 1)
-          if (ra >= `VTA_REG_CNT_CYCLES && {16'd0, cnt_idx} == c)
-            rdata = ra[2] ? cnt_q[c][63:32] : cnt_q[c][31:0];
-      end
-    endcase
+    status_word = 32'd0;
+    status_word[`VTA_STATUS_RUNNING]      = running_q;
+    status_word[`VTA_STATUS_DONE]         = compute_done_q;
+    status_word[`VTA_STATUS_IDLE]         = all_idle;
+    status_word[`VTA_STATUS_ERR_ILLEGAL]  = err_illegal_q;
+    status_word[`VTA_STATUS_ERR_RANGE]    = err_range_q;
+    status_word[`VTA_STATUS_ERR_DRAM]     = err_dram_q;
+    status_word[`VTA_STATUS_ERR_TOKEN]    = err_token_q;
+    status_word[`VTA_STATUS_ERR_WATCHDOG] = err_wd_q;
   end
 
   // ---------------------------------------------------------------- modules
@@ -219,6 +186,8 @@ module vta_top #(
       .rd_en_i(out_rd_en), .rd_addr_i(out_rd_addr), .rd_data_o(out_rd_data));
 
   wire ld_err_illegal, ld_err_range, ld_err_dram, ld_busy, ld_tokwait, ld_progress;
+  wire ld_elem, cp_elem;  // a DRAM element (not a pad) was written to an SRAM
+  wire [2:0] ld_elem_type, cp_elem_type;
   vta_load #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_load (
       .clk_i(clk), .rst_i(rst),
       .insn_valid_i(ldq_valid), .insn_i(ldq_data), .insn_pop_o(ldq_pop),
@@ -230,11 +199,12 @@ module vta_top #(
       .dma_req_beats_o(rd_req_beats[1*BeatWidth +: BeatWidth]), .dma_req_ready_i(rd_req_ready[1]),
       .dma_valid_i(rd_valid[1]), .dma_ready_o(rd_ready[1]), .dma_data_i(rd_data), .dma_err_i(rd_err),
       .err_illegal_o(ld_err_illegal), .err_range_o(ld_err_range), .err_dram_o(ld_err_dram),
-      .busy_o(ld_busy), .tokwait_o(ld_tokwait), .progress_o(ld_progress));
+      .busy_o(ld_busy), .tokwait_o(ld_tokwait), .progress_o(ld_progress),
+      .elem_o(ld_elem), .elem_type_o(ld_elem_type));
 
   wire cp_finish, cp_err_illegal, cp_err_range, cp_err_dram, cp_busy_gemm, cp_busy_alu, cp_busy;
   wire cp_tokwait, cp_gemm_uop, cp_reset_uop, cp_alu_uop, cp_progress;
-  vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth), .LutMults(LutMults)) u_compute (
+  vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_compute (
       .clk_i(clk), .rst_i(rst),
       .insn_valid_i(cpq_valid), .insn_i(cpq_data), .insn_pop_o(cpq_pop),
       .l2g_avail_i(l2g_avail), .s2g_avail_i(s2g_avail), .l2g_pop_o(l2g_pop), .s2g_pop_o(s2g_pop),
@@ -249,7 +219,8 @@ module vta_top #(
       .finish_o(cp_finish), .err_illegal_o(cp_err_illegal), .err_range_o(cp_err_range),
       .err_dram_o(cp_err_dram), .busy_gemm_o(cp_busy_gemm), .busy_alu_o(cp_busy_alu),
       .busy_o(cp_busy), .tokwait_o(cp_tokwait), .gemm_uop_o(cp_gemm_uop),
-      .reset_uop_o(cp_reset_uop), .alu_uop_o(cp_alu_uop), .progress_o(cp_progress));
+      .reset_uop_o(cp_reset_uop), .alu_uop_o(cp_alu_uop), .progress_o(cp_progress),
+      .elem_o(cp_elem), .elem_type_o(cp_elem_type));
 
   wire st_err_illegal, st_err_range, st_busy, st_tokwait, st_progress;
   vta_store #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_store (
@@ -306,7 +277,24 @@ module vta_top #(
     else if (wd_fire) err_src = 3'd6;
   end
 
-  wire [63:0] bus_bytes = 64'd1 << LogBusBytes;
+  // increment of each counter: bus bytes, element bytes of a memory type, or 1
+  function [NumCnt*16-1:0] cnt_steps;
+    input integer first;  // 0 (a constant function needs an input)
+    integer i;
+    begin
+      cnt_steps = {(NumCnt*16){1'b0}};
+      for (i = first; i < NumCnt; i = i + 1) cnt_steps[i*16 +: 16] = 16'd1;
+      cnt_steps[CiRdBytes*16 +: 16] = 16'd1 << LogBusBytes;
+      cnt_steps[CiWrBytes*16 +: 16] = 16'd1 << LogBusBytes;
+      cnt_steps[(CiRdType + `VTA_MEM_ID_UOP)*16 +: 16]      = `VTA_UOP_ELEM_BYTES;
+      cnt_steps[(CiRdType + `VTA_MEM_ID_WGT)*16 +: 16]      = `VTA_WGT_ELEM_BYTES;
+      cnt_steps[(CiRdType + `VTA_MEM_ID_INP)*16 +: 16]      = `VTA_INP_ELEM_BYTES;
+      cnt_steps[(CiRdType + `VTA_MEM_ID_ACC)*16 +: 16]      = `VTA_ACC_ELEM_BYTES;
+      cnt_steps[(CiRdType + `VTA_MEM_ID_ACC_8BIT)*16 +: 16] = `VTA_ACC8_ELEM_BYTES;
+    end
+  endfunction
+  localparam [NumCnt*16-1:0] CntStep = cnt_steps(0);
+  wire f_push = f_ld_push || f_cp_push || f_st_push;
   wire [NumCnt-1:0] cnt_inc;
   assign cnt_inc[CiCycles]    = running_q;
   assign cnt_inc[CiLoadBusy]  = ld_busy;
@@ -321,7 +309,14 @@ module vta_top #(
   assign cnt_inc[CiGemmUops]  = cp_gemm_uop;
   assign cnt_inc[CiResetUops] = cp_reset_uop;
   assign cnt_inc[CiAluUops]   = cp_alu_uop;
-  assign cnt_inc[CiInsns]     = f_ld_push || f_cp_push || f_st_push;
+  assign cnt_inc[CiInsns]     = f_push;
+  genvar gi;
+  generate
+    for (gi = 0; gi < 8; gi = gi + 1) begin : gen_cnt
+      assign cnt_inc[CiInsnOp + gi] = f_push && (f_insn[`VTA_GEMM_OPCODE_LSB +: 3] == gi);
+      assign cnt_inc[CiRdType + gi] = (ld_elem && ld_elem_type == gi) || (cp_elem && cp_elem_type == gi);
+    end
+  endgenerate
 
   integer n;
   always @(posedge clk) begin
@@ -340,7 +335,7 @@ module vta_top #(
       wd_cnt_q <= 0;
       s_axil_bvalid <= 1'b0;
       s_axil_rvalid <= 1'b0;
-      for (n = 0; n < NumCnt; n = n + 1) cnt_q[n] <= 64'd0;
+      cnt_q <= {(NumCnt*64){1'b0}};
     end else begin
       // AXI4-Lite handshakes
       if (s_axil_bvalid && s_axil_bready) s_axil_bvalid <= 1'b0;
@@ -348,7 +343,38 @@ module vta_top #(
       if (s_axil_rvalid && s_axil_rready) s_axil_rvalid <= 1'b0;
       if (rd_go) begin
         s_axil_rvalid <= 1'b1;
-        s_axil_rdata  <= rdata;
+        case (ra)
+          `VTA_REG_FETCH_CTRL:        s_axil_rdata <= {24'd0, fetch_ar_q[7], 4'd0, !f_busy, fetch_done_q, fetch_start_q};
+          `VTA_REG_FETCH_GIE:         s_axil_rdata <= gie_q;
+          `VTA_REG_FETCH_IER:         s_axil_rdata <= ier_q;
+          `VTA_REG_FETCH_ISR:         s_axil_rdata <= isr_q;
+          `VTA_REG_FETCH_INSN_COUNT:  s_axil_rdata <= insn_count_q;
+          `VTA_REG_FETCH_INSN_ADDR:   s_axil_rdata <= insn_addr_q[31:0];
+          `VTA_REG_FETCH_INSN_ADDR_HI: s_axil_rdata <= insn_addr_q[63:32];
+          `VTA_REG_LOAD_CTRL:         s_axil_rdata <= {24'd0, ld_ctrl_q[7], 3'd0, 1'b1, 1'b1, 1'b0, ld_ctrl_q[0]};
+          `VTA_REG_LOAD_INP_ADDR:     s_axil_rdata <= inp_base_q[31:0];
+          `VTA_REG_LOAD_INP_ADDR_HI:  s_axil_rdata <= inp_base_q[63:32];
+          `VTA_REG_LOAD_WGT_ADDR:     s_axil_rdata <= wgt_base_q[31:0];
+          `VTA_REG_LOAD_WGT_ADDR_HI:  s_axil_rdata <= wgt_base_q[63:32];
+          `VTA_REG_COMPUTE_CTRL:      s_axil_rdata <= {24'd0, cp_ctrl_q[7], 3'd0, 1'b1, 1'b1, 1'b0, cp_ctrl_q[0]};
+          `VTA_REG_COMPUTE_DONE_WR:   s_axil_rdata <= done_wr_q;
+          `VTA_REG_COMPUTE_DONE:      s_axil_rdata <= {31'd0, compute_done_q};
+          `VTA_REG_COMPUTE_UOP_ADDR:  s_axil_rdata <= uop_base_q[31:0];
+          `VTA_REG_COMPUTE_UOP_ADDR_HI: s_axil_rdata <= uop_base_q[63:32];
+          `VTA_REG_COMPUTE_BIAS_ADDR: s_axil_rdata <= acc_base_q[31:0];
+          `VTA_REG_COMPUTE_BIAS_ADDR_HI: s_axil_rdata <= acc_base_q[63:32];
+          `VTA_REG_STORE_CTRL:        s_axil_rdata <= {24'd0, st_ctrl_q[7], 3'd0, 1'b1, 1'b1, 1'b0, st_ctrl_q[0]};
+          `VTA_REG_STORE_OUT_ADDR:    s_axil_rdata <= out_base_q[31:0];
+          `VTA_REG_STORE_OUT_ADDR_HI: s_axil_rdata <= out_base_q[63:32];
+          `VTA_REG_CONFIG_ID:         s_axil_rdata <= `VTA_CONFIG_ID;
+          `VTA_REG_HW_VERSION:        s_axil_rdata <= HwVersion;
+          `VTA_REG_WATCHDOG:          s_axil_rdata <= watchdog_q;
+          `VTA_REG_TOKENS:            s_axil_rdata <= {7'd0, g2l_cnt, 7'd0, l2g_cnt};
+          `VTA_REG_TOKENS2:           s_axil_rdata <= {7'd0, s2g_cnt, 7'd0, g2s_cnt};
+          `VTA_REG_ERR_INFO:          s_axil_rdata <= {29'd0, err_info_q};
+          `VTA_REG_STATUS:            s_axil_rdata <= status_word;
+          default: s_axil_rdata <= cnt_hit ? cnt_q[{cnt_idx[4:0], ra[2]}*32 +: 32] : 32'd0;
+        endcase
         if (ra == `VTA_REG_FETCH_CTRL) fetch_done_q <= 1'b0;  // ap_done clears on read
       end
       if (wr_go) begin
@@ -395,7 +421,7 @@ module vta_top #(
         err_illegal_q <= 1'b0; err_range_q <= 1'b0; err_dram_q <= 1'b0; err_token_q <= 1'b0;
         err_wd_q <= 1'b0; err_info_q <= 0;
         wd_cnt_q <= 0;
-        for (n = 0; n < NumCnt; n = n + 1) cnt_q[n] <= 64'd0;
+        cnt_q <= {(NumCnt*64){1'b0}};
       end else begin
         if (fetch_start_q && !f_busy && !fetch_start) begin
           fetch_start_q <= 1'b0;
@@ -415,13 +441,23 @@ module vta_top #(
         wd_cnt_q <= (progress || !running_q) ? 32'd0 : wd_cnt_q + 1;
         for (n = 0; n < NumCnt; n = n + 1)
           if (cnt_inc[n])
-            cnt_q[n] <= cnt_q[n] + ((n == {28'd0, CiRdBytes} || n == {28'd0, CiWrBytes}) ? bus_bytes : 64'd1);
+            cnt_q[n*64 +: 64] <= cnt_q[n*64 +: 64] + {48'd0, CntStep[n*16 +: 16]};
       end
     end
   end
 
+`ifdef VTA_TRACE
+  // Waveform builds only (RTL_TRACE=1, docs/rtl.md): the C harness names the
+  // FST file (environment variable VTA_TRACE) through a DPI-C import.
+  import "DPI-C" function string vta_trace_file();
+  initial begin
+    $dumpfile(vta_trace_file());
+    $dumpvars(0, vta_top);
+  end
+`endif
+
   // Unused: upper AXI-Lite address bits below the word, write strobes, queue counts.
   wire unused_ok = ^{s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_wstrb, ldq_cnt, cpq_cnt,
-                     stq_cnt, cnt_off[2:0], cnt_idx[15:4]};
+                     stq_cnt, cnt_off[2:0]};
 endmodule
 `resetall

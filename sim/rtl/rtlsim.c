@@ -13,6 +13,34 @@
 
 #include "vtartl_ports.h"
 
+#ifdef VTA_RTL_TRACE
+/*
+ * Waveform build (RTL_TRACE=1): the model runs $dumpfile/$dumpvars in an
+ * initial block, which Verilator allows only after traceEverOn(true). That is
+ * an inline C++ function, so call what it calls, VerilatedContext::
+ * calcUnusedSigs(true) on the last context, through its (Itanium ABI, Verilator
+ * 5.006) symbol; the dump time comes from the legacy sc_time_stamp() hook.
+ * Tied to that ABI on purpose: it is a debug build, and no C++ is written.
+ */
+extern void *vta_vl_last_context __asm__("_ZN9Verilated14s_lastContextpE");
+void vta_vl_calc_unused_sigs(void *ctx, _Bool on) __asm__("_ZN16VerilatedContext14calcUnusedSigsEb");
+double vta_vl_time_stamp(void) __asm__("_Z13sc_time_stampv");
+const char *vta_trace_file(void);
+static uint64_t trace_time;
+double vta_vl_time_stamp(void) { return (double)trace_time; }
+const char *vta_trace_file(void)
+{
+	const char *f = getenv("VTA_TRACE");
+	return f && *f ? f : "vta.fst";
+}
+/* dump times: 10 per cycle; combinational updates in between get +1 each */
+#define TRACE_TIME(t) (trace_time = (t))
+#define TRACE_BUMP() (trace_time++)
+#else
+#define TRACE_TIME(t) ((void)0)
+#define TRACE_BUMP() ((void)0)
+#endif
+
 #define BUS_BYTES (VTA_BUS_WIDTH / 8)
 #define BUS_WORDS ((BUS_BYTES + 3) / 4)
 #define AXQ 8 /* outstanding AXI address requests accepted by the DRAM model */
@@ -59,10 +87,19 @@ static uint64_t get64(const svLogicVecVal *v)
 	return (uint64_t)v[0].aval | ((uint64_t)v[1].aval << 32);
 }
 
+/* Inputs of the port struct to the model (outputs updated combinationally). */
+static void combo(vta_rtlsim_t *s)
+{
+	TRACE_BUMP();
+	vtartl_combo(s->h, &s->p);
+}
+
 static void eval_cycle(vta_rtlsim_t *s)
 {
+	TRACE_TIME(10 * s->cycle + 5);
 	s->p.clk = 1;
 	vtartl_seq(s->h, &s->p);
+	TRACE_TIME(10 * s->cycle + 10);
 	s->p.clk = 0;
 	vtartl_seq(s->h, &s->p);
 	s->cycle++;
@@ -99,7 +136,7 @@ static void cycle(vta_rtlsim_t *s)
 	set1(&p->m_axi_bvalid, bv);
 	setv(p->m_axi_bresp, 1, bv && s->b_err[0] ? 2 : 0);
 
-	vtartl_combo(s->h, p);
+	combo(s);
 
 	/* handshakes at this edge */
 	int ar_hs = p->m_axi_arvalid && p->m_axi_arready;
@@ -184,7 +221,7 @@ void vta_rtlsim_reg_write(vta_rtlsim_t *s, uint32_t off, uint32_t val)
 	set1(&p->s_axil_wvalid, 1);
 	set1(&p->s_axil_bready, 1);
 	for (int i = 0; i < 1000; i++) {
-		vtartl_combo(s->h, p);
+		combo(s);
 		int hs = p->s_axil_awready;
 		cycle(s);
 		if (hs)
@@ -204,7 +241,7 @@ uint32_t vta_rtlsim_reg_read(vta_rtlsim_t *s, uint32_t off)
 	set1(&p->s_axil_arvalid, 1);
 	set1(&p->s_axil_rready, 1);
 	for (int i = 0; i < 1000; i++) {
-		vtartl_combo(s->h, p);
+		combo(s);
 		int hs = p->s_axil_arready;
 		cycle(s);
 		if (hs)
@@ -235,8 +272,13 @@ static int power_on(vta_rtlsim_t *s, vta_error_t *err)
 	s->h = vtartl_protectlib_create("vta");
 	if (!s->h)
 		return vta_error_set(err, VTA_ENOMEM, -1, "rtlsim: cannot create the Verilated model");
+#ifdef VTA_RTL_TRACE
+	if (vta_vl_last_context)
+		vta_vl_calc_unused_sigs(vta_vl_last_context, 1);
+	TRACE_TIME(10 * s->cycle);
+#endif
 	set1(&s->p.rst, 1);
-	vtartl_combo(s->h, &s->p);
+	combo(s);
 	for (int i = 0; i < 4; i++)
 		cycle(s);
 	set1(&s->p.rst, 0);
@@ -310,6 +352,17 @@ static void read_counters(vta_rtlsim_t *s)
 	c->gemm_reset_uops = vta_rtlsim_counter(s, VTA_REG_CNT_RESET_UOPS);
 	c->alu_uops = vta_rtlsim_counter(s, VTA_REG_CNT_ALU_UOPS);
 	c->bytes_written = vta_rtlsim_counter(s, VTA_REG_CNT_DMA_WR_BYTES);
+	/* instructions by opcode (counted at dispatch) and DRAM element bytes
+	 * by memory type: the same meaning as the golden model's on a run that
+	 * completes (after an error the golden model stops at once while the
+	 * RTL may have dispatched or loaded more) */
+	for (unsigned k = 0; k < 8; k++) {
+		c->insns[k] = vta_rtlsim_counter(s, VTA_REG_CNT_INSNS_LOAD + 8 * k);
+		c->bytes_read[k] = vta_rtlsim_counter(s, VTA_REG_CNT_RD_UOP + 8 * k);
+	}
+	c->insn_bytes_read = 16 * vta_rtlsim_counter(s, VTA_REG_CNT_INSNS);
+	/* token_waits: the RTL counts cycles spent waiting (the golden model
+	 * counts instructions that waited; the two are not comparable) */
 	c->token_waits[VTA_Q_G2L] = vta_rtlsim_counter(s, VTA_REG_CNT_LOAD_WAIT);
 	c->token_waits[VTA_Q_L2G] = vta_rtlsim_counter(s, VTA_REG_CNT_COMPUTE_WAIT);
 	c->token_waits[VTA_Q_G2S] = vta_rtlsim_counter(s, VTA_REG_CNT_STORE_WAIT);

@@ -87,6 +87,22 @@ int cs_run(cs_ctx_t *c, const cs_prog_t *p, int *code)
 			 a[i], b[i], n);
 		return 1;
 	}
+	/* counters that mean the same thing on both (token waits and cycles do not) */
+	const vta_counters_t *cf = vta_fsim_counters(c->fsim), *cr = vta_rtlsim_counters(c->rtl);
+	static const char *const what[] = {"insns", "bytes_read", "gemm_uops", "gemm_reset_uops",
+					   "alu_uops", "bytes_written", "insn_bytes_read"};
+	const uint64_t *fv[] = {cf->insns, cf->bytes_read, &cf->gemm_uops, &cf->gemm_reset_uops,
+				&cf->alu_uops, &cf->bytes_written, &cf->insn_bytes_read};
+	const uint64_t *rv[] = {cr->insns, cr->bytes_read, &cr->gemm_uops, &cr->gemm_reset_uops,
+				&cr->alu_uops, &cr->bytes_written, &cr->insn_bytes_read};
+	for (unsigned k = 0; k < sizeof what / sizeof what[0]; k++)
+		for (unsigned j = 0; j < (k < 2 ? 8u : 1u); j++)
+			if (fv[k][j] != rv[k][j]) {
+				snprintf(c->why, sizeof c->why,
+					 "counter %s[%u]: golden %llu, rtl %llu", what[k], j,
+					 (unsigned long long)fv[k][j], (unsigned long long)rv[k][j]);
+				return 1;
+			}
 	return 0;
 }
 
@@ -398,6 +414,113 @@ static void gen_fault(gen_t *g, int f)
 	}
 }
 
+/*
+ * A double-buffered pipeline (the way TVM schedules VTA): iteration i loads
+ * INP/WGT into buffer i%2, computes on it (optionally after an ACC load) into
+ * ACC/OUT buffer i%2, and stores that; tokens let load run up to two
+ * iterations ahead of compute and compute ahead of store, so the three
+ * modules overlap. Buffers are Q rows; micro-ops [0,K) address buffer 0 and
+ * [K,2K) the same rows of buffer 1.
+ */
+enum { PQ = 8 };
+static void gen_pipelined(gen_t *g, cs_prog_t *p)
+{
+	uint32_t K = (uint32_t)rr(g, 1, 6);
+	g->nuops = 2 * K;
+	p->nuops = g->nuops;
+	for (uint32_t j = 0; j < K; j++) {
+		vta_uop_t u = {(uint32_t)rr(g, 0, PQ - 1), (uint32_t)rr(g, 0, PQ - 1),
+			       (uint32_t)rr(g, 0, PQ - 1)};
+		vta_uop_encode(&u, &p->uops[j], NULL);
+		u.dst_idx += PQ; u.src_idx += PQ; u.wgt_idx += PQ;
+		vta_uop_encode(&u, &p->uops[K + j], NULL);
+	}
+	vta_insn_t in = {0};
+	in.opcode = VTA_OPCODE_LOAD;
+	in.memory_type = VTA_MEM_ID_UOP;
+	in.x_size = in.x_stride = g->nuops;
+	in.y_size = 1;
+	in.dram_base = CS_UOP_AT / 4;
+	raw_append(g, &in);
+	int n = (int)rr(g, 2, 8);
+	for (int i = 0; i < n; i++) {
+		uint32_t b = (uint32_t)i % 2;
+		/* load: wait until compute released buffer b (iteration i-2) */
+		for (int k = 0; k < 2; k++) {
+			unsigned t = k ? VTA_MEM_ID_WGT : VTA_MEM_ID_INP;
+			memset(&in, 0, sizeof in);
+			in.opcode = VTA_OPCODE_LOAD;
+			in.memory_type = t;
+			in.x_size = (uint32_t)rr(g, 1, PQ);
+			in.x_stride = in.x_size;
+			in.y_size = 1;
+			in.sram_base = b * PQ + (uint32_t)rr(g, 0, PQ - in.x_size);
+			in.dram_base = (uint32_t)rr(g, CS_DATA_AT / elem_bytes(t),
+						    CS_OUT_AT / elem_bytes(t) - in.x_size);
+			in.pop_next = k == 0 && i >= 2;
+			in.push_next = k == 1;
+			raw_append(g, &in);
+		}
+		/* compute: wait for the data and for store to release OUT buffer b */
+		int first = 1;
+		if (chance(g, 30)) {
+			in = (vta_insn_t){0};
+			in.opcode = VTA_OPCODE_LOAD;
+			in.memory_type = chance(g, 50) ? VTA_MEM_ID_ACC : VTA_MEM_ID_ACC_8BIT;
+			in.x_size = (uint32_t)rr(g, 1, PQ);
+			in.x_stride = in.x_size;
+			in.y_size = 1;
+			in.sram_base = b * PQ + (uint32_t)rr(g, 0, PQ - in.x_size);
+			in.dram_base = (uint32_t)rr(g, CS_DATA_AT / elem_bytes(in.memory_type),
+						    CS_OUT_AT / elem_bytes(in.memory_type) - in.x_size);
+			in.pop_prev = 1;
+			in.pop_next = i >= 2;
+			raw_append(g, &in);
+			first = 0;
+		}
+		int ops = (int)rr(g, 1, 3);
+		for (int k = 0; k < ops; k++) {
+			in = chance(g, 65) ? gen_gemm(g) : gen_alu(g);
+			in.uop_bgn = b * K + (uint32_t)rr(g, 0, K - 1);
+			in.uop_end = in.uop_bgn + (uint32_t)rr(g, 1, K - (in.uop_bgn - b * K));
+			in.iter_out = (uint32_t)rr(g, 1, 2);
+			in.iter_in = (uint32_t)rr(g, 1, 2);
+			in.dst_factor_out = in.dst_factor_in = 0;
+			in.src_factor_out = in.src_factor_in = 0;
+			in.wgt_factor_out = in.wgt_factor_in = 0;
+			in.pop_prev = first;
+			in.pop_next = first && i >= 2;
+			in.push_prev = k == ops - 1;
+			in.push_next = k == ops - 1;
+			raw_append(g, &in);
+			first = 0;
+		}
+		/* store buffer b */
+		in = (vta_insn_t){0};
+		in.opcode = VTA_OPCODE_STORE;
+		in.memory_type = VTA_MEM_ID_OUT;
+		in.x_size = (uint32_t)rr(g, 1, PQ);
+		in.x_stride = in.x_size;
+		in.y_size = 1;
+		in.sram_base = b * PQ + (uint32_t)rr(g, 0, PQ - in.x_size);
+		in.dram_base = (uint32_t)rr(g, CS_OUT_AT / VTA_OUT_ELEM_BYTES,
+					    CS_DRAM / VTA_OUT_ELEM_BYTES - in.x_size);
+		in.pop_prev = 1;
+		in.push_prev = 1;
+		raw_append(g, &in);
+	}
+	/* FINISH after the last store: pop the s2g tokens compute has not popped */
+	in = (vta_insn_t){0};
+	in.opcode = VTA_OPCODE_LOAD;
+	in.memory_type = VTA_MEM_ID_UOP;
+	in.pop_next = 1;
+	raw_append(g, &in);
+	in = (vta_insn_t){0};
+	in.opcode = VTA_OPCODE_FINISH;
+	in.pop_next = n >= 2;
+	raw_append(g, &in);
+}
+
 void cs_gen(cs_prog_t *p, uint64_t seed, int kind)
 {
 	static gen_t g;
@@ -406,6 +529,10 @@ void cs_gen(cs_prog_t *p, uint64_t seed, int kind)
 	g.s = seed * 0x9E3779B97F4A7C15ull + 1;
 	test_rand(&g.s);
 	int faulty = kind == 1 || (kind < 0 && chance(&g, 12));
+	if (!faulty && chance(&g, 30)) {
+		gen_pipelined(&g, p);
+		goto encode;
+	}
 	/* micro-op table: indices valid for GEMM (INP, WGT, ACC) and ALU (ACC) */
 	uint32_t dmax = VTA_ACC_BUFF_DEPTH / 2;
 	uint32_t smax = (VTA_INP_BUFF_DEPTH < VTA_ACC_BUFF_DEPTH ? VTA_INP_BUFF_DEPTH : VTA_ACC_BUFF_DEPTH) / 2;
@@ -449,6 +576,7 @@ void cs_gen(cs_prog_t *p, uint64_t seed, int kind)
 		raw_append(&g, &fin);
 	else if (!(faulty && fault == 8 && chance(&g, 50)))
 		append(&g, fin);
+encode:
 	/* rebase data addresses when the base registers are set */
 	for (uint32_t i = 0; i < g.n; i++) {
 		vta_insn_t *in = &g.in[i];
