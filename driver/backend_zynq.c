@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <vta/vta_boards.h>
 #include <vta/vta_config.h>
 #include <vta/vta_regmap.h>
 
@@ -76,15 +77,23 @@ static void board_pause(void *opaque)
 	nanosleep(&ts, NULL);
 }
 
-static uint64_t board_reg_base(void)
+/* The register base of the board's block design, from the board table
+ * (boards/boards.txt): the board named by VTA_BOARD, else the one for this
+ * configuration's target; VTA_ZYNQ_REG_BASE overrides both. */
+static int board_reg_base(uint64_t *base, vta_error_t *err)
 {
 	const char *s = getenv("VTA_ZYNQ_REG_BASE");
-	if (s && *s)
-		return strtoull(s, NULL, 0);
-	/* VTA-SPEC 1.3: the fetch base of the board's block design. */
-	if (!strcmp(VTA_TARGET, "ultra96") || !strcmp(VTA_TARGET, "zcu104"))
-		return 0xA0000000u;
-	return 0x43C00000u;
+	if (s && *s) {
+		*base = strtoull(s, NULL, 0);
+		return VTA_OK;
+	}
+	const char *name = getenv("VTA_BOARD");
+	const vta_board_t *b = name && *name ? vta_board_find(name) : vta_board_for_target(VTA_TARGET);
+	if (!b)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "VTA_BOARD=%s is not a board of boards/boards.txt", name ? name : "");
+	*base = b->reg_base;
+	return VTA_OK;
 }
 
 static int read_sysfs(const char *path, char *buf, size_t n)
@@ -166,8 +175,12 @@ static int map_registers(ZynqDev *z, vta_error_t *err)
 		fd = open(uio, O_RDWR | O_SYNC);
 	} else {
 		what = "/dev/mem";
+		uint64_t base = 0;
+		int rc = board_reg_base(&base, err);
+		if (rc)
+			return rc;
 		fd = open("/dev/mem", O_RDWR | O_SYNC);
-		off = (off_t)board_reg_base();
+		off = (off_t)base;
 	}
 	if (fd < 0)
 		return vta_error_set(err, VTA_EIO, -1, "cannot open %s: %s", what, strerror(errno));

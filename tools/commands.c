@@ -10,9 +10,11 @@
 #include "tools.h"
 
 int vta_cmd_info(int argc, char **argv);
+int vta_cmd_flash(int argc, char **argv);
 
 static const vta_command_t commands[] = {
 	{"info", vta_cmd_info, "[BACKEND]  backends on this machine; configuration, version, counters"},
+	{"flash", vta_cmd_flash, "FILE.bit|FILE.bin  load a bitstream into the PL (fpga_manager; --jtag: USB-JTAG)"},
 	{NULL, NULL, NULL},
 };
 
