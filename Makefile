@@ -142,9 +142,14 @@ clean:
 	rm -rf build
 
 # ---------------------------------------------------------------------------
-# The demo: assemble a small GEMM program, run it on the golden model, and
-# show it disassembled.
-demo: build-all
+# The demo, the main job: compile the MNIST network for VTA, run digits on
+# the golden model and show a few of them with their predictions
+# (compiler/module.mk). demo-asm: assemble a small GEMM program, run it on
+# the golden model and show it disassembled.
+demo: mnist-demo
+
+.PHONY: demo-asm
+demo-asm: build-all
 	$(BIN)/vta asm examples/gemm.s -o $(BUILD)/gemm.bin
 	$(BIN)/vta sim $(BUILD)/gemm.bin
 	$(BIN)/vta disasm $(BUILD)/gemm.bin

@@ -1,9 +1,13 @@
 # The vta command-line tool. Subcommands in other files are listed in
-# tools/commands.c; their sources are added to VTA_TOOL_SRCS.
+# tools/commands.c; their sources are added to VTA_TOOL_SRCS, their libraries
+# to VTA_TOOL_LIBS. Where the RTL simulation is built (hw/module.mk sets
+# RTLSIM_LIB), the tool links it too, so `--target rtl` works from the CLI.
 VTA_TOOL_SRCS += tools/vta.c tools/commands.c
 VTA_TOOL_OBJS = $(VTA_TOOL_SRCS:%.c=$(OBJ)/%.o)
+VTA_TOOL_RTL = $(if $(RTLSIM_LIB),$(RTL_BACKEND_LINK))
 
-$(BIN)/vta: $$(VTA_TOOL_OBJS) $(LIB)/libvta.a
+$(BIN)/vta: $$(VTA_TOOL_OBJS) $(LIB)/libvta.a $$(VTA_TOOL_RTL)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(VTA_TOOL_OBJS) $(LIB)/libvta.a $(LDLIBS) $(VTA_TOOL_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(VTA_TOOL_OBJS) $(VTA_TOOL_LIBS) $(VTA_TOOL_RTL) $(LIB)/libvta.a \
+		$(LDLIBS) $(if $(RTLSIM_LIB),$(RTL_LDLIBS))
 -include $(VTA_TOOL_OBJS:.o=.d)

@@ -1,0 +1,907 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The graph IR. A graph function is a topologically ordered array of nodes;
+ * each node produces one value whose type (shape, dtype, layout,
+ * quantization) is computed by vc_build when the node is made, so no pass
+ * ever re-infers types. Use lists are kept by every rewiring helper and
+ * checked by the verifier.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vc.h"
+
+/* ---- arena ------------------------------------------------------------ */
+
+struct vc_arena_blk {
+	vc_arena_blk *next;
+	size_t size;
+	max_align_t data[];
+};
+
+void *vc_alloc(vc_module *m, size_t bytes)
+{
+	vc_arena_blk *b = calloc(1, sizeof *b + bytes + 1);
+	if (!b)
+		return NULL;
+	b->size = bytes;
+	b->next = m->arena;
+	m->arena = b;
+	return b->data;
+}
+
+char *vc_strdup(vc_module *m, const char *s)
+{
+	size_t n = strlen(s);
+	char *p = vc_alloc(m, n + 1);
+	if (p)
+		memcpy(p, s, n + 1);
+	return p;
+}
+
+vc_target vc_target_default(void)
+{
+	vc_target t = {
+		.batch = VTA_BATCH,
+		.block_in = VTA_BLOCK_IN,
+		.block_out = VTA_BLOCK_OUT,
+		.inp_depth = VTA_INP_BUFF_DEPTH,
+		.wgt_depth = VTA_WGT_BUFF_DEPTH,
+		.acc_depth = VTA_ACC_BUFF_DEPTH,
+		.uop_depth = VTA_UOP_BUFF_DEPTH,
+		.config_id = VTA_CONFIG_ID,
+	};
+	return t;
+}
+
+vc_module *vc_module_new(void)
+{
+	vc_module *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->target = vc_target_default();
+	m->g = vc_alloc(m, sizeof *m->g);
+	if (!m->g) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void vc_module_free(vc_module *m)
+{
+	if (!m)
+		return;
+	for (vc_arena_blk *b = m->arena, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(m);
+}
+
+/* ---- diagnostics ---------------------------------------------------- */
+
+int vc_error(vc_module *m, const vc_node *n, const char *fmt, ...)
+{
+	m->diag.count++;
+	if (m->diag.count > 1)
+		return -1;
+	char text[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	if (n)
+		snprintf(m->diag.msg, sizeof m->diag.msg, "node %%%d (%s '%s'): %s", n->id, vc_op_name(n->op),
+			 n->name, text);
+	else
+		snprintf(m->diag.msg, sizeof m->diag.msg, "%s", text);
+	return -1;
+}
+
+void vc_error_prefix(vc_module *m, const char *prefix)
+{
+	size_t cap = sizeof m->diag.msg, pl = strlen(prefix), ml = strlen(m->diag.msg);
+	if (pl >= cap)
+		pl = cap - 1;
+	if (pl + ml >= cap)
+		ml = cap - 1 - pl;
+	memmove(m->diag.msg + pl, m->diag.msg, ml);
+	memcpy(m->diag.msg, prefix, pl);
+	m->diag.msg[pl + ml] = 0;
+}
+
+/* ---- names and sizes ------------------------------------------------- */
+
+static const char *const op_names[VC_OP_COUNT] = {
+	[VC_OP_INPUT] = "input",       [VC_OP_CONST] = "const",         [VC_OP_CONV] = "conv",
+	[VC_OP_DENSE] = "dense",       [VC_OP_MATMUL] = "matmul",       [VC_OP_ADD] = "add",
+	[VC_OP_MUL] = "mul",           [VC_OP_RELU] = "relu",           [VC_OP_CLIP] = "clip",
+	[VC_OP_MAXPOOL] = "maxpool",   [VC_OP_AVGPOOL] = "avgpool",     [VC_OP_GAP] = "global_avgpool",
+	[VC_OP_RESHAPE] = "reshape",   [VC_OP_FLATTEN] = "flatten",     [VC_OP_SOFTMAX] = "softmax",
+	[VC_OP_BATCHNORM] = "batchnorm", [VC_OP_CONCAT] = "concat",     [VC_OP_QUANTIZE] = "quantize",
+	[VC_OP_DEQUANTIZE] = "dequantize", [VC_OP_QCONV] = "qconv",     [VC_OP_QDENSE] = "qdense",
+	[VC_OP_REQUANT] = "requant",   [VC_OP_PACK] = "pack",           [VC_OP_UNPACK] = "unpack",
+	[VC_OP_VTA_CONV] = "vta.conv", [VC_OP_QCONV_RQ] = "qconv.rq",
+};
+
+const char *vc_op_name(vc_op op)
+{
+	return op >= 0 && op < VC_OP_COUNT ? op_names[op] : "?";
+}
+
+const char *vc_dtype_name(vc_dtype t)
+{
+	return t == VC_F32 ? "f32" : t == VC_I8 ? "i8" : "i32";
+}
+
+size_t vc_dtype_size(vc_dtype t)
+{
+	return t == VC_I8 ? 1 : 4;
+}
+
+int64_t vc_type_elems(const vc_type *t)
+{
+	int64_t e = 1;
+	for (int i = 0; i < t->rank; i++)
+		e *= t->dim[i];
+	return e;
+}
+
+size_t vc_type_bytes(const vc_type *t)
+{
+	return (size_t)vc_type_elems(t) * vc_dtype_size(t->dtype);
+}
+
+int vc_type_equal(const vc_type *a, const vc_type *b)
+{
+	if (a->rank != b->rank || a->dtype != b->dtype || a->layout != b->layout || a->quantized != b->quantized)
+		return 0;
+	if (a->quantized && a->exp != b->exp)
+		return 0;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dim[i] != b->dim[i])
+			return 0;
+	return 1;
+}
+
+int vc_type_str(const vc_type *t, char *buf, size_t n)
+{
+	int k = snprintf(buf, n, "%s%s[", t->layout == VC_PACKED ? "packed " : "", vc_dtype_name(t->dtype));
+	for (int i = 0; i < t->rank && k < (int)n; i++)
+		k += snprintf(buf + k, n - (size_t)k, "%s%lld", i ? "," : "", (long long)t->dim[i]);
+	if (k < (int)n)
+		k += snprintf(buf + k, n - (size_t)k, "]");
+	if (t->quantized && k < (int)n)
+		k += snprintf(buf + k, n - (size_t)k, " q2^%d", t->exp);
+	return k;
+}
+
+void vc_attrs_init(vc_attrs *a)
+{
+	memset(a, 0, sizeof *a);
+	a->stride[0] = a->stride[1] = 1;
+	a->dilation[0] = a->dilation[1] = 1;
+	a->group = 1;
+	a->lo = -INFINITY;
+	a->hi = INFINITY;
+	a->eps = 1e-5;
+	a->qlo = -127;
+	a->qhi = 127;
+	a->dev_off = -1;
+	a->kernel_id = -1;
+}
+
+/* ---- type inference ------------------------------------------------- */
+
+static vc_type make_type(vc_dtype dt, int rank, const int64_t *dim)
+{
+	vc_type t;
+	memset(&t, 0, sizeof t);
+	t.dtype = dt;
+	t.rank = rank;
+	for (int i = 0; i < rank; i++)
+		t.dim[i] = dim[i];
+	return t;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+static int pool_out(int64_t in, int64_t k, int64_t s, int64_t p0, int64_t p1, int64_t d, int ceil_mode,
+		    int64_t *out)
+{
+	int64_t span = in + p0 + p1 - d * (k - 1) - 1;
+	if (span < 0 || s <= 0)
+		return -1;
+	*out = (ceil_mode ? ceil_div(span, s) : span / s) + 1;
+	if (ceil_mode && (*out - 1) * s >= in + p0) /* last window must start inside */
+		(*out)--;
+	return 0;
+}
+
+static int broadcast(vc_module *m, const vc_node *n, const vc_type *a, const vc_type *b, vc_type *out)
+{
+	int rank = a->rank > b->rank ? a->rank : b->rank;
+	*out = *a;
+	out->rank = rank;
+	for (int i = 0; i < rank; i++) {
+		int ia = i - (rank - a->rank), ib = i - (rank - b->rank);
+		int64_t da = ia >= 0 ? a->dim[ia] : 1, db = ib >= 0 ? b->dim[ib] : 1;
+		if (da != db && da != 1 && db != 1)
+			return vc_error(m, n, "shapes do not broadcast (dimension %d: %lld vs %lld)", i, (long long)da,
+					(long long)db);
+		out->dim[i] = da == 1 ? db : da;
+	}
+	return 0;
+}
+
+#define NEED(cond, ...)                                   \
+	do {                                              \
+		if (!(cond))                              \
+			return vc_error(m, n, __VA_ARGS__); \
+	} while (0)
+
+/* Compute n->type from n's inputs and attributes; -1 with a diagnostic if
+ * the node is ill-typed. */
+static int infer(vc_module *m, vc_node *n)
+{
+	const vc_target *tg = &m->target;
+	vc_attrs *a = &n->a;
+	const vc_type *x = n->n_in > 0 ? &n->in[0]->type : NULL;
+	vc_type *t = &n->type;
+	static const int arity[VC_OP_COUNT] = {
+		[VC_OP_CONV] = 2, [VC_OP_DENSE] = 2, [VC_OP_MATMUL] = 2, [VC_OP_ADD] = 2, [VC_OP_MUL] = 2,
+		[VC_OP_RELU] = 1, [VC_OP_CLIP] = 1, [VC_OP_MAXPOOL] = 1, [VC_OP_AVGPOOL] = 1, [VC_OP_GAP] = 1,
+		[VC_OP_RESHAPE] = 1, [VC_OP_FLATTEN] = 1, [VC_OP_SOFTMAX] = 1, [VC_OP_BATCHNORM] = 5,
+		[VC_OP_CONCAT] = 1, [VC_OP_QUANTIZE] = 1, [VC_OP_DEQUANTIZE] = 1, [VC_OP_QCONV] = 3,
+		[VC_OP_QDENSE] = 3, [VC_OP_REQUANT] = 1, [VC_OP_PACK] = 1, [VC_OP_UNPACK] = 1, [VC_OP_VTA_CONV] = 3, [VC_OP_QCONV_RQ] = 3,
+	};
+	NEED(n->n_in >= arity[n->op], "needs %d inputs, has %d", arity[n->op], n->n_in);
+	for (int i = 0; i < n->n_in; i++)
+		NEED(n->in[i] != NULL, "input %d is missing", i);
+
+	switch (n->op) {
+	case VC_OP_INPUT:
+	case VC_OP_CONST:
+		return 0; /* typed by their constructors */
+
+	case VC_OP_CONV:
+	case VC_OP_QCONV: {
+		const vc_type *w = &n->in[1]->type;
+		NEED(x->rank == 4 && w->rank == 4, "convolution needs 4-D data and weights");
+		NEED(a->group >= 1 && x->dim[1] == w->dim[1] * a->group, "input channels %lld do not match weights %lld x group %lld",
+		     (long long)x->dim[1], (long long)w->dim[1], (long long)a->group);
+		NEED(w->dim[0] % a->group == 0, "output channels not divisible by group");
+		int64_t oh, ow;
+		NEED(pool_out(x->dim[2], w->dim[2], a->stride[0], a->pad[0], a->pad[2], a->dilation[0], 0, &oh) == 0 &&
+			     pool_out(x->dim[3], w->dim[3], a->stride[1], a->pad[1], a->pad[3], a->dilation[1], 0, &ow) == 0,
+		     "kernel larger than padded input");
+		int64_t d[4] = {x->dim[0], w->dim[0], oh, ow};
+		if (n->op == VC_OP_CONV) {
+			NEED(x->dtype == VC_F32 && w->dtype == VC_F32, "float convolution needs f32 operands");
+			*t = make_type(VC_F32, 4, d);
+		} else {
+			NEED(x->dtype == VC_I8 && w->dtype == VC_I8 && x->quantized && w->quantized,
+			     "qconv needs quantized int8 data and weights");
+			*t = make_type(VC_I32, 4, d);
+			t->quantized = 1;
+			t->exp = x->exp + w->exp;
+		}
+		if (n->n_in > 2) {
+			const vc_type *b = &n->in[2]->type;
+			NEED(b->rank == 1 && b->dim[0] == w->dim[0], "bias must be 1-D with %lld entries", (long long)w->dim[0]);
+			if (n->op == VC_OP_QCONV)
+				NEED(b->dtype == VC_I32 && b->exp == t->exp, "qconv bias must be int32 at 2^%d", t->exp);
+		}
+		return 0;
+	}
+	case VC_OP_DENSE:
+	case VC_OP_QDENSE: {
+		const vc_type *w = &n->in[1]->type;
+		NEED(x->rank == 2 && w->rank == 2 && x->dim[1] == w->dim[1], "dense needs x[N,I] and w[O,I] with equal I");
+		int64_t d[2] = {x->dim[0], w->dim[0]};
+		if (n->op == VC_OP_DENSE) {
+			NEED(x->dtype == VC_F32 && w->dtype == VC_F32, "float dense needs f32 operands");
+			*t = make_type(VC_F32, 2, d);
+		} else {
+			NEED(x->dtype == VC_I8 && w->dtype == VC_I8, "qdense needs int8 operands");
+			*t = make_type(VC_I32, 2, d);
+			t->quantized = 1;
+			t->exp = x->exp + w->exp;
+		}
+		if (n->n_in > 2) {
+			const vc_type *b = &n->in[2]->type;
+			NEED(vc_type_elems(b) == w->dim[0], "bias must have %lld entries", (long long)w->dim[0]);
+			if (n->op == VC_OP_QDENSE)
+				NEED(b->dtype == VC_I32 && b->exp == t->exp, "qdense bias must be int32 at 2^%d", t->exp);
+		}
+		return 0;
+	}
+	case VC_OP_MATMUL: {
+		const vc_type *b = &n->in[1]->type;
+		NEED(x->rank >= 2 && b->rank >= 2 && x->dim[x->rank - 1] == b->dim[b->rank - 2], "matmul inner dimensions differ");
+		NEED(x->rank == b->rank, "matmul operands of different rank are not supported");
+		for (int i = 0; i + 2 < x->rank; i++)
+			NEED(x->dim[i] == b->dim[i], "matmul batch dimensions differ");
+		*t = *x;
+		t->dim[x->rank - 1] = b->dim[b->rank - 1];
+		NEED(x->dtype == VC_F32 && b->dtype == VC_F32, "matmul needs f32");
+		return 0;
+	}
+	case VC_OP_ADD:
+	case VC_OP_MUL:
+		NEED(x->dtype == n->in[1]->type.dtype, "operands have different dtypes");
+		NEED(x->dtype == VC_F32, "%s is only defined on f32 (quantize keeps it on the CPU in float)", vc_op_name(n->op));
+		return broadcast(m, n, x, &n->in[1]->type, t);
+	case VC_OP_RELU:
+	case VC_OP_CLIP:
+		*t = *x;
+		NEED(x->layout == VC_PLAIN, "elementwise op on packed data outside a fused kernel");
+		return 0;
+	case VC_OP_MAXPOOL:
+	case VC_OP_AVGPOOL: {
+		NEED(x->rank == 4, "pooling needs 4-D data");
+		NEED(n->op == VC_OP_MAXPOOL || x->dtype == VC_F32, "average pooling is only defined on f32");
+		int64_t oh, ow;
+		NEED(pool_out(x->dim[2], a->kernel[0], a->stride[0], a->pad[0], a->pad[2], a->dilation[0], a->ceil_mode, &oh) == 0 &&
+			     pool_out(x->dim[3], a->kernel[1], a->stride[1], a->pad[1], a->pad[3], a->dilation[1], a->ceil_mode, &ow) == 0,
+		     "pooling window larger than padded input");
+		*t = *x;
+		t->dim[2] = oh;
+		t->dim[3] = ow;
+		return 0;
+	}
+	case VC_OP_GAP:
+		NEED(x->rank >= 3 && x->dtype == VC_F32, "global average pool needs f32 data of rank >= 3");
+		*t = *x;
+		for (int i = 2; i < x->rank; i++)
+			t->dim[i] = 1;
+		return 0;
+	case VC_OP_RESHAPE: {
+		NEED(a->nshape >= 1 && a->nshape <= VC_MAX_RANK, "reshape needs a target shape of rank 1..6");
+		NEED(x->layout == VC_PLAIN, "reshape of packed data");
+		int64_t d[VC_MAX_RANK], known = 1;
+		int infer_at = -1;
+		for (int i = 0; i < a->nshape; i++) {
+			d[i] = a->shape[i];
+			if (d[i] == 0) {
+				NEED(i < x->rank, "reshape copies dimension %d that the input lacks", i);
+				d[i] = x->dim[i];
+			}
+			if (d[i] == -1) {
+				NEED(infer_at < 0, "reshape has two -1 dimensions");
+				infer_at = i;
+				continue;
+			}
+			NEED(d[i] > 0, "reshape dimension %d is %lld", i, (long long)d[i]);
+			known *= d[i];
+		}
+		int64_t total = vc_type_elems(x);
+		if (infer_at >= 0) {
+			NEED(known > 0 && total % known == 0, "reshape cannot infer the -1 dimension");
+			d[infer_at] = total / known;
+			known *= d[infer_at];
+		}
+		NEED(known == total, "reshape from %lld to %lld elements", (long long)total, (long long)known);
+		vc_type q = *x;
+		*t = make_type(x->dtype, a->nshape, d);
+		t->quantized = q.quantized;
+		t->exp = q.exp;
+		return 0;
+	}
+	case VC_OP_FLATTEN: {
+		int64_t ax = a->axis < 0 ? a->axis + x->rank : a->axis;
+		NEED(ax >= 0 && ax <= x->rank, "flatten axis %lld out of range", (long long)a->axis);
+		int64_t d[2] = {1, 1};
+		for (int i = 0; i < x->rank; i++)
+			d[i >= ax] *= x->dim[i];
+		vc_type q = *x;
+		*t = make_type(x->dtype, 2, d);
+		t->quantized = q.quantized;
+		t->exp = q.exp;
+		return 0;
+	}
+	case VC_OP_SOFTMAX: {
+		int64_t ax = a->axis < 0 ? a->axis + x->rank : a->axis;
+		NEED(ax >= 0 && ax < x->rank && x->dtype == VC_F32, "softmax needs f32 data and an axis in range");
+		*t = *x;
+		return 0;
+	}
+	case VC_OP_BATCHNORM:
+		NEED(x->rank >= 2 && x->dtype == VC_F32, "batchnorm needs f32 data of rank >= 2");
+		for (int i = 1; i < 5; i++)
+			NEED(vc_type_elems(&n->in[i]->type) == x->dim[1] && n->in[i]->type.dtype == VC_F32,
+			     "batchnorm parameter %d must have %lld f32 entries", i, (long long)x->dim[1]);
+		*t = *x;
+		return 0;
+	case VC_OP_CONCAT: {
+		int64_t ax = a->axis < 0 ? a->axis + x->rank : a->axis;
+		NEED(ax >= 0 && ax < x->rank, "concat axis out of range");
+		*t = *x;
+		for (int i = 1; i < n->n_in; i++) {
+			const vc_type *y = &n->in[i]->type;
+			NEED(y->rank == x->rank && y->dtype == x->dtype, "concat input %d differs in rank or dtype", i);
+			for (int k = 0; k < x->rank; k++)
+				NEED(k == ax || y->dim[k] == x->dim[k], "concat input %d differs in dimension %d", i, k);
+			t->dim[ax] += y->dim[ax];
+		}
+		return 0;
+	}
+	case VC_OP_QUANTIZE:
+		NEED(x->dtype == VC_F32, "quantize needs f32 input");
+		*t = *x;
+		t->dtype = VC_I8;
+		t->quantized = 1;
+		t->exp = a->exp;
+		return 0;
+	case VC_OP_DEQUANTIZE:
+		NEED(x->dtype != VC_F32 && x->quantized && x->layout == VC_PLAIN, "dequantize needs plain quantized integers");
+		*t = *x;
+		t->dtype = VC_F32;
+		t->quantized = 0;
+		t->exp = 0;
+		return 0;
+	case VC_OP_REQUANT:
+		NEED(x->dtype == VC_I32 && x->quantized, "requant needs a quantized int32 input");
+		*t = *x;
+		t->dtype = VC_I8;
+		t->exp = a->exp;
+		a->shift = a->exp - x->exp;
+		NEED(a->shift >= -31 && a->shift <= 31, "requant shift %d is out of the ALU range [-31,31]", a->shift);
+		return 0;
+	case VC_OP_QCONV_RQ: {
+		/* typed as the qconv/qdense it contains, then requantized */
+		const vc_type *w = &n->in[1]->type;
+		NEED(x->dtype == VC_I8 && w->dtype == VC_I8 && x->quantized && w->quantized, "qconv.rq needs quantized int8 operands");
+		int64_t d[4] = {x->dim[0], w->dim[0], 1, 1};
+		int rank = 2;
+		if (x->rank == 4 && w->rank == 4) {
+			NEED(x->dim[1] == w->dim[1] * a->group, "input channels %lld do not match the weights", (long long)x->dim[1]);
+			NEED(pool_out(x->dim[2], w->dim[2], a->stride[0], a->pad[0], a->pad[2], a->dilation[0], 0, &d[2]) == 0 &&
+				     pool_out(x->dim[3], w->dim[3], a->stride[1], a->pad[1], a->pad[3], a->dilation[1], 0, &d[3]) == 0,
+			     "kernel larger than padded input");
+			rank = 4;
+		} else {
+			NEED(x->rank == 2 && w->rank == 2 && x->dim[1] == w->dim[1], "qconv.rq needs 4-D conv or 2-D dense operands");
+		}
+		const vc_type *b = &n->in[2]->type;
+		NEED(b->dtype == VC_I32 && vc_type_elems(b) == w->dim[0] && b->exp == x->exp + w->exp,
+		     "qconv.rq bias must be int32 [%lld] at 2^%d", (long long)w->dim[0], x->exp + w->exp);
+		*t = make_type(VC_I8, rank, d);
+		t->quantized = 1;
+		t->exp = a->exp;
+		a->shift = a->exp - (x->exp + w->exp);
+		NEED(a->shift >= -31 && a->shift <= 31, "shift %d is out of the ALU range [-31,31]", a->shift);
+		return 0;
+	}
+	case VC_OP_PACK: {
+		NEED(x->dtype == VC_I8 && x->layout == VC_PLAIN && (x->rank == 4 || x->rank == 2),
+		     "pack needs plain int8 data of rank 4 or 2");
+		int64_t h = x->rank == 4 ? x->dim[2] : 1, w = x->rank == 4 ? x->dim[3] : 1;
+		int64_t d[6] = {ceil_div(x->dim[0], tg->batch), ceil_div(x->dim[1], tg->block_in), h, w, tg->batch, tg->block_in};
+		vc_type q = *x;
+		*t = make_type(VC_I8, 6, d);
+		t->layout = VC_PACKED;
+		t->quantized = q.quantized;
+		t->exp = q.exp;
+		return 0;
+	}
+	case VC_OP_UNPACK: {
+		NEED(x->layout == VC_PACKED && x->rank == 6, "unpack needs packed data");
+		NEED(a->nshape == 4 || a->nshape == 2, "unpack needs a 4-D or 2-D target shape");
+		int64_t c = a->shape[1], h = a->nshape == 4 ? a->shape[2] : 1, w = a->nshape == 4 ? a->shape[3] : 1;
+		NEED(ceil_div(a->shape[0], x->dim[4]) == x->dim[0] && ceil_div(c, x->dim[5]) == x->dim[1] && h == x->dim[2] &&
+			     w == x->dim[3],
+		     "unpack target shape does not match the packed data");
+		vc_type q = *x;
+		*t = make_type(VC_I8, a->nshape, a->shape);
+		t->quantized = q.quantized;
+		t->exp = q.exp;
+		return 0;
+	}
+	case VC_OP_VTA_CONV: {
+		const vc_type *w = &n->in[1]->type, *b = &n->in[2]->type;
+		NEED(x->layout == VC_PACKED && w->layout == VC_PACKED && x->dtype == VC_I8 && w->dtype == VC_I8,
+		     "vta.conv needs packed int8 data and weights");
+		NEED(w->rank == 6 && w->dim[1] == x->dim[1] && w->dim[4] == tg->block_out && w->dim[5] == tg->block_in &&
+			     x->dim[5] == tg->block_in && x->dim[4] == tg->batch,
+		     "vta.conv weights [%lld,%lld,..] do not match data blocks", (long long)w->dim[0], (long long)w->dim[1]);
+		NEED(b->rank == 3 && b->dtype == VC_I32 && b->dim[0] == w->dim[0] && b->dim[1] == tg->batch &&
+			     b->dim[2] == tg->block_out,
+		     "vta.conv bias must be packed int32 [%lld,%d,%d]", (long long)w->dim[0], tg->batch, tg->block_out);
+		NEED(a->group == 1 && a->dilation[0] == 1 && a->dilation[1] == 1, "vta.conv supports group 1, dilation 1");
+		int64_t oh, ow;
+		NEED(pool_out(x->dim[2], w->dim[2], a->stride[0], a->pad[0], a->pad[2], 1, 0, &oh) == 0 &&
+			     pool_out(x->dim[3], w->dim[3], a->stride[1], a->pad[1], a->pad[3], 1, 0, &ow) == 0,
+		     "kernel larger than padded input");
+		int64_t d[6] = {x->dim[0], w->dim[0], oh, ow, tg->batch, tg->block_out};
+		*t = make_type(VC_I8, 6, d);
+		t->layout = VC_PACKED;
+		t->quantized = 1;
+		t->exp = a->exp;
+		NEED(a->shift >= -31 && a->shift <= 31, "shift %d is out of the ALU range [-31,31]", a->shift);
+		return 0;
+	}
+	default:
+		return vc_error(m, n, "no type rule");
+	}
+}
+
+/* ---- building ------------------------------------------------------- */
+
+static int grow(vc_module *m, void **arr, int *cap, int need, size_t elem)
+{
+	if (need <= *cap)
+		return 0;
+	int nc = *cap ? *cap * 2 : 16;
+	while (nc < need)
+		nc *= 2;
+	void *p = vc_alloc(m, (size_t)nc * elem);
+	if (!p)
+		return -1;
+	if (*arr)
+		memcpy(p, *arr, (size_t)*cap * elem);
+	*arr = p;
+	*cap = nc;
+	return 0;
+}
+
+static int add_user(vc_module *m, vc_node *v, vc_node *user)
+{
+	if (grow(m, (void **)&v->users, &v->cap_users, v->n_users + 1, sizeof(vc_node *)))
+		return -1;
+	v->users[v->n_users++] = user;
+	return 0;
+}
+
+static void drop_user(vc_node *v, vc_node *user)
+{
+	for (int i = 0; i < v->n_users; i++)
+		if (v->users[i] == user) {
+			memmove(&v->users[i], &v->users[i + 1], (size_t)(v->n_users - i - 1) * sizeof(vc_node *));
+			v->n_users--;
+			return;
+		}
+}
+
+/* The insertion point is module state (R12: no hidden globals). */
+void vc_set_insert_before(vc_module *m, vc_node *before)
+{
+	m->ip = before;
+}
+
+static int place(vc_module *m, vc_node *n)
+{
+	vc_graph *g = m->g;
+	if (grow(m, (void **)&g->nodes, &g->cap, g->n + 1, sizeof(vc_node *)))
+		return -1;
+	int at = g->n;
+	if (m->ip)
+		for (int i = 0; i < g->n; i++)
+			if (g->nodes[i] == m->ip) {
+				at = i;
+				break;
+			}
+	memmove(&g->nodes[at + 1], &g->nodes[at], (size_t)(g->n - at) * sizeof(vc_node *));
+	g->nodes[at] = n;
+	g->n++;
+	return 0;
+}
+
+static vc_node *new_node(vc_module *m, vc_op op, const char *name, int n_in)
+{
+	vc_node *n = vc_alloc(m, sizeof *n);
+	if (!n) {
+		vc_error(m, NULL, "out of memory");
+		return NULL;
+	}
+	n->id = m->g->next_id++;
+	n->op = op;
+	if (name)
+		snprintf(n->name, sizeof n->name, "%s", name);
+	else
+		snprintf(n->name, sizeof n->name, "%s_%d", vc_op_name(op), n->id);
+	n->n_in = n_in;
+	if (n_in) {
+		n->in = vc_alloc(m, (size_t)n_in * sizeof(vc_node *));
+		if (!n->in) {
+			vc_error(m, NULL, "out of memory");
+			return NULL;
+		}
+	}
+	vc_attrs_init(&n->a);
+	return n;
+}
+
+vc_node *vc_build(vc_module *m, vc_op op, vc_node *const *in, int n_in, const vc_attrs *a, const char *name)
+{
+	vc_node *n = new_node(m, op, name, n_in);
+	if (!n)
+		return NULL;
+	if (a)
+		n->a = *a;
+	for (int i = 0; i < n_in; i++)
+		n->in[i] = in[i];
+	if (infer(m, n))
+		return NULL;
+	for (int i = 0; i < n_in; i++)
+		if (add_user(m, in[i], n))
+			return NULL;
+	if (place(m, n))
+		return NULL;
+	return n;
+}
+
+vc_node *vc_input(vc_module *m, const char *name, vc_dtype dt, int rank, const int64_t *dim)
+{
+	vc_node *n = new_node(m, VC_OP_INPUT, name, 0);
+	if (!n)
+		return NULL;
+	n->type = make_type(dt, rank, dim);
+	if (place(m, n))
+		return NULL;
+	if (m->g->n_inputs >= 8) {
+		vc_error(m, n, "more than 8 graph inputs");
+		return NULL;
+	}
+	m->g->inputs[m->g->n_inputs++] = n;
+	return n;
+}
+
+vc_node *vc_const(vc_module *m, const char *name, vc_dtype dt, int rank, const int64_t *dim, const void *data)
+{
+	vc_node *n = new_node(m, VC_OP_CONST, name, 0);
+	if (!n)
+		return NULL;
+	n->type = make_type(dt, rank, dim);
+	size_t bytes = vc_type_bytes(&n->type);
+	n->data = vc_alloc(m, bytes ? bytes : 1);
+	if (!n->data) {
+		vc_error(m, n, "out of memory for %zu bytes", bytes);
+		return NULL;
+	}
+	if (data)
+		memcpy(n->data, data, bytes);
+	if (place(m, n))
+		return NULL;
+	return n;
+}
+
+int vc_retype(vc_module *m, vc_node *n)
+{
+	if (n->op == VC_OP_INPUT || n->op == VC_OP_CONST)
+		return 0;
+	return infer(m, n);
+}
+
+void vc_replace_all_uses(vc_module *m, vc_node *old, vc_node *with)
+{
+	while (old->n_users > 0) {
+		vc_node *u = old->users[0];
+		for (int i = 0; i < u->n_in; i++)
+			if (u->in[i] == old)
+				vc_set_input(m, u, i, with);
+	}
+	for (int i = 0; i < m->g->n_outputs; i++)
+		if (m->g->outputs[i] == old)
+			m->g->outputs[i] = with;
+}
+
+void vc_set_input(vc_module *m, vc_node *n, int i, vc_node *v)
+{
+	vc_node *old = n->in[i];
+	n->in[i] = v;
+	int still = 0;
+	for (int k = 0; k < n->n_in; k++)
+		still |= n->in[k] == old;
+	if (!still)
+		drop_user(old, n);
+	int has = 0;
+	for (int k = 0; k < v->n_users; k++)
+		has |= v->users[k] == n;
+	if (!has)
+		add_user(m, v, n);
+}
+
+static int is_output(const vc_graph *g, const vc_node *n)
+{
+	for (int i = 0; i < g->n_outputs; i++)
+		if (g->outputs[i] == n)
+			return 1;
+	return 0;
+}
+
+void vc_remove_dead(vc_module *m)
+{
+	vc_graph *g = m->g;
+	/* reverse order: removing a node may free its inputs */
+	for (int i = g->n - 1; i >= 0; i--) {
+		vc_node *n = g->nodes[i];
+		if (n->n_users || is_output(g, n) || n->op == VC_OP_INPUT)
+			continue;
+		for (int k = 0; k < n->n_in; k++)
+			drop_user(n->in[k], n);
+		n->dead = 1;
+	}
+	int j = 0;
+	for (int i = 0; i < g->n; i++)
+		if (!g->nodes[i]->dead)
+			g->nodes[j++] = g->nodes[i];
+	g->n = j;
+}
+
+/* ---- printing ------------------------------------------------------- */
+
+static void print_attrs(FILE *f, const vc_node *n)
+{
+	const vc_attrs *a = &n->a;
+	switch (n->op) {
+	case VC_OP_CONV:
+	case VC_OP_QCONV:
+	case VC_OP_QCONV_RQ:
+	case VC_OP_VTA_CONV:
+		fprintf(f, " {stride=%lldx%lld pad=%lld,%lld,%lld,%lld", (long long)a->stride[0], (long long)a->stride[1],
+			(long long)a->pad[0], (long long)a->pad[1], (long long)a->pad[2], (long long)a->pad[3]);
+		if (a->group != 1)
+			fprintf(f, " group=%lld", (long long)a->group);
+		if (a->dilation[0] != 1 || a->dilation[1] != 1)
+			fprintf(f, " dilation=%lldx%lld", (long long)a->dilation[0], (long long)a->dilation[1]);
+		if (n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ)
+			fprintf(f, " shift=%d relu=%d clip=%lld..%lld kernel=%d", a->shift, a->relu, (long long)a->qlo,
+				(long long)a->qhi, a->kernel_id);
+		fprintf(f, "}");
+		break;
+	case VC_OP_MAXPOOL:
+	case VC_OP_AVGPOOL:
+		fprintf(f, " {kernel=%lldx%lld stride=%lldx%lld pad=%lld,%lld,%lld,%lld%s}", (long long)a->kernel[0],
+			(long long)a->kernel[1], (long long)a->stride[0], (long long)a->stride[1], (long long)a->pad[0],
+			(long long)a->pad[1], (long long)a->pad[2], (long long)a->pad[3], a->ceil_mode ? " ceil" : "");
+		break;
+	case VC_OP_CLIP:
+		fprintf(f, " {lo=%g hi=%g}", a->lo, a->hi);
+		break;
+	case VC_OP_REQUANT:
+		fprintf(f, " {shift=%d relu=%d clip=%lld..%lld}", a->shift, a->relu, (long long)a->qlo, (long long)a->qhi);
+		break;
+	case VC_OP_FLATTEN:
+	case VC_OP_SOFTMAX:
+	case VC_OP_CONCAT:
+		fprintf(f, " {axis=%lld}", (long long)a->axis);
+		break;
+	default:
+		break;
+	}
+}
+
+void vc_print_graph(FILE *f, const vc_module *m)
+{
+	const vc_graph *g = m->g;
+	fprintf(f, "graph @main(");
+	for (int i = 0; i < g->n_inputs; i++)
+		fprintf(f, "%s%%%d", i ? ", " : "", g->inputs[i]->id);
+	fprintf(f, ") {\n");
+	for (int i = 0; i < g->n; i++) {
+		const vc_node *n = g->nodes[i];
+		char ty[128];
+		vc_type_str(&n->type, ty, sizeof ty);
+		fprintf(f, "  %%%d = %s(", n->id, vc_op_name(n->op));
+		for (int k = 0; k < n->n_in; k++)
+			fprintf(f, "%s%%%d", k ? ", " : "", n->in[k]->id);
+		fprintf(f, ")");
+		print_attrs(f, n);
+		fprintf(f, " : %s%s  # %s\n", ty, n->on_vta ? " @vta" : "", n->name);
+	}
+	fprintf(f, "  return");
+	for (int i = 0; i < g->n_outputs; i++)
+		fprintf(f, "%s %%%d", i ? "," : "", g->outputs[i]->id);
+	fprintf(f, "\n}\n");
+	for (int k = 0; k < m->n_kernels; k++) {
+		const vc_kernel *kn = m->kernels[k];
+		fprintf(f, "kernel @k%d for %%%d {tile th=%d tco=%d tci=%d pingpong=%d; %d insns, %d uops}\n", kn->id,
+			kn->node->id, kn->tile.th, kn->tile.tco, kn->tile.tci, kn->tile.pingpong, kn->n, kn->n_uops);
+	}
+	if (m->stream)
+		fprintf(f, "stream {%lld bytes}\n", (long long)m->stream->size);
+}
+
+uint64_t vc_hash_module(const vc_module *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return 0;
+	vc_print_graph(f, m);
+	fclose(f);
+	uint64_t h = 1469598103934665603ull;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)buf[i]) * 1099511628211ull;
+	free(buf);
+	return h;
+}
+
+/* ---- verifier ------------------------------------------------------- */
+
+int vc_verify(vc_module *m)
+{
+	vc_graph *g = m->g;
+	/* order: every input appears before its user */
+	for (int i = 0; i < g->n; i++)
+		g->nodes[i]->dead = 0;
+	int seen_mark = 0;
+	for (int i = 0; i < g->n; i++) {
+		vc_node *n = g->nodes[i];
+		for (int k = 0; k < n->n_in; k++) {
+			vc_node *v = n->in[k];
+			if (!v)
+				return vc_error(m, n, "verifier: input %d is null", k);
+			if (!v->dead)
+				return vc_error(m, n, "verifier: input %%%d is not defined before its use", v->id);
+			int listed = 0;
+			for (int u = 0; u < v->n_users; u++)
+				listed |= v->users[u] == n;
+			if (!listed)
+				return vc_error(m, n, "verifier: missing from the use list of %%%d", v->id);
+		}
+		for (int u = 0; u < n->n_users; u++) {
+			int uses = 0;
+			for (int k = 0; k < n->users[u]->n_in; k++)
+				uses |= n->users[u]->in[k] == n;
+			if (!uses)
+				return vc_error(m, n, "verifier: use list names %%%d, which does not use it", n->users[u]->id);
+		}
+		/* types: recompute and compare */
+		vc_type saved = n->type;
+		vc_attrs sa = n->a;
+		if (vc_retype(m, n))
+			return -1;
+		if (!vc_type_equal(&saved, &n->type)) {
+			char a[128], b[128];
+			vc_type_str(&saved, a, sizeof a);
+			vc_type_str(&n->type, b, sizeof b);
+			n->type = saved;
+			return vc_error(m, n, "verifier: stored type %s differs from the inferred %s", a, b);
+		}
+		n->a = sa;
+		if (n->op == VC_OP_CONST && !n->data)
+			return vc_error(m, n, "verifier: constant without data");
+		n->dead = 1; /* mark as defined */
+		seen_mark++;
+	}
+	for (int i = 0; i < g->n; i++)
+		g->nodes[i]->dead = 0;
+	if (g->n_outputs == 0)
+		return vc_error(m, NULL, "verifier: the entry graph has no outputs");
+	for (int i = 0; i < g->n_outputs; i++) {
+		int found = 0;
+		for (int k = 0; k < g->n; k++)
+			found |= g->nodes[k] == g->outputs[i];
+		if (!found)
+			return vc_error(m, NULL, "verifier: output %d is not a node of the graph", i);
+	}
+	for (int i = 0; i < g->n_inputs; i++)
+		if (g->inputs[i]->op != VC_OP_INPUT)
+			return vc_error(m, g->inputs[i], "verifier: graph input is not an input node");
+	/* kernel level: SRAM bounds */
+	for (int k = 0; k < m->n_kernels; k++) {
+		vc_kernel *kn = m->kernels[k];
+		for (int i = 0; i < kn->n; i++) {
+			const vta_insn_t *in = &kn->code[i].insn;
+			if (in->opcode == VTA_OPCODE_LOAD) {
+				uint32_t rows = in->y_pad_0 + in->y_size + in->y_pad_1;
+				uint32_t cols = in->x_pad_0 + in->x_size + in->x_pad_1;
+				uint32_t depth = vta_mem_depth(in->memory_type);
+				if (in->sram_base + rows * cols > depth)
+					return vc_error(m, kn->node, "verifier: kernel %d insn %d loads past the end of %s SRAM", k,
+							i, vta_mem_name(in->memory_type));
+			}
+		}
+	}
+	(void)seen_mark;
+	return 0;
+}

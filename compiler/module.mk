@@ -1,0 +1,82 @@
+# The VTA compiler (compiler/, docs/compiler.md): libvtacc.a, `vta compile`,
+# `vta run`, its tests and benchmarks, and `make mnist-demo`.
+# Host-only: left out of cross builds (CROSS=...).
+ifeq ($(CROSS),)
+
+CC_GEN := $(BUILD)/gen
+ONNX_PROTO ?= /usr/include/onnx/onnx.proto
+VC_SRCS := compiler/ir.c compiler/ref.c compiler/interp.c compiler/onnx.c compiler/pass.c \
+	compiler/gpasses.c compiler/kpasses.c compiler/artifact.c compiler/cli.c
+VC_OBJS := $(VC_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/onnx.pb-c.o
+VC_LIBS := $(LIB)/libvtacc.a $(LIB)/libvta.a -lprotobuf-c -lstb -lm
+
+# protobuf-c code generated from Debian's onnx.proto at build time.
+$(CC_GEN)/onnx.pb-c.c $(CC_GEN)/onnx.pb-c.h: $(ONNX_PROTO)
+	@mkdir -p $(CC_GEN)
+	protoc-c --proto_path=$(dir $(ONNX_PROTO)) --c_out=$(CC_GEN) $(ONNX_PROTO)
+
+# The generated file only: some warnings of -Wextra are expected in it.
+$(OBJ)/gen/onnx.pb-c.o: $(CC_GEN)/onnx.pb-c.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -I$(CC_GEN) $(CFLAGS) -Wno-unused-parameter -Wno-missing-field-initializers -c $< -o $@
+
+$(OBJ)/compiler/%.o: compiler/%.c $(CONFIG_H) | $(CC_GEN)/onnx.pb-c.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -I$(CC_GEN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB)/libvtacc.a: $(VC_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+-include $(VC_SRCS:%.c=$(OBJ)/%.d)
+
+# `vta compile` and `vta run` (rows in tools/commands.c).
+# (cli.c is in libvtacc; tools/commands.c names its entry points)
+VTA_TOOL_LIBS += $(VC_LIBS)
+$(BIN)/vta: $(LIB)/libvtacc.a
+ALL_TARGETS += $(LIB)/libvtacc.a
+
+# Tests and benches of the compiler.
+$(OBJ)/tests/compiler/%.o: tests/compiler/%.c $(CONFIG_H) | $(CC_GEN)/onnx.pb-c.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests -Icompiler -I$(CC_GEN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+define vc_test
+TEST_PROGS += $(BIN)/tests/compiler/$(1)
+$(BIN)/tests/compiler/$(1): $(OBJ)/tests/compiler/$(1).o $(TEST_HARNESS) $(LIB)/libvtacc.a $(LIB)/libvta.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $(OBJ)/tests/compiler/$(1).o $(TEST_HARNESS) $(VC_LIBS) $$(LDLIBS)
+-include $(OBJ)/tests/compiler/$(1).d
+endef
+$(eval $(call vc_test,test_compiler))
+$(eval $(call vc_test,test_onnx))
+$(eval $(call vc_test,test_lowering))
+
+# With the Verilator model (hw/module.mk), the bench also runs on the rtl backend.
+BENCH_PROGS += $(BIN)/bench_compiler
+ifneq ($(RTLSIM_LIB),)
+$(BIN)/bench_compiler: $(OBJ)/tests/compiler/bench_compiler.o $(LIB)/libvtacc.a $(RTL_BACKEND_LINK)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_compiler.o $(LIB)/libvtacc.a $(RTL_BACKEND_LINK) \
+		-lprotobuf-c -lstb $(LDLIBS) $(RTL_LDLIBS)
+else
+$(BIN)/bench_compiler: $(OBJ)/tests/compiler/bench_compiler.o $(LIB)/libvtacc.a $(LIB)/libvta.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_compiler.o $(VC_LIBS) $(LDLIBS)
+endif
+-include $(OBJ)/tests/compiler/bench_compiler.d
+
+# The MNIST demo: compile, run on the golden model, show a few digits.
+MNIST_ONNX ?= ../shared/models/mnist-8.onnx
+MNIST_IMAGES ?= ../shared/data/mnist-10k-images-idx3-ubyte
+MNIST_LABELS ?= ../shared/data/mnist-10k-labels-idx1-ubyte
+.PHONY: mnist-demo
+mnist-demo: build-all
+	$(BIN)/vta compile $(MNIST_ONNX) -o $(BUILD)/mnist.vtam --calib=$(MNIST_IMAGES) --calib-count=500 --verify-each
+	$(BIN)/vta run $(BUILD)/mnist.vtam --target=fsim --dataset=$(MNIST_IMAGES) --labels=$(MNIST_LABELS) \
+		--count=1000 --show=4 --top=3
+
+else
+# Cross builds: `vta compile` and `vta run` say they are host-only.
+VTA_TOOL_SRCS += compiler/nocompiler.c
+endif

@@ -1,0 +1,703 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ONNX import through protobuf-c (C code generated at build time from the
+ * onnx.proto of Debian's libonnx-dev). The importer builds the graph with
+ * vc_build, so every node is typed as it is made. Anything it does not
+ * understand is an error that names the node, the op, and the attribute or
+ * data type; a malformed file is refused, never half-imported.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onnx.pb-c.h"
+#include "vc.h"
+
+enum { ONNX_FLOAT = 1, ONNX_INT32 = 6, ONNX_INT64 = 7 };
+
+static const char *dtype_name(int t)
+{
+	static const char *const names[] = {"undefined", "float", "uint8", "int8", "uint16", "int16", "int32",
+					    "int64", "string", "bool", "float16", "double", "uint32", "uint64",
+					    "complex64", "complex128", "bfloat16"};
+	return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "unknown";
+}
+
+/* Importer state: the value table (ONNX name -> node) and the opset. */
+typedef struct importer {
+	vc_module *m;
+	int64_t opset;
+	int n, cap;
+	const char **names;
+	vc_node **vals;
+} importer;
+
+static int bind(importer *im, const char *name, vc_node *n)
+{
+	if (im->n == im->cap) {
+		int nc = im->cap ? im->cap * 2 : 64;
+		const char **nn = realloc(im->names, (size_t)nc * sizeof *nn);
+		if (!nn)
+			return -1;
+		im->names = nn;
+		vc_node **nv = realloc(im->vals, (size_t)nc * sizeof *nv);
+		if (!nv)
+			return -1;
+		im->vals = nv;
+		im->cap = nc;
+	}
+	im->names[im->n] = name;
+	im->vals[im->n++] = n;
+	return 0;
+}
+
+static vc_node *lookup(importer *im, const char *name)
+{
+	for (int i = im->n - 1; i >= 0; i--)
+		if (!strcmp(im->names[i], name))
+			return im->vals[i];
+	return NULL;
+}
+
+/* A TensorProto as a float const node (int64/int32 values converted: they
+ * are shapes and small integers). */
+static vc_node *tensor_const(vc_module *m, const Onnx__TensorProto *t, const char *what)
+{
+	const char *name = t->name && t->name[0] ? t->name : what;
+	if (t->n_dims > VC_MAX_RANK) {
+		vc_error(m, NULL, "tensor '%s' has rank %zu (at most %d supported)", name, t->n_dims, VC_MAX_RANK);
+		return NULL;
+	}
+	if (t->n_external_data || (t->has_data_location && t->data_location != 0)) {
+		vc_error(m, NULL, "tensor '%s' uses external data, which is not supported", name);
+		return NULL;
+	}
+	int64_t dim[VC_MAX_RANK], count = 1;
+	for (size_t i = 0; i < t->n_dims; i++) {
+		if (t->dims[i] < 0 || t->dims[i] > (1 << 30) || (count *= t->dims[i]) > (1ll << 31)) {
+			vc_error(m, NULL, "tensor '%s' has a bad or too large dimension %lld", name, (long long)t->dims[i]);
+			return NULL;
+		}
+		dim[i] = t->dims[i];
+	}
+	int dt = t->has_data_type ? t->data_type : 0;
+	size_t esize = dt == ONNX_FLOAT || dt == ONNX_INT32 ? 4 : dt == ONNX_INT64 ? 8 : 0;
+	if (!esize) {
+		vc_error(m, NULL, "tensor '%s' has data type %s (%d), which is not supported", name, dtype_name(dt), dt);
+		return NULL;
+	}
+	vc_node *n = vc_const(m, name, VC_F32, (int)t->n_dims, dim, NULL);
+	if (!n)
+		return NULL;
+	float *out = n->data;
+	size_t have;
+	if (t->has_raw_data) {
+		have = t->raw_data.len / esize;
+		if (t->raw_data.len % esize || (int64_t)have != count)
+			goto short_data;
+		const uint8_t *p = t->raw_data.data;
+		for (int64_t i = 0; i < count; i++, p += esize) {
+			if (dt == ONNX_FLOAT) {
+				uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+				memcpy(&out[i], &u, 4);
+			} else if (dt == ONNX_INT32) {
+				uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+				out[i] = (float)(int32_t)u;
+			} else {
+				uint64_t u = 0;
+				for (int k = 7; k >= 0; k--)
+					u = u << 8 | p[k];
+				out[i] = (float)(int64_t)u;
+			}
+		}
+		return n;
+	}
+	have = dt == ONNX_FLOAT ? t->n_float_data : dt == ONNX_INT32 ? t->n_int32_data : t->n_int64_data;
+	if ((int64_t)have != count)
+		goto short_data;
+	for (int64_t i = 0; i < count; i++)
+		out[i] = dt == ONNX_FLOAT ? t->float_data[i] : dt == ONNX_INT32 ? (float)t->int32_data[i] : (float)t->int64_data[i];
+	return n;
+short_data:
+	vc_error(m, NULL, "tensor '%s' holds %zu values of %s where its shape needs %lld", name, have, dtype_name(dt),
+		 (long long)count);
+	return NULL;
+}
+
+/* ---- attributes ---------------------------------------------------- */
+
+static const Onnx__AttributeProto *attr(const Onnx__NodeProto *np, const char *name)
+{
+	for (size_t i = 0; i < np->n_attribute; i++)
+		if (np->attribute[i]->name && !strcmp(np->attribute[i]->name, name))
+			return np->attribute[i];
+	return NULL;
+}
+
+static int64_t attr_i(const Onnx__NodeProto *np, const char *name, int64_t def)
+{
+	const Onnx__AttributeProto *a = attr(np, name);
+	return a && a->has_i ? a->i : def;
+}
+
+static double attr_f(const Onnx__NodeProto *np, const char *name, double def)
+{
+	const Onnx__AttributeProto *a = attr(np, name);
+	return a && a->has_f ? a->f : def;
+}
+
+static const char *attr_s(const Onnx__NodeProto *np, const char *name, char *buf, size_t n)
+{
+	const Onnx__AttributeProto *a = attr(np, name);
+	if (!a || !a->has_s)
+		return NULL;
+	size_t len = a->s.len < n - 1 ? a->s.len : n - 1;
+	memcpy(buf, a->s.data, len);
+	buf[len] = 0;
+	return buf;
+}
+
+static int attr_ints(const Onnx__NodeProto *np, const char *name, int64_t *out, int max, int64_t *count)
+{
+	const Onnx__AttributeProto *a = attr(np, name);
+	*count = 0;
+	if (!a)
+		return 0;
+	if ((int)a->n_ints > max)
+		return -1;
+	for (size_t i = 0; i < a->n_ints; i++)
+		out[i] = a->ints[i];
+	*count = (int64_t)a->n_ints;
+	return 1;
+}
+
+/* Every attribute of np must be one the op's importer understands. */
+static int check_attrs(vc_module *m, const Onnx__NodeProto *np, const char *const *known)
+{
+	for (size_t i = 0; i < np->n_attribute; i++) {
+		const char *an = np->attribute[i]->name ? np->attribute[i]->name : "";
+		int ok = 0;
+		for (const char *const *k = known; *k; k++)
+			ok |= !strcmp(*k, an);
+		if (!ok)
+			return vc_error(m, NULL, "node '%s' (%s): attribute '%s' is not supported", np->name ? np->name : "",
+					np->op_type, an);
+	}
+	return 0;
+}
+
+/* Spatial attributes shared by Conv and the pools: kernel, strides, pads,
+ * dilations, auto_pad, for 2-D data of height H and width W. */
+static int spatial(vc_module *m, const Onnx__NodeProto *np, vc_attrs *a, int64_t H, int64_t W, const int64_t *kdef)
+{
+	int64_t v[8], c;
+	const char *nm = np->name ? np->name : "";
+	if (attr_ints(np, "kernel_shape", v, 8, &c) < 0 || (c && c != 2))
+		return vc_error(m, NULL, "node '%s' (%s): only 2-D kernels are supported", nm, np->op_type);
+	a->kernel[0] = c ? v[0] : kdef ? kdef[0] : 1;
+	a->kernel[1] = c ? v[1] : kdef ? kdef[1] : 1;
+	if (attr_ints(np, "strides", v, 8, &c) < 0 || (c && c != 2))
+		return vc_error(m, NULL, "node '%s' (%s): strides must have 2 entries", nm, np->op_type);
+	if (c)
+		a->stride[0] = v[0], a->stride[1] = v[1];
+	if (attr_ints(np, "dilations", v, 8, &c) < 0 || (c && c != 2))
+		return vc_error(m, NULL, "node '%s' (%s): dilations must have 2 entries", nm, np->op_type);
+	if (c)
+		a->dilation[0] = v[0], a->dilation[1] = v[1];
+	if (attr_ints(np, "pads", v, 8, &c) < 0 || (c && c != 4))
+		return vc_error(m, NULL, "node '%s' (%s): pads must have 4 entries", nm, np->op_type);
+	if (c) { /* ONNX order: top, left, bottom, right (begins then ends) */
+		for (int i = 0; i < 4; i++)
+			a->pad[i] = v[i];
+	}
+	for (int i = 0; i < 2; i++)
+		if (a->stride[i] < 1 || a->dilation[i] < 1 || a->kernel[i] < 1 || a->pad[i] < 0 || a->pad[i + 2] < 0)
+			return vc_error(m, NULL, "node '%s' (%s): non-positive kernel, stride or dilation, or negative pad",
+					nm, np->op_type);
+	char ap[32];
+	if (attr_s(np, "auto_pad", ap, sizeof ap) && strcmp(ap, "NOTSET")) {
+		int64_t in[2] = {H, W};
+		for (int i = 0; i < 2; i++) {
+			if (!strcmp(ap, "VALID")) {
+				a->pad[i] = a->pad[i + 2] = 0;
+				continue;
+			}
+			if (strcmp(ap, "SAME_UPPER") && strcmp(ap, "SAME_LOWER"))
+				return vc_error(m, NULL, "node '%s' (%s): auto_pad '%s' is not supported", nm, np->op_type, ap);
+			int64_t out = (in[i] + a->stride[i] - 1) / a->stride[i];
+			int64_t total = (out - 1) * a->stride[i] + (a->kernel[i] - 1) * a->dilation[i] + 1 - in[i];
+			if (total < 0)
+				total = 0;
+			int64_t small = total / 2, big = total - small;
+			a->pad[i] = !strcmp(ap, "SAME_UPPER") ? small : big;
+			a->pad[i + 2] = !strcmp(ap, "SAME_UPPER") ? big : small;
+		}
+	}
+	return 0;
+}
+
+/* ---- nodes -------------------------------------------------------- */
+
+static vc_node *transpose2d(vc_module *m, vc_node *c, const char *name)
+{
+	int64_t d[2] = {c->type.dim[1], c->type.dim[0]};
+	vc_node *t = vc_const(m, name, VC_F32, 2, d, NULL);
+	if (!t)
+		return NULL;
+	const float *s = c->data;
+	float *o = t->data;
+	for (int64_t i = 0; i < d[1]; i++)
+		for (int64_t j = 0; j < d[0]; j++)
+			o[j * d[1] + i] = s[i * d[0] + j];
+	return t;
+}
+
+static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
+{
+	vc_module *m = im->m;
+	const char *op = np->op_type ? np->op_type : "";
+	const char *nm = np->name && np->name[0] ? np->name : (np->n_output ? np->output[0] : op);
+	vc_node *in[16];
+	int n_in = 0;
+	if (np->n_input > 16) {
+		vc_error(m, NULL, "node '%s' (%s): more than 16 inputs", nm, op);
+		return NULL;
+	}
+	for (size_t i = 0; i < np->n_input; i++) {
+		if (!np->input[i][0]) { /* optional input left out */
+			in[n_in++] = NULL;
+			continue;
+		}
+		in[n_in] = lookup(im, np->input[i]);
+		if (!in[n_in]) {
+			vc_error(m, NULL, "node '%s' (%s): input '%s' is not defined before it is used", nm, op, np->input[i]);
+			return NULL;
+		}
+		n_in++;
+	}
+	while (n_in > 0 && !in[n_in - 1])
+		n_in--;
+	for (int i = 0; i < n_in; i++)
+		if (!in[i]) {
+			vc_error(m, NULL, "node '%s' (%s): optional input %d left out before a given one", nm, op, i);
+			return NULL;
+		}
+	if (np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx")) {
+		vc_error(m, NULL, "node '%s': op %s of domain '%s' is not supported", nm, op, np->domain);
+		return NULL;
+	}
+	vc_attrs a;
+	vc_attrs_init(&a);
+#define ATTRS(...)                                                               \
+	do {                                                                     \
+		static const char *const known_[] = {__VA_ARGS__, NULL};          \
+		if (check_attrs(m, np, known_))                                  \
+			return NULL;                                             \
+	} while (0)
+#define NEED_IN(k)                                                                                          \
+	do {                                                                                                \
+		if (n_in < (k)) {                                                                           \
+			vc_error(m, NULL, "node '%s' (%s): needs %d inputs, has %d", nm, op, (k), n_in); \
+			return NULL;                                                                        \
+		}                                                                                           \
+	} while (0)
+
+	if (!strcmp(op, "Conv")) {
+		ATTRS("kernel_shape", "strides", "pads", "dilations", "group", "auto_pad");
+		NEED_IN(2);
+		if (in[0]->type.rank != 4 || in[1]->type.rank != 4) {
+			vc_error(m, NULL, "node '%s' (Conv): only 2-D convolution (4-D tensors) is supported", nm);
+			return NULL;
+		}
+		int64_t kd[2] = {in[1]->type.dim[2], in[1]->type.dim[3]};
+		if (spatial(m, np, &a, in[0]->type.dim[2], in[0]->type.dim[3], kd))
+			return NULL;
+		if (a.kernel[0] != kd[0] || a.kernel[1] != kd[1]) {
+			vc_error(m, NULL, "node '%s' (Conv): kernel_shape differs from the weights", nm);
+			return NULL;
+		}
+		a.group = attr_i(np, "group", 1);
+		return vc_build(m, VC_OP_CONV, in, n_in, &a, nm);
+	}
+	if (!strcmp(op, "Gemm")) {
+		ATTRS("alpha", "beta", "transA", "transB", "broadcast");
+		NEED_IN(2);
+		double alpha = attr_f(np, "alpha", 1.0), beta = attr_f(np, "beta", 1.0);
+		int64_t ta = attr_i(np, "transA", 0), tb = attr_i(np, "transB", 0);
+		if (ta || in[1]->op != VC_OP_CONST || in[1]->type.rank != 2 || in[0]->type.rank != 2 ||
+		    (n_in > 2 && in[2]->op != VC_OP_CONST)) {
+			vc_error(m, NULL, "node '%s' (Gemm): only transA=0 with constant 2-D B and C is supported", nm);
+			return NULL;
+		}
+		vc_node *w = tb ? in[1] : transpose2d(m, in[1], nm);
+		if (!w)
+			return NULL;
+		if (alpha != 1.0) {
+			vc_node *s = vc_const(m, NULL, VC_F32, 2, w->type.dim, w->data);
+			if (!s)
+				return NULL;
+			for (int64_t i = 0; i < vc_type_elems(&s->type); i++)
+				((float *)s->data)[i] *= (float)alpha;
+			w = s;
+		}
+		vc_node *args[3] = {in[0], w, NULL};
+		int nargs = 2;
+		int64_t O = w->type.dim[0], N = in[0]->type.dim[0];
+		vc_node *bias_full = NULL;
+		if (n_in > 2) {
+			const vc_type *ct = &in[2]->type;
+			int64_t ce = vc_type_elems(ct);
+			if (ce == O && (ct->rank == 1 || ct->dim[0] == 1)) {
+				int64_t d1[1] = {O};
+				vc_node *b = vc_const(m, NULL, VC_F32, 1, d1, in[2]->data);
+				if (!b)
+					return NULL;
+				for (int64_t i = 0; i < O; i++)
+					((float *)b->data)[i] *= (float)beta;
+				args[nargs++] = b;
+			} else {
+				bias_full = in[2]; /* general broadcast: add after */
+			}
+		}
+		vc_node *y = vc_build(m, VC_OP_DENSE, args, nargs, &a, nm);
+		if (y && bias_full) {
+			(void)N;
+			if (beta != 1.0) {
+				vc_error(m, NULL, "node '%s' (Gemm): beta != 1 with a non-vector C is not supported", nm);
+				return NULL;
+			}
+			vc_node *ab[2] = {y, bias_full};
+			y = vc_build(m, VC_OP_ADD, ab, 2, NULL, NULL);
+		}
+		return y;
+	}
+	if (!strcmp(op, "MatMul")) {
+		ATTRS("");
+		NEED_IN(2);
+		if (in[1]->op == VC_OP_CONST && in[1]->type.rank == 2 && in[0]->type.rank == 2) {
+			vc_node *w = transpose2d(m, in[1], NULL);
+			if (!w)
+				return NULL;
+			vc_node *args[2] = {in[0], w};
+			return vc_build(m, VC_OP_DENSE, args, 2, &a, nm);
+		}
+		return vc_build(m, VC_OP_MATMUL, in, 2, &a, nm);
+	}
+	if (!strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Mul")) {
+		ATTRS("broadcast", "axis");
+		NEED_IN(2);
+		if (attr(np, "axis")) {
+			vc_error(m, NULL, "node '%s' (%s): legacy broadcast axis is not supported", nm, op);
+			return NULL;
+		}
+		if (!strcmp(op, "Sum") && n_in != 2) {
+			vc_error(m, NULL, "node '%s' (Sum): only two inputs are supported", nm);
+			return NULL;
+		}
+		return vc_build(m, !strcmp(op, "Mul") ? VC_OP_MUL : VC_OP_ADD, in, 2, &a, nm);
+	}
+	if (!strcmp(op, "Relu")) {
+		ATTRS("");
+		NEED_IN(1);
+		return vc_build(m, VC_OP_RELU, in, 1, &a, nm);
+	}
+	if (!strcmp(op, "Clip")) {
+		ATTRS("min", "max");
+		NEED_IN(1);
+		a.lo = attr_f(np, "min", -INFINITY);
+		a.hi = attr_f(np, "max", INFINITY);
+		for (int k = 1; k < n_in; k++) {
+			if (in[k]->op != VC_OP_CONST || vc_type_elems(&in[k]->type) != 1) {
+				vc_error(m, NULL, "node '%s' (Clip): min/max must be constant scalars", nm);
+				return NULL;
+			}
+			*(k == 1 ? &a.lo : &a.hi) = ((float *)in[k]->data)[0];
+		}
+		return vc_build(m, VC_OP_CLIP, in, 1, &a, nm);
+	}
+	if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) {
+		int is_max = op[0] == 'M';
+		if (is_max)
+			ATTRS("kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode", "storage_order");
+		else
+			ATTRS("kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode", "count_include_pad");
+		NEED_IN(1);
+		if (in[0]->type.rank != 4) {
+			vc_error(m, NULL, "node '%s' (%s): only 2-D pooling (4-D tensors) is supported", nm, op);
+			return NULL;
+		}
+		if (!attr(np, "kernel_shape")) {
+			vc_error(m, NULL, "node '%s' (%s): kernel_shape is required", nm, op);
+			return NULL;
+		}
+		if (spatial(m, np, &a, in[0]->type.dim[2], in[0]->type.dim[3], NULL))
+			return NULL;
+		if (attr_i(np, "storage_order", 0) != 0 || np->n_output > 1) {
+			vc_error(m, NULL, "node '%s' (MaxPool): the Indices output / storage_order are not supported", nm);
+			return NULL;
+		}
+		a.ceil_mode = (int)attr_i(np, "ceil_mode", 0);
+		a.count_include_pad = (int)attr_i(np, "count_include_pad", 0);
+		return vc_build(m, is_max ? VC_OP_MAXPOOL : VC_OP_AVGPOOL, in, 1, &a, nm);
+	}
+	if (!strcmp(op, "GlobalAveragePool")) {
+		ATTRS("");
+		NEED_IN(1);
+		return vc_build(m, VC_OP_GAP, in, 1, &a, nm);
+	}
+	if (!strcmp(op, "Reshape")) {
+		ATTRS("shape", "allowzero");
+		NEED_IN(1);
+		if (attr_i(np, "allowzero", 0)) {
+			vc_error(m, NULL, "node '%s' (Reshape): allowzero=1 is not supported", nm);
+			return NULL;
+		}
+		int64_t c = 0;
+		if (n_in >= 2) {
+			if (in[1]->op != VC_OP_CONST || in[1]->type.rank != 1 || in[1]->type.dim[0] > VC_MAX_RANK) {
+				vc_error(m, NULL, "node '%s' (Reshape): the shape must be a constant of at most %d entries", nm,
+					 VC_MAX_RANK);
+				return NULL;
+			}
+			c = in[1]->type.dim[0];
+			for (int64_t i = 0; i < c; i++)
+				a.shape[i] = (int64_t)((float *)in[1]->data)[i];
+		} else if (attr_ints(np, "shape", a.shape, VC_MAX_RANK, &c) < 0) {
+			vc_error(m, NULL, "node '%s' (Reshape): shape of rank > %d", nm, VC_MAX_RANK);
+			return NULL;
+		}
+		a.nshape = (int)c;
+		return vc_build(m, VC_OP_RESHAPE, in, 1, &a, nm);
+	}
+	if (!strcmp(op, "Flatten")) {
+		ATTRS("axis");
+		NEED_IN(1);
+		a.axis = attr_i(np, "axis", 1);
+		return vc_build(m, VC_OP_FLATTEN, in, 1, &a, nm);
+	}
+	if (!strcmp(op, "Softmax")) {
+		ATTRS("axis");
+		NEED_IN(1);
+		a.coerce2d = im->opset < 13;
+		a.axis = attr_i(np, "axis", im->opset < 13 ? 1 : -1);
+		return vc_build(m, VC_OP_SOFTMAX, in, 1, &a, nm);
+	}
+	if (!strcmp(op, "BatchNormalization")) {
+		ATTRS("epsilon", "momentum", "spatial", "is_test", "consumed_inputs", "training_mode");
+		NEED_IN(5);
+		if (attr_i(np, "training_mode", 0) || np->n_output > 1) {
+			vc_error(m, NULL, "node '%s' (BatchNormalization): training mode is not supported", nm);
+			return NULL;
+		}
+		if (attr_i(np, "spatial", 1) != 1) {
+			vc_error(m, NULL, "node '%s' (BatchNormalization): spatial=0 is not supported", nm);
+			return NULL;
+		}
+		a.eps = attr_f(np, "epsilon", 1e-5);
+		return vc_build(m, VC_OP_BATCHNORM, in, 5, &a, nm);
+	}
+	if (!strcmp(op, "Concat")) {
+		ATTRS("axis");
+		NEED_IN(1);
+		if (!attr(np, "axis") && im->opset >= 4) {
+			vc_error(m, NULL, "node '%s' (Concat): attribute axis is required", nm);
+			return NULL;
+		}
+		a.axis = attr_i(np, "axis", 1);
+		return vc_build(m, VC_OP_CONCAT, in, n_in, &a, nm);
+	}
+	if (!strcmp(op, "Identity") || !strcmp(op, "Dropout")) {
+		ATTRS("ratio", "is_test", "seed");
+		NEED_IN(1);
+		if (n_in > 1 && !strcmp(op, "Dropout")) {
+			vc_error(m, NULL, "node '%s' (Dropout): ratio/training_mode inputs are not supported", nm);
+			return NULL;
+		}
+		return in[0];
+	}
+	if (!strcmp(op, "Constant")) {
+		ATTRS("value");
+		const Onnx__AttributeProto *v = attr(np, "value");
+		if (!v || !v->t) {
+			vc_error(m, NULL, "node '%s' (Constant): only the tensor 'value' form is supported", nm);
+			return NULL;
+		}
+		return tensor_const(m, v->t, nm);
+	}
+	vc_error(m, NULL, "node '%s': op %s is not supported", nm, op);
+	return NULL;
+}
+
+/* ---- model ---------------------------------------------------------- */
+
+static int value_type(vc_module *m, const Onnx__ValueInfoProto *v, int64_t *dim, int *rank)
+{
+	const char *name = v->name ? v->name : "";
+	if (!v->type || v->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !v->type->tensor_type)
+		return vc_error(m, NULL, "graph input '%s' is not a tensor", name);
+	const Onnx__TypeProto__Tensor *t = v->type->tensor_type;
+	if (!t->has_elem_type || t->elem_type != ONNX_FLOAT)
+		return vc_error(m, NULL, "graph input '%s' has data type %s; only float is supported", name,
+				dtype_name(t->has_elem_type ? t->elem_type : 0));
+	if (!t->shape || t->shape->n_dim > VC_MAX_RANK)
+		return vc_error(m, NULL, "graph input '%s' has no shape or a rank above %d", name, VC_MAX_RANK);
+	*rank = (int)t->shape->n_dim;
+	for (size_t i = 0; i < t->shape->n_dim; i++) {
+		const Onnx__TensorShapeProto__Dimension *d = t->shape->dim[i];
+		dim[i] = d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE ? d->dim_value : 1;
+		if (dim[i] <= 0 || dim[i] > (1 << 24))
+			return vc_error(m, NULL, "graph input '%s' has a bad dimension %lld", name, (long long)dim[i]);
+	}
+	return 0;
+}
+
+static int import_model(vc_module *m, const Onnx__ModelProto *mp)
+{
+	importer im = {.m = m, .opset = 1};
+	int rc = -1;
+	for (size_t i = 0; i < mp->n_opset_import; i++)
+		if (!mp->opset_import[i]->domain || !mp->opset_import[i]->domain[0] ||
+		    !strcmp(mp->opset_import[i]->domain, "ai.onnx"))
+			im.opset = mp->opset_import[i]->version;
+	const Onnx__GraphProto *g = mp->graph;
+	if (!g) {
+		vc_error(m, NULL, "the model has no graph");
+		return -1;
+	}
+	for (size_t i = 0; i < g->n_initializer; i++) {
+		vc_node *c = tensor_const(m, g->initializer[i], "initializer");
+		if (!c || bind(&im, g->initializer[i]->name ? g->initializer[i]->name : "", c))
+			goto done;
+	}
+	for (size_t i = 0; i < g->n_input; i++) {
+		const char *name = g->input[i]->name ? g->input[i]->name : "";
+		if (lookup(&im, name))
+			continue; /* an initializer listed as input (old exporters) */
+		int64_t dim[VC_MAX_RANK];
+		int rank = 0;
+		if (value_type(m, g->input[i], dim, &rank))
+			goto done;
+		vc_node *n = vc_input(m, name, VC_F32, rank, dim);
+		if (!n || bind(&im, name, n))
+			goto done;
+	}
+	for (size_t i = 0; i < g->n_node; i++) {
+		const Onnx__NodeProto *np = g->node[i];
+		if (np->n_output < 1 || !np->op_type) {
+			vc_error(m, NULL, "node %zu has no op type or no output", i);
+			goto done;
+		}
+		vc_node *n = import_node(&im, np);
+		if (n && (n->op == VC_OP_RESHAPE || n->op == VC_OP_FLATTEN) && n->in[0]->op == VC_OP_CONST)
+			n = vc_const(m, n->name, VC_F32, n->type.rank, n->type.dim, n->in[0]->data); /* fold now */
+		if (!n || bind(&im, np->output[0], n))
+			goto done;
+	}
+	if (g->n_output < 1 || g->n_output > 8) {
+		vc_error(m, NULL, "the graph has %zu outputs (1..8 supported)", g->n_output);
+		goto done;
+	}
+	for (size_t i = 0; i < g->n_output; i++) {
+		vc_node *n = lookup(&im, g->output[i]->name ? g->output[i]->name : "");
+		if (!n) {
+			vc_error(m, NULL, "graph output '%s' is not produced by any node", g->output[i]->name);
+			goto done;
+		}
+		m->g->outputs[m->g->n_outputs++] = n;
+	}
+	if (m->g->n_inputs == 0) {
+		vc_error(m, NULL, "the graph has no inputs");
+		goto done;
+	}
+	vc_remove_dead(m);
+	m->props |= VC_PROP_IMPORTED;
+	rc = 0;
+done:
+	free(im.names);
+	free(im.vals);
+	return rc;
+}
+
+int vc_import_onnx_bytes(vc_module *m, const uint8_t *bytes, size_t len)
+{
+	Onnx__ModelProto *mp = onnx__model_proto__unpack(NULL, len, bytes);
+	if (!mp)
+		return vc_error(m, NULL, "not a valid ONNX model (the protobuf does not parse: truncated or corrupt)");
+	int rc = import_model(m, mp);
+	onnx__model_proto__free_unpacked(mp, NULL);
+	return rc;
+}
+
+static uint8_t *slurp(vc_module *m, const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		vc_error(m, NULL, "cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *buf = malloc(cap);
+	while (buf) {
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		cap *= 2;
+		uint8_t *nb = realloc(buf, cap);
+		if (!nb)
+			free(buf);
+		buf = nb;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (!buf || bad) {
+		free(buf);
+		vc_error(m, NULL, "cannot read %s", path);
+		return NULL;
+	}
+	*len = n;
+	return buf;
+}
+
+int vc_import_onnx_file(vc_module *m, const char *path)
+{
+	size_t len;
+	uint8_t *buf = slurp(m, path, &len);
+	if (!buf)
+		return -1;
+	int rc = vc_import_onnx_bytes(m, buf, len);
+	free(buf);
+	if (rc && !strstr(m->diag.msg, path)) {
+		char pre[512];
+		snprintf(pre, sizeof pre, "%.500s: ", path);
+		vc_error_prefix(m, pre);
+	}
+	return rc;
+}
+
+int vc_read_tensor_pb(vc_module *m, const char *path, vc_tensor *out)
+{
+	size_t len;
+	uint8_t *buf = slurp(m, path, &len);
+	if (!buf)
+		return -1;
+	Onnx__TensorProto *tp = onnx__tensor_proto__unpack(NULL, len, buf);
+	free(buf);
+	if (!tp)
+		return vc_error(m, NULL, "%s is not a TensorProto", path);
+	int rc = -1;
+	if (!tp->has_data_type || tp->data_type != ONNX_FLOAT) {
+		vc_error(m, NULL, "%s: data type %s is not supported", path, dtype_name(tp->has_data_type ? tp->data_type : 0));
+	} else {
+		/* a detached const: reuse the conversion, then copy out */
+		vc_node *c = tensor_const(m, tp, path);
+		if (c && !vc_tensor_alloc(out, &c->type)) {
+			memcpy(out->data, c->data, vc_type_bytes(&c->type));
+			rc = 0;
+		}
+		/* the const node is in the graph but unused: drop it */
+		vc_remove_dead(m);
+	}
+	onnx__tensor_proto__free_unpacked(tp, NULL);
+	return rc;
+}

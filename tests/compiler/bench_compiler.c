@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Compiler benchmarks:
+ *   BENCH compile_mnist_ms          import + compile + artifact of mnist-8
+ *   BENCH mnist_float_top1          float reference on all 10,000 digits
+ *   BENCH mnist_vta_top1            int8 on VTA (golden model) on all digits
+ *   BENCH mnist_agreement           fraction of digits where both agree
+ *   BENCH mnist_rtl_top1            int8 on the RTL simulation (a subset), if linked
+ *   BENCH r18_<layer>_fsim_exact    ResNet-18 C2..C11 bit-exact vs the int8 reference
+ *   BENCH r18_<layer>_mac_util      (MACs / 256) / cycles on the RTL, if linked
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <vta/runtime.h>
+
+#include "vc.h"
+
+static double now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static const char *root(void)
+{
+	const char *r = getenv("VTA_ROOT");
+	return r ? r : ".";
+}
+
+static int argmax(const float *v, int n)
+{
+	int b = 0;
+	for (int i = 1; i < n; i++)
+		b = v[i] > v[b] ? i : b;
+	return b;
+}
+
+static int mnist(int have_rtl)
+{
+	char model[1024], images[1024], labels[1024], err[1024];
+	snprintf(model, sizeof model, "%s/../shared/models/mnist-8.onnx", root());
+	snprintf(images, sizeof images, "%s/../shared/data/mnist-10k-images-idx3-ubyte", root());
+	snprintf(labels, sizeof labels, "%s/../shared/data/mnist-10k-labels-idx1-ubyte", root());
+	if (access(model, R_OK) || access(images, R_OK)) {
+		fprintf(stderr, "bench_compiler: MNIST files missing\n");
+		return 0;
+	}
+	double best = 1e9;
+	vc_module *m = NULL;
+	for (int rep = 0; rep < 3; rep++) {
+		vc_module_free(m);
+		m = vc_module_new();
+		double t0 = now();
+		vc_compile_opts o = {.calib_path = images, .calib_count = 500};
+		uint8_t *bytes;
+		size_t len;
+		if (vc_import_onnx_file(m, model) || vc_compile(m, &o, err, sizeof err) || vc_artifact_bytes(m, &bytes, &len)) {
+			fprintf(stderr, "bench_compiler: %s %s\n", err, m->diag.msg);
+			return 1;
+		}
+		free(bytes);
+		double t = now() - t0;
+		best = t < best ? t : best;
+	}
+	printf("BENCH compile_mnist_ms %.1f ms\n", best * 1e3);
+	vc_module *fm = vc_module_new();
+	vc_import_onnx_file(fm, model);
+	vc_dataset d;
+	if (vc_dataset_load_idx(images, labels, &d, err, sizeof err)) {
+		fprintf(stderr, "bench_compiler: %s\n", err);
+		return 1;
+	}
+	vc_runner *r = vc_runner_open(m, "fsim", err, sizeof err);
+	if (!r) {
+		fprintf(stderr, "bench_compiler: %s\n", err);
+		return 1;
+	}
+	vc_tensor in;
+	vc_tensor_alloc(&in, &fm->g->inputs[0]->type);
+	int ok_f = 0, ok_q = 0, agree = 0;
+	int *pred = calloc((size_t)d.count, sizeof *pred);
+	double tq = 0;
+	for (int s = 0; s < d.count; s++) {
+		for (int i = 0; i < 784; i++)
+			((float *)in.data)[i] = d.pixels[(size_t)s * 784 + (size_t)i];
+		vc_tensor fo, qo;
+		if (vc_interp(fm, &in, &fo, NULL, NULL, NULL))
+			return 1;
+		double t0 = now();
+		if (vc_runner_run(r, &in, &qo)) {
+			fprintf(stderr, "bench_compiler: %s\n", m->diag.msg);
+			return 1;
+		}
+		tq += now() - t0;
+		int bf = argmax(fo.data, 10), bq = argmax(qo.data, 10);
+		pred[s] = bq;
+		ok_f += bf == d.labels[s];
+		ok_q += bq == d.labels[s];
+		agree += bf == bq;
+		vc_tensor_free(&fo);
+		vc_tensor_free(&qo);
+	}
+	vc_runner_close(r);
+	printf("BENCH mnist_float_top1 %.4f fraction\n", (double)ok_f / d.count);
+	printf("BENCH mnist_vta_top1 %.4f fraction\n", (double)ok_q / d.count);
+	printf("BENCH mnist_agreement %.4f fraction\n", (double)agree / d.count);
+	printf("BENCH mnist_vta_fsim_ms_per_digit %.3f ms\n", 1e3 * tq / d.count);
+	if (have_rtl) {
+		int n = 100, ok = 0, same = 0;
+		r = vc_runner_open(m, "rtl", err, sizeof err);
+		double t0 = now();
+		for (int s = 0; r && s < n; s++) {
+			for (int i = 0; i < 784; i++)
+				((float *)in.data)[i] = d.pixels[(size_t)s * 784 + (size_t)i];
+			vc_tensor qo;
+			if (vc_runner_run(r, &in, &qo)) {
+				fprintf(stderr, "bench_compiler: rtl: %s\n", m->diag.msg);
+				break;
+			}
+			int b = argmax(qo.data, 10);
+			ok += b == d.labels[s];
+			same += b == pred[s];
+			vc_tensor_free(&qo);
+		}
+		if (r) {
+			printf("BENCH mnist_rtl_top1_100 %.4f fraction\n", ok / (double)n);
+			printf("BENCH mnist_rtl_fsim_agreement_100 %.4f fraction\n", same / (double)n);
+			printf("BENCH mnist_rtl_ms_per_digit %.1f ms\n", 1e3 * (now() - t0) / n);
+		} else {
+			fprintf(stderr, "bench_compiler: %s\n", err);
+		}
+		vc_runner_close(r);
+	}
+	free(pred);
+	vc_tensor_free(&in);
+	vc_dataset_free(&d);
+	vc_module_free(fm);
+	vc_module_free(m);
+	return 0;
+}
+
+/* ---- ResNet-18 conv workloads (COMPILER-NOTES 6.1) ------------------- */
+
+typedef struct wl {
+	const char *name;
+	int hw, ic, oc, k, pad, stride;
+} wl;
+
+static const wl r18[] = {
+	{"c2", 56, 64, 64, 3, 1, 1},    {"c3", 56, 64, 128, 3, 1, 2},   {"c4", 56, 64, 128, 1, 0, 2},
+	{"c5", 28, 128, 128, 3, 1, 1},  {"c6", 28, 128, 256, 3, 1, 2},  {"c7", 28, 128, 256, 1, 0, 2},
+	{"c8", 14, 256, 256, 3, 1, 1},  {"c9", 14, 256, 512, 3, 1, 2},  {"c10", 14, 256, 512, 1, 0, 2},
+	{"c11", 7, 512, 512, 3, 1, 1},
+};
+
+static uint64_t st = 5;
+static float frand(void)
+{
+	st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+	return (float)((double)(st >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+}
+
+static vc_module *layer(const wl *w)
+{
+	st = 5;
+	vc_module *m = vc_module_new();
+	int64_t xd[4] = {1, w->ic, w->hw, w->hw}, wd[4] = {w->oc, w->ic, w->k, w->k}, bd[1] = {w->oc};
+	vc_node *x = vc_input(m, "x", VC_F32, 4, xd);
+	vc_node *wt = vc_const(m, "w", VC_F32, 4, wd, NULL), *b = vc_const(m, "b", VC_F32, 1, bd, NULL);
+	for (int64_t i = 0; i < vc_type_elems(&wt->type); i++)
+		((float *)wt->data)[i] = frand();
+	for (int i = 0; i < w->oc; i++)
+		((float *)b->data)[i] = frand();
+	vc_attrs a;
+	vc_attrs_init(&a);
+	for (int i = 0; i < 4; i++)
+		a.pad[i] = w->pad;
+	a.stride[0] = a.stride[1] = w->stride;
+	vc_node *args[3] = {x, wt, b};
+	vc_node *y = vc_build(m, VC_OP_CONV, args, 3, &a, w->name);
+	y = vc_build(m, VC_OP_RELU, &y, 1, NULL, "relu");
+	m->g->outputs[m->g->n_outputs++] = y;
+	m->props |= VC_PROP_IMPORTED;
+	return m;
+}
+
+static void resnet18(int have_rtl)
+{
+	const char *only = getenv("VC_BENCH_R18");
+	for (size_t i = 0; i < sizeof r18 / sizeof r18[0]; i++) {
+		const wl *w = &r18[i];
+		if (only && !strstr(only, w->name))
+			continue;
+		vc_module *v = layer(w), *c = layer(w);
+		char err[1024];
+		vc_compile_opts o = {0};
+		vc_compile_opts oc = {.pipeline = "canonicalize,fold-bn,fold-const,quantize"};
+		double t0 = now();
+		if (vc_compile(v, &o, err, sizeof err) || vc_compile(c, &oc, err, sizeof err)) {
+			fprintf(stderr, "bench_compiler: %s: %s\n", w->name, err);
+			goto next;
+		}
+		printf("BENCH r18_%s_compile_ms %.1f ms\n", w->name, 1e3 * (now() - t0));
+		if (v->n_kernels != 1) {
+			fprintf(stderr, "bench_compiler: %s was not lowered to VTA in this configuration\n", w->name);
+			goto next;
+		}
+		vc_tensor in, a, b;
+		vc_tensor_alloc(&in, &v->g->inputs[0]->type);
+		for (int64_t k = 0; k < vc_type_elems(&in.t); k++)
+			((float *)in.data)[k] = frand();
+		vc_runner *r = vc_runner_open(v, "fsim", err, sizeof err);
+		if (r && !vc_runner_run(r, &in, &a)) {
+			if (!vc_interp(c, &in, &b, NULL, NULL, NULL)) {
+				printf("BENCH r18_%s_fsim_exact %d bool\n", w->name,
+				       !memcmp(a.data, b.data, vc_type_bytes(&a.t)));
+				vc_tensor_free(&b);
+			}
+			if (have_rtl) {
+				vc_runner *rr = vc_runner_open(v, "rtl", err, sizeof err);
+				vc_tensor t;
+				uint64_t cycles = 0;
+				if (rr && !vc_runner_run(rr, &in, &t)) {
+					vc_runner_stats(rr, NULL, &cycles, NULL);
+					double macs = (double)w->oc * w->ic * w->k * w->k * (double)v->g->outputs[0]->type.dim[2] *
+						      (double)v->g->outputs[0]->type.dim[3];
+					printf("BENCH r18_%s_rtl_exact %d bool\n", w->name, !memcmp(a.data, t.data, vc_type_bytes(&a.t)));
+					if (cycles)
+						printf("BENCH r18_%s_mac_util %.4f fraction\n", w->name,
+						       macs / (VTA_BATCH * VTA_BLOCK_IN * VTA_BLOCK_OUT) / (double)cycles);
+					vc_tensor_free(&t);
+				} else {
+					fprintf(stderr, "bench_compiler: %s on rtl: %s %s\n", w->name, rr ? v->diag.msg : err, "");
+				}
+				vc_runner_close(rr);
+			}
+			vc_tensor_free(&a);
+		} else {
+			fprintf(stderr, "bench_compiler: %s: %s\n", w->name, r ? v->diag.msg : err);
+		}
+		vc_runner_close(r);
+		vc_tensor_free(&in);
+	next:
+		vc_module_free(v);
+		vc_module_free(c);
+	}
+}
+
+int main(void)
+{
+	int have_rtl = vta_backend_probe("rtl", (char[256]){0}, 256) == 0;
+	if (mnist(have_rtl))
+		return 1;
+	resnet18(have_rtl);
+	return 0;
+}

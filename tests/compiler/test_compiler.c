@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The compiler's infrastructure and passes on tiny modules built in a line
+ * or two: the typed builder, the verifier, pipeline text, requirements,
+ * instruments, each graph pass, the artifact, and MNIST on a few hundred
+ * digits on the golden model.
+ */
+#include <math.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "vc.h"
+
+/* ---- fixtures ------------------------------------------------------ */
+
+static uint64_t seed = 1;
+
+static float frand(void)
+{
+	return (float)((double)(test_rand(&seed) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+}
+
+static vc_node *rconst(vc_module *m, int rank, const int64_t *d)
+{
+	vc_node *c = vc_const(m, NULL, VC_F32, rank, d, NULL);
+	for (int64_t i = 0; c && i < vc_type_elems(&c->type); i++)
+		((float *)c->data)[i] = frand();
+	return c;
+}
+
+/* x[1,C,H,W] -> conv(O,k,pad) [-> relu]: the "single conv graph". */
+static vc_module *single_conv(int C, int H, int W, int O, int k, int pad, int stride, int relu)
+{
+	vc_module *m = vc_module_new();
+	int64_t xd[4] = {1, C, H, W}, wd[4] = {O, C, k, k}, bd[1] = {O};
+	vc_node *args[3] = {vc_input(m, "x", VC_F32, 4, xd), rconst(m, 4, wd), rconst(m, 1, bd)};
+	vc_attrs a;
+	vc_attrs_init(&a);
+	for (int i = 0; i < 4; i++)
+		a.pad[i] = pad;
+	a.stride[0] = a.stride[1] = stride;
+	vc_node *y = vc_build(m, VC_OP_CONV, args, 3, &a, "conv0");
+	if (relu)
+		y = vc_build(m, VC_OP_RELU, &y, 1, NULL, "relu0");
+	m->g->outputs[m->g->n_outputs++] = y;
+	m->props |= VC_PROP_IMPORTED; /* built here instead of imported */
+	return m;
+}
+
+static int run_pipeline(vc_module *m, const char *text)
+{
+	char err[512];
+	vc_pm *pm = vc_pm_parse(text, err, sizeof err);
+	if (!pm) {
+		printf("parse: %s\n", err);
+		return -1;
+	}
+	vc_instr in = {.verify_each = 1};
+	m->props |= VC_PROP_IMPORTED;
+	int rc = vc_pm_run(pm, m, &in);
+	if (rc)
+		printf("run: %s\n", m->diag.msg);
+	vc_pm_free(pm);
+	return rc;
+}
+
+static int count_op(vc_module *m, vc_op op)
+{
+	int n = 0;
+	for (int i = 0; i < m->g->n; i++)
+		n += m->g->nodes[i]->op == op;
+	return n;
+}
+
+/* ---- IR ------------------------------------------------------------ */
+
+static void builder_types(void)
+{
+	vc_module *m = single_conv(3, 8, 8, 5, 3, 1, 1, 1);
+	vc_node *y = m->g->outputs[0];
+	CHECK_EQ(y->type.rank, 4);
+	CHECK_EQ(y->type.dim[1], 5);
+	CHECK_EQ(y->type.dim[2], 8);
+	CHECK_EQ(vc_verify(m), 0);
+	/* ill-typed: channels disagree -> refused with node and op named */
+	int64_t wd[4] = {4, 2, 3, 3};
+	vc_node *args[2] = {m->g->inputs[0], rconst(m, 4, wd)};
+	CHECK(vc_build(m, VC_OP_CONV, args, 2, NULL, "bad_conv") == NULL);
+	CHECK_STR_CONTAINS(m->diag.msg, "conv 'bad_conv'");
+	CHECK_STR_CONTAINS(m->diag.msg, "input channels");
+	vc_module_free(m);
+}
+
+static void verifier_catches(void)
+{
+	vc_module *m = single_conv(3, 8, 8, 5, 3, 1, 1, 0);
+	vc_node *y = m->g->outputs[0];
+	y->type.dim[1] = 6; /* a pass that forgot the type */
+	CHECK(vc_verify(m) != 0);
+	CHECK_STR_CONTAINS(m->diag.msg, "differs from the inferred");
+	y->type.dim[1] = 5;
+	m->diag.count = 0;
+	/* order broken: move the conv before its input */
+	vc_node *t = m->g->nodes[0];
+	m->g->nodes[0] = m->g->nodes[m->g->n - 1];
+	m->g->nodes[m->g->n - 1] = t;
+	CHECK(vc_verify(m) != 0);
+	CHECK_STR_CONTAINS(m->diag.msg, "not defined before its use");
+	vc_module_free(m);
+}
+
+/* ---- pass manager -------------------------------------------------- */
+
+static void pipeline_roundtrip(void)
+{
+	char err[512], a[2048], b[2048];
+	const char *texts[] = {
+		"vta-default",
+		"canonicalize, fold-bn ,quantize{calib=8,skip=conv0:7},partition{cpu=x},fuse,pack,tile,lower,tokens,emit",
+		"module(graph(canonicalize),kernel(tile),stream(emit))",
+	};
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		vc_pm *pm = vc_pm_parse(texts[i], err, sizeof err);
+		CHECK(pm != NULL);
+		if (!pm)
+			continue;
+		CHECK_EQ(vc_pm_print(pm, a, sizeof a), 0);
+		vc_pm *pm2 = vc_pm_parse(a, err, sizeof err);
+		CHECK(pm2 != NULL);
+		if (pm2) {
+			vc_pm_print(pm2, b, sizeof b);
+			CHECK(!strcmp(a, b));
+			vc_pm_free(pm2);
+		}
+		vc_pm_free(pm);
+	}
+	vc_pm *pm = vc_pm_parse("vta-default", err, sizeof err);
+	vc_pm_print(pm, a, sizeof a);
+	CHECK(!strcmp(a, vc_default_pipeline));
+	vc_pm_free(pm);
+	pm = vc_pm_parse("quantize{calib=8,skip=conv0:7}", err, sizeof err);
+	vc_pm_print(pm, a, sizeof a);
+	CHECK(!strcmp(a, "module(graph(quantize{calib=8,skip=conv0:7}))"));
+	vc_pm_free(pm);
+}
+
+static void pipeline_errors(void)
+{
+	char err[512];
+	CHECK(vc_pm_parse("canonicalize,frobnicate", err, sizeof err) == NULL);
+	CHECK_STR_CONTAINS(err, "unknown pass 'frobnicate'");
+	CHECK(vc_pm_parse("quantize{scale=8.0}", err, sizeof err) == NULL);
+	CHECK_STR_CONTAINS(err, "pass quantize has no option 'scale'");
+	CHECK(vc_pm_parse("quantize{calib=many}", err, sizeof err) == NULL);
+	CHECK_STR_CONTAINS(err, "needs an integer");
+	CHECK(vc_pm_parse("kernel(quantize)", err, sizeof err) == NULL);
+	CHECK_STR_CONTAINS(err, "runs on graph units");
+	CHECK(vc_pm_parse("graph(canonicalize", err, sizeof err) == NULL);
+	/* requirements are checked before anything runs */
+	vc_module *m = single_conv(3, 8, 8, 5, 3, 1, 1, 0);
+	uint64_t h = vc_hash_module(m);
+	CHECK(run_pipeline(m, "canonicalize,fold-bn,pack") != 0);
+	CHECK_STR_CONTAINS(m->diag.msg, "pack requires property 'fused'");
+	CHECK(vc_hash_module(m) == h); /* nothing ran */
+	vc_module_free(m);
+}
+
+static void instruments(void)
+{
+	vc_module *m = single_conv(3, 8, 8, 5, 3, 1, 1, 1);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	vc_pm *pm = vc_pm_parse("vta-default", (char[256]){0}, 256);
+	char repro[] = "/tmp/vc_repro_XXXXXX";
+	int fd = mkstemp(repro);
+	if (fd >= 0)
+		close(fd);
+	vc_instr in = {.verify_each = 1, .time_passes = 1, .stats = 1, .print_after = "quantize", .out = f};
+	CHECK_EQ(vc_pm_run(pm, m, &in), 0);
+	fclose(f);
+	CHECK_STR_CONTAINS(buf, "IR after quantize");
+	CHECK_STR_CONTAINS(buf, "qconv(");
+	CHECK_STR_CONTAINS(buf, "Pass execution timing report");
+	CHECK_STR_CONTAINS(buf, "quantize - quantized-layers");
+	free(buf);
+	vc_pm_free(pm);
+	vc_module_free(m);
+	/* a failing pass writes a reproducer and names the node */
+	m = single_conv(3, 8, 8, 5, 3, 1, 1, 1);
+	pm = vc_pm_parse("canonicalize,fold-bn,quantize{skip=nosuchlayer}", (char[256]){0}, 256);
+	in = (vc_instr){.verify_each = 1, .reproducer = repro};
+	CHECK(vc_pm_run(pm, m, &in) != 0);
+	CHECK_STR_CONTAINS(m->diag.msg, "nosuchlayer");
+	FILE *r = fopen(repro, "r");
+	CHECK(r != NULL);
+	if (r) {
+		char line[512] = "";
+		CHECK(fgets(line, sizeof line, r) != NULL);
+		CHECK_STR_CONTAINS(line, "reproducer");
+		fclose(r);
+	}
+	unlink(repro);
+	vc_pm_free(pm);
+	vc_module_free(m);
+}
+
+/* ---- graph passes -------------------------------------------------- */
+
+static void canonicalize_bias(void)
+{
+	vc_module *m = vc_module_new();
+	int64_t xd[4] = {1, 2, 5, 5}, wd[4] = {3, 2, 3, 3}, bd[3] = {3, 1, 1};
+	vc_node *a[2] = {vc_input(m, "x", VC_F32, 4, xd), rconst(m, 4, wd)};
+	vc_node *c = vc_build(m, VC_OP_CONV, a, 2, NULL, "c");
+	vc_node *s[2] = {c, rconst(m, 3, bd)};
+	m->g->outputs[m->g->n_outputs++] = vc_build(m, VC_OP_ADD, s, 2, NULL, "add");
+	vc_tensor in, before, after;
+	vc_tensor_alloc(&in, &m->g->inputs[0]->type);
+	for (int i = 0; i < 50; i++)
+		((float *)in.data)[i] = frand();
+	CHECK_EQ(vc_interp(m, &in, &before, NULL, NULL, NULL), 0);
+	CHECK_EQ(run_pipeline(m, "canonicalize"), 0);
+	CHECK_EQ(count_op(m, VC_OP_ADD), 0);
+	CHECK_EQ(m->g->outputs[0]->n_in, 3);
+	CHECK_EQ(vc_interp(m, &in, &after, NULL, NULL, NULL), 0);
+	for (int i = 0; i < 27; i++)
+		CHECK(fabsf(((float *)before.data)[i] - ((float *)after.data)[i]) < 1e-5f);
+	vc_tensor_free(&in);
+	vc_tensor_free(&before);
+	vc_tensor_free(&after);
+	vc_module_free(m);
+}
+
+static void fold_bn_equivalent(void)
+{
+	vc_module *m = single_conv(3, 6, 6, 4, 3, 1, 1, 0);
+	int64_t d[1] = {4};
+	vc_node *p[5] = {m->g->outputs[0], rconst(m, 1, d), rconst(m, 1, d), rconst(m, 1, d), rconst(m, 1, d)};
+	for (int i = 0; i < 4; i++)
+		((float *)p[4]->data)[i] = 1.0f + fabsf(((float *)p[4]->data)[i]); /* variance > 0 */
+	m->g->outputs[0] = vc_build(m, VC_OP_BATCHNORM, p, 5, NULL, "bn");
+	vc_tensor in, before, after;
+	vc_tensor_alloc(&in, &m->g->inputs[0]->type);
+	for (int i = 0; i < 108; i++)
+		((float *)in.data)[i] = frand();
+	CHECK_EQ(vc_interp(m, &in, &before, NULL, NULL, NULL), 0);
+	CHECK_EQ(run_pipeline(m, "fold-bn"), 0);
+	CHECK_EQ(count_op(m, VC_OP_BATCHNORM), 0);
+	CHECK_EQ(vc_interp(m, &in, &after, NULL, NULL, NULL), 0);
+	for (int i = 0; i < 144; i++)
+		CHECK(fabsf(((float *)before.data)[i] - ((float *)after.data)[i]) < 1e-4f);
+	vc_tensor_free(&in);
+	vc_tensor_free(&before);
+	vc_tensor_free(&after);
+	vc_module_free(m);
+}
+
+static void fold_const_folds(void)
+{
+	vc_module *m = vc_module_new();
+	int64_t d[2] = {2, 3};
+	vc_node *a[2] = {rconst(m, 2, d), rconst(m, 2, d)};
+	vc_node *s = vc_build(m, VC_OP_ADD, a, 2, NULL, "cadd");
+	vc_node *b[2] = {vc_input(m, "x", VC_F32, 2, d), s};
+	m->g->outputs[m->g->n_outputs++] = vc_build(m, VC_OP_ADD, b, 2, NULL, "out");
+	CHECK_EQ(run_pipeline(m, "fold-const"), 0);
+	CHECK_EQ(count_op(m, VC_OP_ADD), 1);
+	vc_module_free(m);
+}
+
+static void quantize_and_skip(void)
+{
+	vc_module *m = single_conv(3, 8, 8, 5, 3, 1, 1, 1);
+	CHECK_EQ(run_pipeline(m, "canonicalize,fold-bn,quantize"), 0);
+	CHECK_EQ(count_op(m, VC_OP_QCONV), 1);
+	CHECK_EQ(count_op(m, VC_OP_REQUANT), 1);
+	CHECK_EQ(count_op(m, VC_OP_CONV), 0);
+	vc_module_free(m);
+	m = single_conv(3, 8, 8, 5, 3, 1, 1, 1);
+	CHECK_EQ(run_pipeline(m, "canonicalize,fold-bn,quantize{skip=conv0}"), 0);
+	CHECK_EQ(count_op(m, VC_OP_QCONV), 0);
+	CHECK_EQ(count_op(m, VC_OP_CONV), 1);
+	vc_module_free(m);
+	/* power-of-two scales: requant is a pure shift */
+	m = single_conv(3, 8, 8, 5, 3, 1, 1, 0);
+	CHECK_EQ(run_pipeline(m, "canonicalize,fold-bn,quantize{bits=8}"), 0);
+	for (int i = 0; i < m->g->n; i++)
+		if (m->g->nodes[i]->op == VC_OP_REQUANT)
+			CHECK(m->g->nodes[i]->a.shift >= -31 && m->g->nodes[i]->a.shift <= 31);
+	vc_module_free(m);
+	m = single_conv(3, 8, 8, 5, 3, 1, 1, 0);
+	CHECK(run_pipeline(m, "canonicalize,fold-bn,quantize{bits=4}") != 0);
+	CHECK_STR_CONTAINS(m->diag.msg, "only 8");
+	vc_module_free(m);
+}
+
+static void partition_fuse_pack(void)
+{
+	const char *upto = "canonicalize,fold-bn,fold-const,quantize,partition,fuse,pack";
+	vc_module *m = single_conv(3, 8, 8, 20, 3, 1, 1, 1);
+	CHECK_EQ(run_pipeline(m, upto), 0);
+	CHECK_EQ(count_op(m, VC_OP_VTA_CONV), 1);
+	CHECK_EQ(count_op(m, VC_OP_PACK), 1);
+	CHECK_EQ(count_op(m, VC_OP_UNPACK), 1);
+	CHECK_EQ(count_op(m, VC_OP_RELU), 0); /* fused */
+	CHECK_EQ(m->n_kernels, 1);
+	vc_node *v = NULL;
+	for (int i = 0; i < m->g->n; i++)
+		if (m->g->nodes[i]->op == VC_OP_VTA_CONV)
+			v = m->g->nodes[i];
+	CHECK(v && v->a.relu == 1);
+	/* channels padded: 3 -> one input block, 20 -> two output blocks */
+	CHECK(v && v->in[0]->type.dim[1] == 1 && v->type.dim[1] == (20 + VTA_BLOCK_OUT - 1) / VTA_BLOCK_OUT);
+	vc_module_free(m);
+	/* stable-name override keeps it on the CPU */
+	m = single_conv(3, 8, 8, 20, 3, 1, 1, 1);
+	CHECK_EQ(run_pipeline(m, "canonicalize,fold-bn,fold-const,quantize,partition{cpu=conv0},fuse,pack"), 0);
+	CHECK_EQ(count_op(m, VC_OP_VTA_CONV), 0);
+	CHECK_EQ(m->n_kernels, 0);
+	vc_module_free(m);
+	/* capability, not names: a dilated conv stays on the CPU */
+	m = vc_module_new();
+	int64_t xd[4] = {1, 4, 9, 9}, wd[4] = {4, 4, 3, 3};
+	vc_node *a[2] = {vc_input(m, "x", VC_F32, 4, xd), rconst(m, 4, wd)};
+	vc_attrs at;
+	vc_attrs_init(&at);
+	at.dilation[0] = at.dilation[1] = 2;
+	m->g->outputs[m->g->n_outputs++] = vc_build(m, VC_OP_CONV, a, 2, &at, "dilated");
+	CHECK_EQ(run_pipeline(m, upto), 0);
+	CHECK_EQ(m->n_kernels, 0);
+	CHECK_EQ(count_op(m, VC_OP_QCONV), 1);
+	vc_module_free(m);
+}
+
+static void kernel_passes_and_determinism(void)
+{
+	uint8_t *bytes[2];
+	size_t len[2];
+	for (int r = 0; r < 2; r++) {
+		seed = 7;
+		vc_module *m = single_conv(5, 9, 11, 18, 3, 1, 2, 1);
+		CHECK_EQ(run_pipeline(m, "vta-default"), 0);
+		CHECK(m->n_kernels == 1 && m->kernels[0]->n > 4);
+		CHECK(m->props & VC_PROP_EMITTED);
+		CHECK_EQ(vc_artifact_bytes(m, &bytes[r], &len[r]), 0);
+		vc_module_free(m);
+	}
+	CHECK(len[0] == len[1] && !memcmp(bytes[0], bytes[1], len[0]));
+	/* the artifact reads back into the same bytes */
+	vc_module *m = vc_module_new();
+	CHECK_EQ(vc_artifact_parse(m, bytes[0], len[0]), 0);
+	uint8_t *again;
+	size_t alen;
+	CHECK_EQ(vc_artifact_bytes(m, &again, &alen), 0);
+	CHECK(alen == len[0] && !memcmp(again, bytes[0], alen));
+	free(again);
+	vc_module_free(m);
+	/* truncated or corrupt artifacts are refused */
+	size_t cuts[] = {0, 3, 10, len[0] / 2, len[0] - 1};
+	for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+		m = vc_module_new();
+		CHECK(vc_artifact_parse(m, bytes[0], cuts[i]) != 0);
+		CHECK(m->diag.msg[0] != 0);
+		vc_module_free(m);
+	}
+	uint64_t st = 3;
+	for (int t = 0; t < 100; t++) {
+		uint8_t *c = malloc(len[0]);
+		memcpy(c, bytes[0], len[0]);
+		c[test_rand(&st) % len[0]] ^= (uint8_t)(1 + test_rand(&st) % 255);
+		m = vc_module_new();
+		vc_artifact_parse(m, c, len[0]); /* must not crash; either outcome is fine */
+		vc_module_free(m);
+		free(c);
+	}
+	free(bytes[0]);
+	free(bytes[1]);
+}
+
+/* ---- MNIST on the golden model -------------------------------------- */
+
+static void mnist_fsim(void)
+{
+	char model[1024], images[1024], labels[1024];
+	snprintf(model, sizeof model, "%s/../shared/models/mnist-8.onnx", test_root());
+	snprintf(images, sizeof images, "%s/../shared/data/mnist-10k-images-idx3-ubyte", test_root());
+	snprintf(labels, sizeof labels, "%s/../shared/data/mnist-10k-labels-idx1-ubyte", test_root());
+	if (access(model, R_OK) || access(images, R_OK)) {
+		/* The project's real data lives beside the checkout (README). */
+		test_fail_(__FILE__, __LINE__, "MNIST model or data missing: %s, %s", model, images);
+		return;
+	}
+	vc_module *fm = vc_module_new(), *m = vc_module_new();
+	CHECK_EQ(vc_import_onnx_file(fm, model), 0);
+	CHECK_EQ(vc_import_onnx_file(m, model), 0);
+	vc_compile_opts o = {.calib_path = images, .calib_count = 50, .instr = {.verify_each = 1}};
+	char err[1024];
+	CHECK_EQ(vc_compile(m, &o, err, sizeof err), 0);
+	CHECK_EQ(m->n_kernels, 3);
+	uint8_t *bytes;
+	size_t len;
+	CHECK_EQ(vc_artifact_bytes(m, &bytes, &len), 0);
+	vc_module *rm = vc_module_new();
+	CHECK_EQ(vc_artifact_parse(rm, bytes, len), 0);
+	free(bytes);
+	vc_runner *r = vc_runner_open(rm, "fsim", err, sizeof err);
+	CHECK(r != NULL);
+	vc_dataset d;
+	CHECK_EQ(vc_dataset_load_idx(images, labels, &d, err, sizeof err), 0);
+	int N = 200, ok_f = 0, ok_q = 0, agree = 0, exact = 1;
+	vc_tensor in;
+	vc_tensor_alloc(&in, &fm->g->inputs[0]->type);
+	for (int s = 0; r && s < N; s++) {
+		for (int i = 0; i < 784; i++)
+			((float *)in.data)[i] = d.pixels[s * 784 + i];
+		vc_tensor fo, qo, so;
+		CHECK_EQ(vc_interp(fm, &in, &fo, NULL, NULL, NULL), 0);
+		CHECK_EQ(vc_runner_run(r, &in, &qo), 0);
+		if (s < 10) { /* the device agrees bit for bit with the host reference */
+			CHECK_EQ(vc_simulate(rm, &in, &so), 0);
+			exact &= !memcmp(so.data, qo.data, 40);
+			vc_tensor_free(&so);
+		}
+		int bf = 0, bq = 0;
+		for (int k = 1; k < 10; k++) {
+			bf = ((float *)fo.data)[k] > ((float *)fo.data)[bf] ? k : bf;
+			bq = ((float *)qo.data)[k] > ((float *)qo.data)[bq] ? k : bq;
+		}
+		ok_f += bf == d.labels[s];
+		ok_q += bq == d.labels[s];
+		agree += bf == bq;
+		vc_tensor_free(&fo);
+		vc_tensor_free(&qo);
+	}
+	printf("mnist %d digits: float %d, vta(fsim) %d, agreement %d\n", N, ok_f, ok_q, agree);
+	CHECK(exact);
+	CHECK(ok_q >= ok_f - 2);
+	CHECK(agree >= N - 3);
+	vc_tensor_free(&in);
+	vc_dataset_free(&d);
+	vc_runner_close(r);
+	vc_module_free(rm);
+	vc_module_free(m);
+	vc_module_free(fm);
+}
+
+static const test_case_t cases[] = {
+	{"builder_types", builder_types},
+	{"verifier_catches", verifier_catches},
+	{"pipeline_roundtrip", pipeline_roundtrip},
+	{"pipeline_errors", pipeline_errors},
+	{"instruments", instruments},
+	{"canonicalize_bias", canonicalize_bias},
+	{"fold_bn_equivalent", fold_bn_equivalent},
+	{"fold_const_folds", fold_const_folds},
+	{"quantize_and_skip", quantize_and_skip},
+	{"partition_fuse_pack", partition_fuse_pack},
+	{"kernel_passes_and_determinism", kernel_passes_and_determinism},
+	{"mnist_fsim", mnist_fsim},
+	{NULL, NULL},
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, cases);
+}
