@@ -79,9 +79,9 @@ uint64_t test_rand(uint64_t *s)
 	return x * 0x2545F4914F6CDD1Dull;
 }
 
-long test_rand_range(uint64_t *s, long lo, long hi)
+int64_t test_rand_range(uint64_t *s, int64_t lo, int64_t hi)
 {
-	return lo + (long)(test_rand(s) % (uint64_t)(hi - lo + 1));
+	return lo + (int64_t)(test_rand(s) % (uint64_t)(hi - lo + 1));
 }
 
 const char *test_root(void)

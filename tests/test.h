@@ -64,7 +64,7 @@ int test_main(int argc, char **argv, const test_case_t *cases);
 /* Deterministic pseudo-random numbers for tests (xorshift64*). */
 uint64_t test_rand(uint64_t *state);
 /* Uniform in [lo, hi]. */
-long test_rand_range(uint64_t *state, long lo, long hi);
+int64_t test_rand_range(uint64_t *state, int64_t lo, int64_t hi);
 
 /* Directory of the project checkout (VTA_ROOT, else "."). */
 const char *test_root(void);

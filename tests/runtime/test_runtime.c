@@ -111,7 +111,7 @@ static void test_hw_spec_layout(void)
 			in.opcode = VTA_OPCODE_LOAD;
 			in.memory_type = VTA_MEM_ID_INP;
 			in.sram_base = (uint32_t)test_rand_range(&s, 0, 65535);
-			in.dram_base = (uint32_t)test_rand_range(&s, 0, 0xFFFFFFFFl);
+			in.dram_base = (uint32_t)test_rand(&s);
 			in.y_size = (uint32_t)test_rand_range(&s, 0, 65535);
 			in.x_size = (uint32_t)test_rand_range(&s, 0, 65535);
 			in.x_stride = (uint32_t)test_rand_range(&s, 0, 65535);
