@@ -102,7 +102,7 @@ $(LIB)/libvta.so: $(LIB_OBJS)
 DEB_PACKAGES := build-essential clang libclang-rt-14-dev pkg-config \
 	verilator yosys iverilog \
 	libusb-1.0-0-dev protobuf-c-compiler libprotobuf-c-dev libonnx-dev libonnx-testdata \
-	libstb-dev qemu-user-static gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu \
+	libstb-dev tcl qemu-user-static gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu \
 	libc6-dev-armhf-cross libc6-dev-arm64-cross
 
 deps:

@@ -128,7 +128,8 @@ test-cross: $(BIN)/vta
 TEST_EXTRA += test-boards-tcl
 .PHONY: test-boards-tcl
 test-boards-tcl: $(GEN)/vta_config.vh
-	@if ! command -v tclsh >/dev/null; then echo "test-boards-tcl: no tclsh, not run"; exit 0; fi; \
+	@if ! command -v tclsh >/dev/null; then \
+		echo "FAIL boards-tcl: no tclsh (make deps installs the tcl package)" >> $(RESULTS); exit 0; fi; \
 	id=$$(sed -n "s/.*VTA_CONFIG_ID 32'h\([0-9A-Fa-f]*\).*/\1/p" $(GEN)/vta_config.vh); \
 	bus=$$(sed -n 's/.*VTA_BUS_WIDTH \([0-9]*\).*/\1/p' $(GEN)/vta_config.vh); \
 	out=$(BUILD)/boards/tcltest; mkdir -p $$out; \

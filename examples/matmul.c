@@ -9,6 +9,7 @@
  * C[M][N] = low 8 bits of A[M][K] x B[K][N]; M must be a multiple of
  * VTA_BATCH, K of VTA_BLOCK_IN and N of VTA_BLOCK_OUT.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -42,6 +42,9 @@ install: build-all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VTA_VERSION)|g' \
 		-e 's|@CONFIG@|$(CFG_NAME)|g' runtime/vta.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/vta.pc
 	install -m 755 $(BIN)/vta $(DESTDIR)$(PREFIX)/bin/
+	$(if $(RTLSIM_LIB),install -m 755 $(LIB)/libvta-rtl.so $(DESTDIR)$(PREFIX)/lib/)
+	$(if $(RTLSIM_LIB),sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VTA_VERSION)|g' \
+		-e 's|@CONFIG@|$(CFG_NAME)|g' runtime/vta-rtl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/vta-rtl.pc)
 
 # The example must build against the installed library with pkg-config.
 .PHONY: check-install
@@ -52,6 +55,22 @@ check-install:
 		sh -c '$(CC) -std=c11 -Wall -Wextra -Werror examples/matmul.c \
 			$$(pkg-config --cflags --libs --static vta) -o $(BUILD)/stage/matmul'
 	LD_LIBRARY_PATH=$(CURDIR)/$(BUILD)/stage/usr/lib VTA_TARGET=fsim $(BUILD)/stage/matmul
+ifneq ($(RTLSIM_LIB),)
+	PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(BUILD)/stage \
+	PKG_CONFIG_LIBDIR=$(CURDIR)/$(BUILD)/stage/usr/lib/pkgconfig \
+		sh -c '$(CC) -std=c11 -Wall -Wextra -Werror examples/matmul.c \
+			$$(pkg-config --cflags --libs vta-rtl) -o $(BUILD)/stage/matmul-rtl'
+	LD_LIBRARY_PATH=$(CURDIR)/$(BUILD)/stage/usr/lib VTA_TARGET=rtl $(BUILD)/stage/matmul-rtl 4 32 32
+endif
+
+# `make test` runs check-install (plain build only) and records the result.
+TEST_EXTRA += test-install
+.PHONY: test-install
+test-install:
+	@if $(MAKE) --no-print-directory check-install > $(BUILD)/check-install.log 2>&1; then \
+		echo "PASS install/pkg-config-matmul" >> $(RESULTS); \
+	else tail -20 $(BUILD)/check-install.log; \
+		echo "FAIL install/pkg-config-matmul: see $(BUILD)/check-install.log" >> $(RESULTS); fi
 
 # The rtl backend and the runtime cases on the RTL (rtl and zynq-over-RTL):
 # only where hw/module.mk builds the Verilator model.
@@ -70,7 +89,12 @@ $(BIN)/tests/runtime/bench_runtime_rtl: $(OBJ)/tests/runtime/bench_runtime.o $(R
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(RTL_LDLIBS)
 
-ALL_TARGETS += $(BIN)/matmul-rtl
+ALL_TARGETS += $(BIN)/matmul-rtl $(LIB)/libvta-rtl.so
+# The whole library with the rtl backend and the Verilator model inside, for
+# programs built against the installed library (pkg-config vta-rtl).
+$(LIB)/libvta-rtl.so: $(LIB_OBJS) $(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o $(RTL_LIB)
+	$(CC) -shared $(LDFLAGS) -o $@ $(LIB_OBJS) $(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o \
+		-Wl,--whole-archive $(RTL_LIB) -Wl,--no-whole-archive $(LDLIBS) $(RTL_LDLIBS)
 $(BIN)/matmul-rtl: $(OBJ)/examples/matmul.o $(RTL_BACKEND_LINK)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(RTL_LDLIBS)
