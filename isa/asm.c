@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <vta/asm.h>
+#include <vta/util.h>
 
 #define IMAGE_MAGIC "VTAPROG1"
 #define MAX_LINE 4096
@@ -738,34 +739,12 @@ fail:
 int vta_program_read(const char *path, vta_program_t *p, vta_error_t *err)
 {
 	memset(p, 0, sizeof *p);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return vta_error_set(err, VTA_EIO, -1, "cannot open %s: %s", path, strerror(errno));
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len == cap) {
-			cap = cap ? cap * 2 : 65536;
-			uint8_t *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return vta_error_set(err, VTA_ENOMEM, -1, "out of memory reading %s", path);
-			}
-			buf = nb;
-		}
-		size_t got = fread(buf + len, 1, cap - len, f);
-		len += got;
-		if (got == 0)
-			break;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		return vta_error_set(err, VTA_EIO, -1, "cannot read %s", path);
-	}
-	int rc = vta_program_parse(buf, len, path, p, err);
+	uint8_t *buf;
+	size_t len;
+	int rc = vta_read_file(path, &buf, &len, err);
+	if (rc)
+		return rc;
+	rc = vta_program_parse(buf, len, path, p, err);
 	free(buf);
 	return rc;
 }

@@ -7,7 +7,6 @@
  *   vta sim PROG.s|PROG.bin        run on the golden model, print results
  *   vta config                     the configuration this tool is built for
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 
 #include <vta/asm.h>
 #include <vta/fsim.h>
+#include <vta/util.h>
 
 #include "tools.h"
 
@@ -49,37 +49,16 @@ static int ends_with(const char *s, const char *suffix)
 
 static char *read_text(const char *path, vta_error_t *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		vta_error_set(err, VTA_EIO, -1, "cannot open %s: %s", path, strerror(errno));
+	uint8_t *buf;
+	size_t len;
+	if (vta_read_file(path, &buf, &len, err))
 		return NULL;
-	}
-	size_t cap = 65536, len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
-		len += fread(buf + len, 1, cap - len - 1, f);
-		if (len < cap - 1)
-			break;
-		cap *= 2;
-		char *nb = realloc(buf, cap);
-		if (!nb)
-			free(buf);
-		buf = nb;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (!buf || bad) {
-		free(buf);
-		vta_error_set(err, bad ? VTA_EIO : VTA_ENOMEM, -1, "cannot read %s", path);
-		return NULL;
-	}
-	buf[len] = 0;
-	if (strlen(buf) != len) {
+	if (strlen((char *)buf) != len) {
 		free(buf);
 		vta_error_set(err, VTA_EINVAL, -1, "%s is not a text file (it contains a NUL byte)", path);
 		return NULL;
 	}
-	return buf;
+	return (char *)buf;
 }
 
 /* Load a program from assembly (*.s) or a binary file. */
