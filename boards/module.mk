@@ -33,10 +33,7 @@ VTA_TOOL_LIBS += $(USB_LIBS)
 
 $(FLASH_OBJS) $(OBJ)/boards/flash/flash_cmd.o: $(BOARDS_H)
 $(OBJ)/boards/flash/ftdi.o: CPPFLAGS += $(USB_CFLAGS)
-ifneq ($(REGMAP_H),)
-$(OBJ)/boards/flash/fpgamgr.o: $(REGMAP_H)
-$(OBJ)/boards/flash/fpgamgr.o: CPPFLAGS += -DVTA_HAVE_REGMAP
-endif
+$(OBJ)/boards/flash/fpgamgr.o: $$(REGMAP_H)
 
 # Tests: .bit parsing and the fpga_manager path on a fake sysfs tree
 # (test_flash), the JTAG engine against a software TAP chain (test_jtag).

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include <vta/rtlsim.h>
+#include <vta/vta_regmap.h>
 
 #include "backend.h"
 
@@ -40,8 +41,8 @@ static int rtl_identify(vta_dev_t *dev, uint32_t *config_id, uint32_t *version, 
 {
 	(void)err;
 	RtlDev *p = dev->priv;
-	*config_id = vta_rtlsim_reg_read(p->sim, 0x4000);
-	*version = vta_rtlsim_reg_read(p->sim, 0x4004);
+	*config_id = vta_rtlsim_reg_read(p->sim, VTA_REG_CONFIG_ID);
+	*version = vta_rtlsim_reg_read(p->sim, VTA_REG_HW_VERSION);
 	return VTA_OK;
 }
 

@@ -7,6 +7,7 @@ TEST_PROGS += $(BIN)/tests/runtime/test_runtime
 $(BIN)/tests/runtime/test_runtime: $(OBJ)/tests/runtime/test_runtime.o $(RT_TEST_OBJS) $(TEST_HARNESS) $(LIB)/libvta.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -pthread
+$(OBJ)/tests/runtime/test_runtime.o: $$(REGMAP_H)
 -include $(OBJ)/tests/runtime/test_runtime.d $(OBJ)/tests/runtime/rt_cases.d
 
 # Benches: fsim only here; with the RTL the rtl-linked one below replaces it.

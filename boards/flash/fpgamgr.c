@@ -18,14 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifdef VTA_HAVE_REGMAP
 #include <vta/vta_regmap.h>
-#endif
-#include "flash.h"
 
-#ifndef VTA_REG_CONFIG_ID
-#define VTA_REG_CONFIG_ID 0x4000u /* hw/regmap.txt */
-#endif
+#include "flash.h"
 
 #define MGR_DIR "sys/class/fpga_manager/fpga0"
 #define FW_PATH_PARAM "sys/module/firmware_class/parameters/path"

@@ -17,6 +17,7 @@
 
 #include <vta/isa.h>
 #include <vta/runtime.h>
+#include <vta/vta_regmap.h>
 
 #include "../../driver/zynq.h"
 #include "../test.h"
@@ -208,7 +209,7 @@ static void test_backend_selection(void)
 static uint32_t fake_read(void *opaque, uint32_t off)
 {
 	(void)opaque;
-	return off == 0x4000 ? 0xDEADBEEFu : off == 0x4004 ? 0x00010000u : 0;
+	return off == VTA_REG_CONFIG_ID ? 0xDEADBEEFu : off == VTA_REG_HW_VERSION ? 0x00010000u : 0;
 }
 
 static void fake_write(void *opaque, uint32_t off, uint32_t val)
