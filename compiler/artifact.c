@@ -641,6 +641,14 @@ static int device_hook(void *ctx, vc_module *m, const vc_node *n, const vc_tenso
 		return vc_error(m, n, "run: cannot bind the runner's VTA context");
 	memcpy(r->arena + x->a.dev_off, in[0].data, xb);
 	VTAFlushCache(r->arena + x->a.dev_off, r->phys + (vta_phy_addr_t)x->a.dev_off, (int)xb);
+	if (n->n_in > 3) { /* the residual */
+		const vc_node *res = n->in[3];
+		size_t rb = vc_type_bytes(&res->type);
+		if (res->a.dev_off < 0)
+			return vc_error(m, n, "run: the residual operand was not placed in device memory");
+		memcpy(r->arena + res->a.dev_off, in[3].data, rb);
+		VTAFlushCache(r->arena + res->a.dev_off, r->phys + (vta_phy_addr_t)res->a.dev_off, (int)rb);
+	}
 	if (VTADeviceRun(r->dev, r->phys + (vta_phy_addr_t)kn->insn_off, (uint32_t)kn->insn_count, 1u << 30))
 		return vc_error(m, n, "run: kernel %d failed on the device: %s", kn->id, vta_errmsg(r->ctx));
 	r->runs++;

@@ -379,6 +379,74 @@ static int calibrate(vc_pass *p, vc_module *m, vc_range *rng)
 	return rc;
 }
 
+static int same_dims(const vc_type *a, const vc_type *b)
+{
+	if (a->rank != b->rank)
+		return 0;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dim[i] != b->dim[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * A residual add y = conv(x) + r (either operand order), where the conv or
+ * dense was just quantized and feeds only this add, and r has the same
+ * shape: keep it integer as qadd(acc, r_q) on the int32 accumulator, the
+ * residual left-shifted to the accumulator's exponent, then one requant.
+ * 1 if done, 0 if the add stays in float (shapes, or the residual's
+ * exponent is below the accumulator's: that would need a rounding right
+ * shift of the residual), -1 on error.
+ */
+static int quantize_residual_add(vc_pass *p, qstate *s, vc_node *n)
+{
+	vc_module *m = s->m;
+	for (int k = 0; k < 2; k++) {
+		vc_node *a = n->in[k], *b = n->in[1 - k];
+		if ((a->op != VC_OP_CONV && a->op != VC_OP_DENSE) || !only_user(a, n) || a == b)
+			continue;
+		vc_node *rq = s->q[a->id];
+		if (!rq || rq->op != VC_OP_REQUANT || rq->n_users || s->fl[a->id])
+			continue;
+		if (!same_dims(&a->type, &b->type) || !same_dims(&a->type, &n->type))
+			continue;
+		vc_node *acc = rq->in[0];
+		int be = s->q[b->id] ? s->q[b->id]->type.exp : exp_for(s->rng[b->id].absmax);
+		int sh = be - acc->type.exp;
+		if (sh < 0 || sh > 24) {
+			vc_stat_add(p, "residual-adds-float", 1);
+			return 0;
+		}
+		vc_node *bq = get_q(s, b);
+		if (!bq)
+			return -1;
+		vc_node *args[2] = {acc, bq};
+		char nm[64];
+		snprintf(nm, sizeof nm, "%.50s", n->name);
+		vc_node *qa = vc_build(m, VC_OP_QADD, args, 2, NULL, nm);
+		if (!qa)
+			return -1;
+		double r = s->rng[n->id].absmax;
+		if (n->n_users == 1 && n->users[0]->op == VC_OP_RELU)
+			r = s->rng[n->id].posmax;
+		vc_attrs ra;
+		vc_attrs_init(&ra);
+		ra.exp = exp_for(r);
+		if (ra.exp - qa->type.exp > 31)
+			ra.exp = qa->type.exp + 31;
+		if (ra.exp - qa->type.exp < -31)
+			ra.exp = qa->type.exp - 31;
+		snprintf(nm, sizeof nm, "%.50s.rq", n->name);
+		vc_node *rq2 = vc_build(m, VC_OP_REQUANT, &qa, 1, &ra, nm);
+		if (!rq2)
+			return -1;
+		s->q[n->id] = rq2;
+		vc_stat_add(p, "residual-adds", 1);
+		return 1;
+	}
+	return 0;
+}
+
 static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 {
 	(void)u;
@@ -401,7 +469,7 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 		free(s.rng);
 		return -1;
 	}
-	int rc = -1;
+	int rc = -1, hit;
 	for (int i = 0; i < count; i++) {
 		vc_node *n = nodes[i];
 		vc_set_insert_before(m, n);
@@ -450,6 +518,9 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 				goto done;
 			s.q[n->id] = rq;
 			vc_stat_add(p, "quantized-layers", 1);
+		} else if (n->op == VC_OP_ADD && (hit = quantize_residual_add(p, &s, n)) != 0) {
+			if (hit < 0)
+				goto done;
 		} else if (int_in && (n->op == VC_OP_RELU || n->op == VC_OP_CLIP || n->op == VC_OP_MAXPOOL ||
 				      n->op == VC_OP_RESHAPE || n->op == VC_OP_FLATTEN)) {
 			vc_node *qn = vc_build(m, n->op, &s.q[x->id], 1, &n->a, n->name);
@@ -493,7 +564,7 @@ const vc_pass_desc vc_pass_quantize = {
 	.opts = {{"calib", VC_OPT_INT, "0", "calibration samples to use (0: all given)"},
 		 {"skip", VC_OPT_STRING, "", "layers kept in float: names or node ids separated by ':'"},
 		 {"bits", VC_OPT_INT, "8", "activation and weight bits (8)"}},
-	.stats = {"samples", "synthetic-samples", "quantized-layers", "float-layers"},
+	.stats = {"samples", "synthetic-samples", "quantized-layers", "float-layers", "residual-adds", "residual-adds-float"},
 	.run = quantize,
 };
 
@@ -517,6 +588,7 @@ int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g)
 		g->h = g->w = g->kh = g->kw = g->oh = g->ow = 1;
 		g->cob = (w->dim[0] + t->block_out - 1) / t->block_out;
 	}
+	g->res = (n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ) && n->n_in > 3;
 	int conv = x->rank == 4 || n->op == VC_OP_VTA_CONV;
 	g->sh = conv ? n->a.stride[0] : 1, g->sw = conv ? n->a.stride[1] : 1;
 	g->pt = conv ? n->a.pad[0] : 0, g->pl = conv ? n->a.pad[1] : 0;
@@ -525,7 +597,7 @@ int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g)
 }
 
 /* Can VTA run this qconv/qdense? why names the first reason it cannot. */
-static int vta_legal(const vc_target *t, const vc_node *n, char *why, size_t wn)
+static int vta_legal(const vc_target *t, const vc_node *n, int res, char *why, size_t wn)
 {
 	if (n->op != VC_OP_QCONV && n->op != VC_OP_QDENSE)
 		return snprintf(why, wn, "%s has no VTA lowering", vc_op_name(n->op)), 0;
@@ -539,6 +611,9 @@ static int vta_legal(const vc_target *t, const vc_node *n, char *why, size_t wn)
 	vc_geom g;
 	vc_tiling tl;
 	vc_geom_of(t, n, &g);
+	g.res = res;
+	if (res && t->block_in != t->block_out)
+		return snprintf(why, wn, "residual add with BLOCK_IN != BLOCK_OUT"), 0;
 	if (vc_kernel_plan(t, &g, &tl, why, wn))
 		return 0;
 	return 1;
@@ -558,15 +633,23 @@ static int partition(vc_pass *p, vc_module *m, vc_unit *u)
 		vc_node *r = nodes[i];
 		if (r->op != VC_OP_REQUANT)
 			continue;
-		vc_node *c = r->in[0];
+		vc_node *c = r->in[0], *qa = NULL;
+		if (c->op == VC_OP_QADD) { /* conv + residual add: one kernel, or all on the CPU */
+			qa = c;
+			c = qa->in[0];
+		}
 		char why[256] = "";
-		if (!only_user(c, r) || listed(cpu, c) || !vta_legal(&m->target, c, why, sizeof why)) {
+		if (!only_user(qa ? qa : c, r) || (qa && !only_user(c, qa)) || listed(cpu, c) ||
+		    !vta_legal(&m->target, c, qa != NULL, why, sizeof why)) {
 			if (why[0] && vc_opt_int(p, "verbose"))
-				fprintf(stderr, "partition: %s '%s' stays on the CPU: %s\n", vc_op_name(c->op), c->name, why);
+				fprintf(stderr, "partition: %s '%s'%s stays on the CPU: %s\n", vc_op_name(c->op), c->name,
+					qa ? " with its residual add" : "", why);
 			vc_stat_add(p, "on-cpu", 1);
 			continue;
 		}
 		c->on_vta = r->on_vta = 1;
+		if (qa)
+			qa->on_vta = 1;
 		if (r->n_users == 1 && r->users[0]->op == VC_OP_RELU && r->users[0]->type.dtype == VC_I8)
 			r->users[0]->on_vta = 1;
 		vc_stat_add(p, "on-vta", 1);
@@ -599,7 +682,11 @@ static int fuse(vc_pass *p, vc_module *m, vc_unit *u)
 		vc_node *r = nodes[i];
 		if (r->op != VC_OP_REQUANT || !r->on_vta)
 			continue;
-		vc_node *c = r->in[0], *last = r;
+		vc_node *c = r->in[0], *last = r, *res = NULL;
+		if (c->op == VC_OP_QADD) {
+			res = c->in[1];
+			c = c->in[0];
+		}
 		vc_attrs a = c->a;
 		a.exp = r->a.exp;
 		a.relu = r->a.relu;
@@ -610,12 +697,15 @@ static int fuse(vc_pass *p, vc_module *m, vc_unit *u)
 			last = r->users[0];
 		}
 		vc_set_insert_before(m, r);
-		vc_node *f = vc_build(m, VC_OP_QCONV_RQ, c->in, 3, &a, c->name);
+		vc_node *fin[4] = {c->in[0], c->in[1], c->in[2], res};
+		vc_node *f = vc_build(m, VC_OP_QCONV_RQ, fin, res ? 4 : 3, &a, c->name);
 		if (!f)
 			return -1;
 		f->on_vta = 1;
 		vc_replace_all_uses(m, last, f);
 		vc_stat_add(p, "fused", 1);
+		if (res)
+			vc_stat_add(p, "residual-fused", 1);
 		if (last != r)
 			vc_stat_add(p, "relu-fused", 1);
 	}
@@ -626,11 +716,11 @@ static int fuse(vc_pass *p, vc_module *m, vc_unit *u)
 
 const vc_pass_desc vc_pass_fuse = {
 	.name = "fuse",
-	.summary = "fuse qconv/qdense, bias, requantize and relu into one kernel op",
+	.summary = "fuse qconv/qdense, bias, residual add, requantize and relu into one kernel op",
 	.anchor = VC_ANCHOR_GRAPH,
 	.requires_props = VC_PROP_PARTITIONED,
 	.provides_props = VC_PROP_FUSED,
-	.stats = {"fused", "relu-fused"},
+	.stats = {"fused", "relu-fused", "residual-fused"},
 	.run = fuse,
 };
 
@@ -692,6 +782,27 @@ static int add_kernel(vc_module *m, vc_node *n)
 	return 0;
 }
 
+/* The packed form of a plain int8 value: reuse the VTA result it was
+ * unpacked from when that has the layout, else a new pack. */
+static vc_node *packed_form(vc_pass *p, vc_module *m, vc_node *x)
+{
+	const vc_target *t = &m->target;
+	if (x->op == VC_OP_UNPACK) {
+		const vc_type *pt = &x->in[0]->type;
+		int64_t C = x->type.dim[1], H = x->type.rank == 4 ? x->type.dim[2] : 1,
+			W = x->type.rank == 4 ? x->type.dim[3] : 1;
+		if (pt->dim[1] == (C + t->block_in - 1) / t->block_in && pt->dim[5] == t->block_in && pt->dim[2] == H &&
+		    pt->dim[3] == W) {
+			vc_stat_add(p, "unpack-pack-elided", 1);
+			return x->in[0];
+		}
+	}
+	vc_node *xp = vc_build(m, VC_OP_PACK, &x, 1, NULL, NULL);
+	if (xp && x->type.dim[1] % t->block_in)
+		vc_stat_add(p, "channels-padded", 1);
+	return xp;
+}
+
 static int pack(vc_pass *p, vc_module *m, vc_unit *u)
 {
 	(void)u;
@@ -705,26 +816,10 @@ static int pack(vc_pass *p, vc_module *m, vc_unit *u)
 		if (n->op != VC_OP_QCONV_RQ || !n->on_vta)
 			continue;
 		vc_set_insert_before(m, n);
-		vc_node *x = n->in[0];
-		/* the packed form x would get; reuse a VTA result that already has it */
-		vc_node *xp = NULL;
-		if (x->op == VC_OP_UNPACK) {
-			const vc_type *pt = &x->in[0]->type;
-			int64_t C = x->type.dim[1], H = x->type.rank == 4 ? x->type.dim[2] : 1,
-				W = x->type.rank == 4 ? x->type.dim[3] : 1;
-			if (pt->dim[1] == (C + t->block_in - 1) / t->block_in && pt->dim[5] == t->block_in &&
-			    pt->dim[2] == H && pt->dim[3] == W) {
-				xp = x->in[0];
-				vc_stat_add(p, "unpack-pack-elided", 1);
-			}
-		}
-		if (!xp) {
-			xp = vc_build(m, VC_OP_PACK, &x, 1, NULL, NULL);
-			if (!xp)
-				return -1;
-			if (x->type.dim[1] % t->block_in)
-				vc_stat_add(p, "channels-padded", 1);
-		}
+		vc_node *xp = packed_form(p, m, n->in[0]);
+		vc_node *rp = n->n_in > 3 && xp ? packed_form(p, m, n->in[3]) : NULL;
+		if (!xp || (n->n_in > 3 && !rp))
+			return -1;
 		vc_node *wp = pack_weights(m, n->in[1], t);
 		vc_node *bp = wp ? pack_bias(m, n->in[2], t) : NULL;
 		if (!bp)
@@ -734,8 +829,8 @@ static int pack(vc_pass *p, vc_module *m, vc_unit *u)
 			a.stride[0] = a.stride[1] = 1;
 			memset(a.pad, 0, sizeof a.pad);
 		}
-		vc_node *args[3] = {xp, wp, bp};
-		vc_node *v = vc_build(m, VC_OP_VTA_CONV, args, 3, &a, n->name);
+		vc_node *args[4] = {xp, wp, bp, rp};
+		vc_node *v = vc_build(m, VC_OP_VTA_CONV, args, rp ? 4 : 3, &a, n->name);
 		if (!v)
 			return -1;
 		v->on_vta = 1;

@@ -124,7 +124,7 @@ static const char *const op_names[VC_OP_COUNT] = {
 	[VC_OP_BATCHNORM] = "batchnorm", [VC_OP_CONCAT] = "concat",     [VC_OP_QUANTIZE] = "quantize",
 	[VC_OP_DEQUANTIZE] = "dequantize", [VC_OP_QCONV] = "qconv",     [VC_OP_QDENSE] = "qdense",
 	[VC_OP_REQUANT] = "requant",   [VC_OP_PACK] = "pack",           [VC_OP_UNPACK] = "unpack",
-	[VC_OP_VTA_CONV] = "vta.conv", [VC_OP_QCONV_RQ] = "qconv.rq",
+	[VC_OP_VTA_CONV] = "vta.conv", [VC_OP_QCONV_RQ] = "qconv.rq", [VC_OP_QADD] = "qadd",
 };
 
 const char *vc_op_name(vc_op op)
@@ -260,6 +260,7 @@ static int infer(vc_module *m, vc_node *n)
 		[VC_OP_RESHAPE] = 1, [VC_OP_FLATTEN] = 1, [VC_OP_SOFTMAX] = 1, [VC_OP_BATCHNORM] = 5,
 		[VC_OP_CONCAT] = 1, [VC_OP_QUANTIZE] = 1, [VC_OP_DEQUANTIZE] = 1, [VC_OP_QCONV] = 3,
 		[VC_OP_QDENSE] = 3, [VC_OP_REQUANT] = 1, [VC_OP_PACK] = 1, [VC_OP_UNPACK] = 1, [VC_OP_VTA_CONV] = 3, [VC_OP_QCONV_RQ] = 3,
+		[VC_OP_QADD] = 2,
 	};
 	NEED(n->n_in >= arity[n->op], "needs %d inputs, has %d", arity[n->op], n->n_in);
 	for (int i = 0; i < n->n_in; i++)
@@ -477,6 +478,29 @@ static int infer(vc_module *m, vc_node *n)
 		t->exp = a->exp;
 		a->shift = a->exp - (x->exp + w->exp);
 		NEED(a->shift >= -31 && a->shift <= 31, "shift %d is out of the ALU range [-31,31]", a->shift);
+		NEED(n->n_in <= 4, "qconv.rq takes at most 4 inputs");
+		if (n->n_in == 4) {
+			const vc_type *r = &n->in[3]->type;
+			NEED(r->dtype == VC_I8 && r->quantized && r->layout == VC_PLAIN && r->rank == rank,
+			     "qconv.rq residual must be plain quantized int8 of the output's rank");
+			for (int i = 0; i < rank; i++)
+				NEED(r->dim[i] == d[i], "qconv.rq residual dimension %d is %lld, the output's %lld", i,
+				     (long long)r->dim[i], (long long)d[i]);
+			a->res_shift = r->exp - (x->exp + w->exp);
+			NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
+		}
+		return 0;
+	}
+	case VC_OP_QADD: {
+		const vc_type *r = &n->in[1]->type;
+		NEED(x->dtype == VC_I32 && x->quantized && x->layout == VC_PLAIN, "qadd needs a plain quantized int32 accumulator");
+		NEED(r->dtype == VC_I8 && r->quantized && r->layout == VC_PLAIN && r->rank == x->rank,
+		     "qadd needs a plain quantized int8 residual of the same rank");
+		for (int i = 0; i < x->rank; i++)
+			NEED(r->dim[i] == x->dim[i], "qadd operands differ in dimension %d", i);
+		a->res_shift = r->exp - x->exp;
+		NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
+		*t = *x;
 		return 0;
 	}
 	case VC_OP_PACK: {
@@ -525,6 +549,17 @@ static int infer(vc_module *m, vc_node *n)
 		t->quantized = 1;
 		t->exp = a->exp;
 		NEED(a->shift >= -31 && a->shift <= 31, "shift %d is out of the ALU range [-31,31]", a->shift);
+		NEED(n->n_in <= 4, "vta.conv takes at most 4 inputs");
+		if (n->n_in == 4) {
+			const vc_type *r = &n->in[3]->type;
+			NEED(r->dtype == VC_I8 && r->quantized && r->layout == VC_PACKED && r->rank == 6,
+			     "vta.conv residual must be packed quantized int8");
+			for (int i = 0; i < 6; i++)
+				NEED(r->dim[i] == d[i], "vta.conv residual dimension %d is %lld, the output's %lld", i,
+				     (long long)r->dim[i], (long long)d[i]);
+			a->res_shift = r->exp - (x->exp + w->exp);
+			NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
+		}
 		return 0;
 	}
 	default:
@@ -629,9 +664,13 @@ vc_node *vc_build(vc_module *m, vc_op op, vc_node *const *in, int n_in, const vc
 		n->in[i] = in[i];
 	if (infer(m, n))
 		return NULL;
-	for (int i = 0; i < n_in; i++)
-		if (add_user(m, in[i], n))
+	for (int i = 0; i < n_in; i++) {
+		int dup = 0; /* a use list is a set: one entry per user */
+		for (int k = 0; k < i; k++)
+			dup |= in[k] == in[i];
+		if (!dup && add_user(m, in[i], n))
 			return NULL;
+	}
 	if (place(m, n))
 		return NULL;
 	return n;
@@ -754,6 +793,8 @@ static void print_attrs(FILE *f, const vc_node *n)
 		if (n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ)
 			fprintf(f, " shift=%d relu=%d clip=%lld..%lld kernel=%d", a->shift, a->relu, (long long)a->qlo,
 				(long long)a->qhi, a->kernel_id);
+		if ((n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ) && n->n_in > 3)
+			fprintf(f, " residual-shift=%d", a->res_shift);
 		fprintf(f, "}");
 		break;
 	case VC_OP_MAXPOOL:
@@ -854,6 +895,9 @@ int vc_verify(vc_module *m)
 				uses |= n->users[u]->in[k] == n;
 			if (!uses)
 				return vc_error(m, n, "verifier: use list names %%%d, which does not use it", n->users[u]->id);
+			for (int q = 0; q < u; q++)
+				if (n->users[q] == n->users[u])
+					return vc_error(m, n, "verifier: use list names %%%d twice", n->users[u]->id);
 		}
 		/* types: recompute and compare */
 		vc_type saved = n->type;

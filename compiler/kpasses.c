@@ -39,7 +39,7 @@ static int fits(const vc_target *t, const vc_geom *g, int64_t th, int64_t tco, i
 		return 0;
 	if (tco * tci * k2 > t->wgt_depth / halves)
 		return 0;
-	if (tco * th * g->ow + tco > t->acc_depth / halves)
+	if (tco * th * g->ow * (1 + g->res) + tco > t->acc_depth / halves)
 		return 0;
 	if (tco * tci * k2 > t->uop_depth / 2)
 		return 0;
@@ -361,6 +361,36 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 					1, 0, ares))
 					goto done;
 
+				/* residual: the int8 tensor of the output's shape, sign-extended
+				 * into the ACC after the bias (LOAD ACC_8BIT), brought to the
+				 * accumulator's exponent by a left shift (SHR by a negative
+				 * immediate), added with one tensor-tensor ALU ADD */
+				if (g.res) {
+					uint32_t rbase = bbase + (uint32_t)tco;
+					if (!(ki = emit(L)))
+						goto done;
+					ki->insn.opcode = VTA_OPCODE_LOAD;
+					ki->insn.memory_type = VTA_MEM_ID_ACC_8BIT;
+					ki->insn.sram_base = rbase;
+					ki->insn.dram_base = (uint32_t)(((nb * g.cob + co0) * g.oh + oh0) * g.ow);
+					ki->insn.y_size = (uint32_t)tco, ki->insn.x_size = (uint32_t)(th * g.ow);
+					ki->insn.x_stride = (uint32_t)(g.oh * g.ow);
+					ki->arg = VC_ARG_RES;
+					ki->writes = 1u << ares;
+					uint32_t rio = (uint32_t)(tco * th), rii = (uint32_t)g.ow, rf = (uint32_t)g.ow;
+					if (n->a.res_shift) {
+						if (uop_word(L, rbase, rbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
+							goto done;
+						if (alu(L, VTA_ALU_OPCODE_SHR, 1, -n->a.res_shift, ub, rio, rii, rf, 1, rf, 1, ares))
+							goto done;
+					}
+					if (uop_word(L, abase, rbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
+						goto done;
+					if (alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, rio, rii, rf, 1, rf, 1, ares))
+						goto done;
+					vc_stat_add(p, "residual-tiles", 1);
+				}
+
 				/* requantize: [SHR s-15], ADD 2^(s-1), SHR s, MAX lo, MIN hi */
 				if (uop_word(L, abase, abase, 0, &ubuf[0]))
 					goto done;
@@ -415,7 +445,7 @@ const vc_pass_desc vc_pass_lower = {
 	.anchor = VC_ANCHOR_KERNEL,
 	.requires_props = VC_PROP_TILED,
 	.provides_props = VC_PROP_LOWERED,
-	.stats = {"instructions", "uops", "tiles"},
+	.stats = {"instructions", "uops", "tiles", "residual-tiles"},
 	.run = lower,
 };
 
@@ -565,7 +595,7 @@ static int emit_stream(vc_pass *p, vc_module *m, vc_unit *u)
 		vc_kernel *kn = m->kernels[k];
 		const vc_node *n = kn->node;
 		int64_t argoff[VC_NARGS] = {n->in[0]->a.dev_off, n->in[1]->a.dev_off, n->in[2]->a.dev_off, n->a.dev_off,
-					    kn->uop_off};
+					    kn->uop_off, n->n_in > 3 ? n->in[3]->a.dev_off : -1};
 		for (int i = 0; i < kn->n_uops; i++) {
 			uint32_t w = kn->uops[i];
 			uint8_t *d = img + kn->uop_off + 4 * i;

@@ -51,6 +51,7 @@ endef
 $(eval $(call vc_test,test_compiler))
 $(eval $(call vc_test,test_onnx))
 $(eval $(call vc_test,test_lowering))
+$(eval $(call vc_test,test_datasets))
 
 # With the Verilator model (hw/module.mk), the bench also runs on the rtl backend.
 BENCH_PROGS += $(BIN)/bench_compiler

@@ -440,16 +440,30 @@ static void missing_props(uint64_t need, uint64_t have, char *buf, size_t n)
 		}
 }
 
-static void write_reproducer(const char *path, const vc_pm *pm, int failed, const char *ir_before, vc_module *m)
+/*
+ * The reproducer: "key: value" lines that `vta compile --replay=FILE` reads
+ * (pipeline, and the driver's model, calib, calib-count), then comments:
+ * the failing pass, the error, and the module before that pass as printed
+ * (for reading; there is no IR parser, so a replay starts from the model).
+ */
+static void write_reproducer(const char *path, const vc_pm *pm, int failed, const char *ir_before, vc_module *m,
+			     const char *context)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return;
 	char text[4096];
 	vc_pm_print(pm, text, sizeof text);
-	fprintf(f, "# vta compile reproducer\n# pipeline: %s\n# failed pass: %s (#%d)\n# error: %s\n", text,
-		pm->passes[failed].desc->name, failed, m->diag.msg);
-	fprintf(f, "# module before the failing pass:\n%s", ir_before ? ir_before : "");
+	fprintf(f, "# vta compile reproducer: re-run with `vta compile --replay=%s -o OUT.vtam`\n", path);
+	fprintf(f, "pipeline: %s\n%s", text, context ? context : "");
+	fprintf(f, "# failed pass: %s (#%d)\n# error: %s\n", pm->passes[failed].desc->name, failed, m->diag.msg);
+	fprintf(f, "# module before the failing pass:\n");
+	for (const char *s = ir_before ? ir_before : ""; *s;) {
+		const char *e = strchr(s, '\n');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		fprintf(f, "#   %.*s\n", (int)len, s);
+		s += len + (e ? 1 : 0);
+	}
 	fclose(f);
 }
 
@@ -522,7 +536,7 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 				vc_error_prefix(m, pre);
 			}
 			if (instr->reproducer)
-				write_reproducer(instr->reproducer, pm, i, before, m);
+				write_reproducer(instr->reproducer, pm, i, before, m, instr->repro_context);
 			if (instr->print_after) {
 				fprintf(out, "// -----// IR after %s (failed) //----- //\n", d->name);
 				vc_print_graph(out, m);

@@ -277,7 +277,8 @@ static void unpack(const vc_tensor *x, vc_tensor *y)
 }
 
 /* The fused VTA kernel on packed data: GEMM, bias, requantize. */
-static void vta_conv(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, const vc_tensor *bias, vc_tensor *y)
+static void vta_conv(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, const vc_tensor *bias, const vc_tensor *res,
+		     vc_tensor *y)
 {
 	const vc_type *xt = &x->t, *wt = &w->t, *yt = &y->t;
 	int64_t CB = xt->dim[1], H = xt->dim[2], W = xt->dim[3], B = xt->dim[4], BI = xt->dim[5];
@@ -311,6 +312,8 @@ static void vta_conv(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, 
 								}
 							s += (uint32_t)bd[(ob * B + b) * BO + c];
 							int64_t o = ((((nb * OB + ob) * OH + oh) * OW + ow) * B + b) * BO + c;
+							if (res) /* the ALU's SHR by -res_shift, then ADD */
+								s += (uint32_t)((const int8_t *)res->data)[o] << a->res_shift;
 							yd[o] = (int8_t)vc_requant_value((int32_t)s, a->shift, lo, a->qhi);
 						}
 }
@@ -482,7 +485,7 @@ int vc_ref_run(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *o
 		unpack(x, out);
 		return 0;
 	case VC_OP_VTA_CONV:
-		vta_conv(&n->a, &in[0], &in[1], &in[2], out);
+		vta_conv(&n->a, &in[0], &in[1], &in[2], n->n_in > 3 ? &in[3] : NULL, out);
 		return 0;
 	case VC_OP_QCONV_RQ: {
 		vc_type acc = n->type;
@@ -496,12 +499,21 @@ int vc_ref_run(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *o
 			conv_i8(&n->a, &in[0], &in[1], &in[2], &t);
 		else
 			dense(&in[0], &in[1], &in[2], &t);
+		if (n->n_in > 3)
+			for (int64_t i = 0; i < e; i++)
+				((int32_t *)t.data)[i] = (int32_t)((uint32_t)((const int32_t *)t.data)[i] +
+								   ((uint32_t)((const int8_t *)in[3].data)[i] << n->a.res_shift));
 		for (int64_t i = 0; i < e; i++)
 			((int8_t *)out->data)[i] = (int8_t)vc_requant_value(((const int32_t *)t.data)[i], n->a.shift,
 									    n->a.relu ? 0 : n->a.qlo, n->a.qhi);
 		vc_tensor_free(&t);
 		return 0;
 	}
+	case VC_OP_QADD:
+		for (int64_t i = 0; i < e; i++)
+			((int32_t *)out->data)[i] = (int32_t)((uint32_t)((const int32_t *)x->data)[i] +
+							      ((uint32_t)((const int8_t *)in[1].data)[i] << n->a.res_shift));
+		return 0;
 	default:
 		vc_tensor_free(out);
 		return vc_error(m, n, "no reference kernel");

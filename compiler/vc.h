@@ -80,10 +80,13 @@ typedef enum vc_op {
 	VC_OP_QCONV,      /* int8 x, int8 w, int32 b -> int32 */
 	VC_OP_QDENSE,     /* int8 x, int8 w, int32 b -> int32 */
 	VC_OP_REQUANT,    /* int32 -> int8: ADD round, SHR shift, MAX lo, MIN hi */
-	VC_OP_QCONV_RQ,   /* fused qconv/qdense + bias + requant (+ relu), int8 -> int8 */
+	VC_OP_QCONV_RQ,   /* fused qconv/qdense + bias [+ residual] + requant (+ relu), int8 -> int8;
+			   * optional 4th input: the int8 residual, added at the accumulator
+			   * exponent (left shift res_shift) before the requantization */
 	VC_OP_PACK,       /* plain int8 NCHW (or NC) -> packed */
 	VC_OP_UNPACK,     /* packed -> plain int8 of shape attrs.shape */
-	VC_OP_VTA_CONV,   /* fused VTA kernel: packed x, packed w, packed bias */
+	VC_OP_VTA_CONV,   /* fused VTA kernel: packed x, packed w, packed bias[, packed int8 residual] */
+	VC_OP_QADD,       /* int32 acc + (int8 residual << res_shift) -> int32 at acc's exponent */
 	VC_OP_COUNT
 } vc_op;
 
@@ -103,6 +106,10 @@ typedef struct vc_attrs {
 	int shift;     /* arithmetic right shift (negative: left) */
 	int relu;      /* lower bound 0 instead of lo */
 	int64_t qlo, qhi;
+	/* QADD, and QCONV_RQ / VTA_CONV with a residual: left shift that brings
+	 * the int8 residual to the accumulator exponent; computed from the
+	 * operand types when the node is built (never stored) */
+	int res_shift;
 	/* where the value lives in device memory, once emit has placed it */
 	int64_t dev_off;
 	int kernel_id; /* VTA_CONV: index of its kernel function */
@@ -346,6 +353,9 @@ typedef struct vc_instr {
 	const char *print_before; /* pass name, or "all" */
 	const char *print_after;
 	const char *reproducer;   /* file written when a pass fails */
+	const char *repro_context; /* "key: value" lines the driver adds to it
+				    * (model, calib, calib-count) so that
+				    * `vta compile --replay=FILE` re-runs it */
 	FILE *out;                /* where reports go (stderr if NULL) */
 } vc_instr;
 
@@ -367,7 +377,7 @@ extern const char *const vc_default_pipeline;
 /* ------------------------------------------------------------ kpasses.c */
 
 /* Kernel IR: a fused VTA kernel, its tiling, and its instructions. */
-enum { VC_ARG_INP, VC_ARG_WGT, VC_ARG_BIAS, VC_ARG_OUT, VC_ARG_UOP, VC_NARGS };
+enum { VC_ARG_INP, VC_ARG_WGT, VC_ARG_BIAS, VC_ARG_OUT, VC_ARG_UOP, VC_ARG_RES, VC_NARGS };
 
 /* SRAM resources tracked by the token pass (buffer halves for ping-pong). */
 enum { VC_RES_INP0, VC_RES_INP1, VC_RES_WGT0, VC_RES_WGT1, VC_RES_ACC0, VC_RES_ACC1, VC_RES_UOP, VC_NRES };
@@ -414,6 +424,7 @@ typedef struct vc_geom {
 	int64_t cob, kh, kw;    /* output channel blocks, kernel */
 	int64_t oh, ow, sh, sw; /* output size, strides */
 	int64_t pt, pl, pb, pr; /* padding */
+	int res;                /* a residual is added (its tile takes ACC space) */
 } vc_geom;
 /* Geometry of a QCONV, QDENSE, QCONV_RQ or VTA_CONV node. */
 int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g);
@@ -454,14 +465,43 @@ typedef struct vc_compile_opts {
 } vc_compile_opts;
 int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n);
 
-/* Datasets: IDX (MNIST) images+labels; raw float tensors. */
+/* Datasets of uint8 images with labels: IDX (MNIST: an idx3 image file and
+ * an idx1 label file) or CIFAR binary (records of 1 label byte and then
+ * channels*rows*cols pixel bytes, channel-planar, row-major: CIFAR-10 is
+ * 3x32x32 = 1 + 3072 bytes a record). pixels are per image in CHW order,
+ * which is the NCHW layout of a model input. */
 typedef struct vc_dataset {
-	int count, rows, cols;
-	uint8_t *pixels; /* count * rows * cols */
+	int count, channels, rows, cols;
+	uint8_t *pixels; /* count * channels * rows * cols */
 	uint8_t *labels; /* count, or NULL */
 } vc_dataset;
+typedef enum vc_dataset_format {
+	VC_DATASET_AUTO,  /* CIFAR for a *.bin file, IDX otherwise */
+	VC_DATASET_IDX,
+	VC_DATASET_CIFAR, /* CIFAR-10 binary: 3x32x32 */
+} vc_dataset_format;
+int vc_dataset_format_parse(const char *s, vc_dataset_format *f); /* "auto", "idx", "cifar" */
 int vc_dataset_load_idx(const char *images, const char *labels, vc_dataset *d, char *err, size_t n);
+/* CIFAR binary records of channels x rows x cols (3, 32, 32 for CIFAR-10);
+ * the file must hold a whole number (> 0) of records. */
+int vc_dataset_load_cifar(const char *path, int channels, int rows, int cols, vc_dataset *d, char *err, size_t n);
+/* Either format; labels (IDX only) may be NULL. */
+int vc_dataset_load(const char *images, const char *labels, vc_dataset_format f, vc_dataset *d, char *err,
+		    size_t n);
 void vc_dataset_free(vc_dataset *d);
+
+/* Read one input for a model input of type t (float32 NCHW): a raw float32
+ * file of exactly the tensor's size, or an image stb_image decodes (PNG, BMP,
+ * JPEG, ...; gray or RGB to the model's channels, nearest-neighbour resize,
+ * values 0..255). */
+int vc_read_input(const char *path, const vc_type *t, float *out, char *err, size_t n);
+
+/* Run the first `count` samples (all if <= 0) of a dataset through a model:
+ * through the runner r, or on the host when r is NULL. *correct counts top-1
+ * hits when the dataset has labels. show > 0 prints that many predictions
+ * (top-k) to out. Returns the samples run, or -1 with the message in err. */
+int vc_eval_dataset(vc_module *m, vc_runner *r, const vc_dataset *d, int count, int topk, int show, FILE *out,
+		    int *correct, char *err, size_t n);
 
 int vta_cmd_compile(int argc, char **argv);
 int vta_cmd_run(int argc, char **argv);

@@ -18,7 +18,7 @@ static const vta_command_t commands[] = {
 	{"info", vta_cmd_info, "[BACKEND]  backends on this machine; configuration, version, counters"},
 	{"flash", vta_cmd_flash, "FILE.bit|FILE.bin  load a bitstream into the PL (fpga_manager; --jtag: USB-JTAG)"},
 	{"compile", vta_cmd_compile, "MODEL.onnx -o MODEL.vtam  compile a network for VTA (docs/compiler.md)"},
-	{"run", vta_cmd_run, "MODEL.vtam [--target=fsim|rtl] --input=F|--dataset=IDX  run a compiled network"},
+	{"run", vta_cmd_run, "MODEL.vtam [--target=fsim|rtl] --input=F|--dataset=IDX|CIFAR.bin  run a compiled network"},
 	{NULL, NULL, NULL},
 };
 

@@ -6,8 +6,9 @@
  *   BENCH mnist_vta_top1            int8 on VTA (golden model) on all digits
  *   BENCH mnist_agreement           fraction of digits where both agree
  *   BENCH mnist_rtl_top1            int8 on the RTL simulation (a subset), if linked
- *   BENCH r18_<layer>_fsim_exact    ResNet-18 C2..C11 bit-exact vs the int8 reference
+ *   BENCH r18_<layer>_fsim_exact    ResNet-18 C1..C11 bit-exact vs the int8 reference
  *   BENCH r18_<layer>_mac_util      (MACs / 256) / cycles on the RTL, if linked
+ *                                   (<layer>_res: C2 and C11 with the residual add fused)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -148,13 +149,16 @@ static int mnist(int have_rtl)
 typedef struct wl {
 	const char *name;
 	int hw, ic, oc, k, pad, stride;
+	int res; /* a basic block's second conv: relu(conv(x) + x), the add fused */
 } wl;
 
 static const wl r18[] = {
-	{"c2", 56, 64, 64, 3, 1, 1},    {"c3", 56, 64, 128, 3, 1, 2},   {"c4", 56, 64, 128, 1, 0, 2},
-	{"c5", 28, 128, 128, 3, 1, 1},  {"c6", 28, 128, 256, 3, 1, 2},  {"c7", 28, 128, 256, 1, 0, 2},
-	{"c8", 14, 256, 256, 3, 1, 1},  {"c9", 14, 256, 512, 3, 1, 2},  {"c10", 14, 256, 512, 1, 0, 2},
-	{"c11", 7, 512, 512, 3, 1, 1},
+	{"c1", 224, 3, 64, 7, 3, 2, 0}, /* input channels padded 3 -> block: at most 3/BLOCK_IN of the array busy */
+	{"c2", 56, 64, 64, 3, 1, 1, 0},    {"c3", 56, 64, 128, 3, 1, 2, 0},   {"c4", 56, 64, 128, 1, 0, 2, 0},
+	{"c5", 28, 128, 128, 3, 1, 1, 0},  {"c6", 28, 128, 256, 3, 1, 2, 0},  {"c7", 28, 128, 256, 1, 0, 2, 0},
+	{"c8", 14, 256, 256, 3, 1, 1, 0},  {"c9", 14, 256, 512, 3, 1, 2, 0},  {"c10", 14, 256, 512, 1, 0, 2, 0},
+	{"c11", 7, 512, 512, 3, 1, 1, 0},
+	{"c2_res", 56, 64, 64, 3, 1, 1, 1}, {"c11_res", 7, 512, 512, 3, 1, 1, 1},
 };
 
 static uint64_t st = 5;
@@ -182,6 +186,10 @@ static vc_module *layer(const wl *w)
 	a.stride[0] = a.stride[1] = w->stride;
 	vc_node *args[3] = {x, wt, b};
 	vc_node *y = vc_build(m, VC_OP_CONV, args, 3, &a, w->name);
+	if (w->res) {
+		vc_node *s[2] = {y, x};
+		y = vc_build(m, VC_OP_ADD, s, 2, NULL, "add");
+	}
 	y = vc_build(m, VC_OP_RELU, &y, 1, NULL, "relu");
 	m->g->outputs[m->g->n_outputs++] = y;
 	m->props |= VC_PROP_IMPORTED;

@@ -445,7 +445,59 @@ static void mnist_fsim(void)
 	vc_module_free(fm);
 }
 
+/* A failing `vta compile` writes a reproducer that `--replay` re-runs: the
+ * same failure from the same model, pipeline and calibration; options on
+ * the command line override the recorded ones. */
+static void reproducer_replay(void)
+{
+	char model[512], images[512], rep[64], rep2[64], out[64];
+	snprintf(model, sizeof model, "%s/../shared/models/mnist-8.onnx", test_root());
+	snprintf(images, sizeof images, "--calib=%s/../shared/data/mnist-10k-images-idx3-ubyte", test_root());
+	snprintf(rep, sizeof rep, "/tmp/vc_rep_%ld.txt", (long)getpid());
+	snprintf(rep2, sizeof rep2, "/tmp/vc_rep2_%ld.txt", (long)getpid());
+	snprintf(out, sizeof out, "/tmp/vc_rep_%ld.vtam", (long)getpid());
+	char *fail[] = {model, "-o", out, "--pipeline=canonicalize,fold-bn,quantize{skip=nosuchlayer}", images,
+			"--calib-count=20", "--reproducer", rep};
+	CHECK_EQ(vta_cmd_compile(8, fail), 1);
+	char text[8192] = "";
+	FILE *f = fopen(rep, "r");
+	CHECK(f != NULL);
+	if (f) {
+		text[fread(text, 1, sizeof text - 1, f)] = 0;
+		fclose(f);
+	}
+	CHECK_STR_CONTAINS(text, "# vta compile reproducer");
+	CHECK_STR_CONTAINS(text, "\npipeline: module(graph(canonicalize,fold-bn,quantize{skip=nosuchlayer}))\n");
+	CHECK_STR_CONTAINS(text, "mnist-8.onnx\n");
+	CHECK_STR_CONTAINS(text, "\ncalib-count: 20\n");
+	CHECK_STR_CONTAINS(text, "# failed pass: quantize");
+	CHECK_STR_CONTAINS(text, "#   graph @main"); /* the module, commented */
+	/* replaying fails the same way and writes the same reproducer */
+	char *again[] = {"--replay", rep, "-o", out, "--reproducer", rep2};
+	CHECK_EQ(vta_cmd_compile(6, again), 1);
+	char text2[8192] = "";
+	f = fopen(rep2, "r");
+	CHECK(f != NULL);
+	if (f) {
+		text2[fread(text2, 1, sizeof text2 - 1, f)] = 0;
+		fclose(f);
+	}
+	CHECK_STR_CONTAINS(text2, "\npipeline: module(graph(canonicalize,fold-bn,quantize{skip=nosuchlayer}))\n");
+	CHECK_STR_CONTAINS(text2, "\ncalib-count: 20\n");
+	/* with the pipeline fixed on the command line it compiles */
+	char *fixed[] = {"--replay", rep, "-o", out, "--pipeline=vta-default"};
+	CHECK_EQ(vta_cmd_compile(5, fixed), 0);
+	CHECK(access(out, R_OK) == 0);
+	/* not a reproducer */
+	char *bad[] = {"--replay", model, "-o", out};
+	CHECK_EQ(vta_cmd_compile(4, bad), 1);
+	unlink(rep);
+	unlink(rep2);
+	unlink(out);
+}
+
 static const test_case_t cases[] = {
+	{"reproducer_replay", reproducer_replay},
 	{"builder_types", builder_types},
 	{"verifier_catches", verifier_catches},
 	{"pipeline_roundtrip", pipeline_roundtrip},
