@@ -94,6 +94,7 @@ ALL_TARGETS += $(BIN)/matmul-rtl $(LIB)/libvta-rtl.so
 # The whole library with the rtl backend and the Verilator model inside, for
 # programs built against the installed library (pkg-config vta-rtl).
 $(LIB)/libvta-rtl.so: $(LIB_OBJS) $(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o $(RTL_LIB)
+	@mkdir -p $(dir $@)
 	$(CC) -shared $(LDFLAGS) -o $@ $(LIB_OBJS) $(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o \
 		-Wl,--whole-archive $(RTL_LIB) -Wl,--no-whole-archive $(LDLIBS) $(RTL_LDLIBS)
 $(BIN)/matmul-rtl: $(OBJ)/examples/matmul.o $(RTL_BACKEND_LINK)
