@@ -507,24 +507,11 @@ done:
 
 int vc_artifact_read(vc_module *m, const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return vc_error(m, NULL, "cannot open %s: %s", path, strerror(errno));
-	size_t cap = 1 << 16, n = 0;
-	uint8_t *buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		cap *= 2;
-		uint8_t *nb = realloc(buf, cap);
-		if (!nb)
-			free(buf);
-		buf = nb;
-	}
-	fclose(f);
-	if (!buf)
-		return vc_error(m, NULL, "out of memory reading %s", path);
+	uint8_t *buf;
+	size_t n;
+	vta_error_t e;
+	if (vta_read_file(path, &buf, &n, &e))
+		return vc_error(m, NULL, "%s", e.msg);
 	int rc = vc_artifact_parse(m, buf, n);
 	free(buf);
 	return rc;

@@ -10,7 +10,6 @@
  *       [--dataset=IDX-IMAGES --labels=IDX-LABELS | --dataset=CIFAR.bin] [--format=auto|idx|cifar]
  *       [--count=N] [--show=N] [--simulate]
  */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,27 +24,12 @@
 
 static uint8_t *read_all(const char *path, size_t *len, char *err, size_t n)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, n, "cannot open %s: %s", path, strerror(errno));
+	uint8_t *buf;
+	vta_error_t e;
+	if (vta_read_file(path, &buf, len, &e)) {
+		snprintf(err, n, "%s", e.msg);
 		return NULL;
 	}
-	size_t cap = 1 << 16, k = 0;
-	uint8_t *buf = malloc(cap);
-	while (buf) {
-		k += fread(buf + k, 1, cap - k, f);
-		if (k < cap)
-			break;
-		cap *= 2;
-		uint8_t *nb = realloc(buf, cap);
-		if (!nb)
-			free(buf);
-		buf = nb;
-	}
-	fclose(f);
-	if (!buf)
-		snprintf(err, n, "out of memory reading %s", path);
-	*len = k;
 	return buf;
 }
 

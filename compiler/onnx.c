@@ -6,7 +6,6 @@
  * understand is an error that names the node, the op, and the attribute or
  * data type; a malformed file is refused, never half-imported.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -631,31 +630,12 @@ int vc_import_onnx_bytes(vc_module *m, const uint8_t *bytes, size_t len)
 
 static uint8_t *slurp(vc_module *m, const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		vc_error(m, NULL, "cannot open %s: %s", path, strerror(errno));
+	uint8_t *buf;
+	vta_error_t e;
+	if (vta_read_file(path, &buf, len, &e)) {
+		vc_error(m, NULL, "%s", e.msg);
 		return NULL;
 	}
-	size_t cap = 1 << 16, n = 0;
-	uint8_t *buf = malloc(cap);
-	while (buf) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		cap *= 2;
-		uint8_t *nb = realloc(buf, cap);
-		if (!nb)
-			free(buf);
-		buf = nb;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (!buf || bad) {
-		free(buf);
-		vc_error(m, NULL, "cannot read %s", path);
-		return NULL;
-	}
-	*len = n;
 	return buf;
 }
 

@@ -30,6 +30,7 @@
 #include <stdio.h>
 
 #include <vta/isa.h>
+#include <vta/util.h>
 #include <vta/vta_config.h>
 
 /* ------------------------------------------------------------------ ir.c */
