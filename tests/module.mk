@@ -21,7 +21,7 @@ $(BIN)/bench_fsim: $(OBJ)/tests/bench_fsim.o $(LIB)/libvta.a
 -include $(OBJ)/tests/bench_fsim.d
 
 # test_config runs the generator binary of this build.
-$(OBJ)/tests/test_config.o: EXTRA_CFLAGS += -DCONFIGGEN='"$(CURDIR)/$(CONFIGGEN)"'
+$(OBJ)/tests/test_config.o: EXTRA_CFLAGS += -DCONFIGGEN='"$(abspath $(CONFIGGEN))"'
 $(BIN)/tests/test_config: | $(CONFIGGEN)
 
 # The foundation's tests again, built with clang (the project builds with gcc
