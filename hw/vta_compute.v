@@ -15,6 +15,10 @@ module vta_compute #(
 ) (
     input  wire                            clk_i,
     input  wire                            rst_i,
+    // run control (docs/rtl.md, FINISH): take instructions and tokens only while
+    // run_i; flush_i (a run's start) drops an instruction still waiting for tokens
+    input  wire                            run_i,
+    input  wire                            flush_i,
     // instruction queue
     input  wire                            insn_valid_i,
     input  wire [127:0]                    insn_i,
@@ -80,7 +84,7 @@ module vta_compute #(
   localparam OutW   = `VTA_OUT_WIDTH;
   localparam AccBits = `VTA_ACC_MATRIX_WIDTH;
   localparam ProdW  = InpW + WgtW;
-  localparam PackW  = WgtW + ProdW + 1;  // packed weight operand (see mul_pair)
+  localparam PackW  = WgtW + ProdW + 1;  // packed weight operand (see mul1)
   localparam PairW  = PackW + InpW;      // packed product
   localparam SlotW  = (PairW + 31) / 32 * 32;  // its storage, word aligned (fast simulation)
 
@@ -140,8 +144,8 @@ module vta_compute #(
   wire zero_iter = (iter_out == 0) || (iter_in == 0) ||
                    ({1'b0, uop_end} <= {2'b0, uop_bgn});
 
-  wire tok_ready = (!pop_prev || l2g_avail_i) && (!pop_next || s2g_avail_i);
-  assign insn_pop_o = (state_q == CIdle) && insn_valid_i;
+  wire tok_ready = run_i && !flush_i && (!pop_prev || l2g_avail_i) && (!pop_next || s2g_avail_i);
+  assign insn_pop_o = (state_q == CIdle) && insn_valid_i && run_i;
   assign l2g_pop_o  = (state_q == CTok) && tok_ready && pop_prev;
   assign s2g_pop_o  = (state_q == CTok) && tok_ready && pop_next;
   assign g2l_push_o = (state_q == CPush) && push_prev;
@@ -302,44 +306,20 @@ module vta_compute #(
   // of a negative low product, so p1 = P[2*ProdW-1:ProdW] + P[ProdW-1]
   // (docs/rtl.md). The packed products are registered at the end of S2 (the
   // DSP P register) and split and summed in S3. An odd last lane gets w1 = 0.
-  function [BlkIn*SlotW-1:0] mul_pair;
-    input [BlkIn*InpW-1:0] xr;
-    input [BlkIn*WgtW-1:0] w0r;
-    input [BlkIn*WgtW-1:0] w1r;
-    integer k;
+  // One packed product x * (w1 * 2^16 + w0) (see the header), sign-extended to a
+  // word-aligned slot. Narrow arguments: the simulator evaluates it on machine words.
+  function [SlotW-1:0] mul1;
+    input [InpW-1:0] xv;
+    input [WgtW-1:0] w0v;
+    input [WgtW-1:0] w1v;
     reg signed [InpW-1:0]  x;
     reg signed [PackW-1:0] wp;
     reg signed [PairW-1:0] p;
     begin
-      mul_pair = {(BlkIn*SlotW){1'b0}};
-      for (k = 0; k < BlkIn; k = k + 1) begin
-        x  = xr[k*InpW +: InpW];
-        wp = {w1r[k*WgtW + WgtW-1], w1r[k*WgtW +: WgtW], {ProdW{1'b0}}} +
-             {{(PackW-WgtW){w0r[k*WgtW + WgtW-1]}}, w0r[k*WgtW +: WgtW]};
-        p  = x * wp;
-        mul_pair[k*SlotW +: SlotW] = {{(SlotW-PairW){p[PairW-1]}}, p};
-      end
-    end
-  endfunction
-
-  // the two dot products {lane 2j+1, lane 2j} of a lane pair
-  function [2*AccW-1:0] dot_pair;
-    input [BlkIn*SlotW-1:0] m;
-    integer k;
-    reg [SlotW-1:0] pw;
-    reg [ProdW-1:0] p0, p1;
-    reg [AccW-1:0]  s0, s1;
-    begin
-      s0 = {AccW{1'b0}};
-      s1 = {AccW{1'b0}};
-      for (k = 0; k < BlkIn; k = k + 1) begin
-        pw = m[k*SlotW +: SlotW];
-        p0 = pw[ProdW-1:0];
-        p1 = pw[2*ProdW-1:ProdW] + {{(ProdW-1){1'b0}}, pw[ProdW-1]};
-        s0 = s0 + {{(AccW-ProdW){p0[ProdW-1]}}, p0};
-        s1 = s1 + {{(AccW-ProdW){p1[ProdW-1]}}, p1};
-      end
-      dot_pair = {s1, s0};
+      x    = xv;
+      wp   = {w1v[WgtW-1], w1v, {ProdW{1'b0}}} + {{(PackW-WgtW){w0v[WgtW-1]}}, w0v};
+      p    = x * wp;
+      mul1 = {{(SlotW-PairW){p[PairW-1]}}, p};
     end
   endfunction
 
@@ -358,11 +338,32 @@ module vta_compute #(
         end else begin : gen_w1_zero
           assign w1r = {RowWgt{1'b0}};
         end
-        reg [BlkIn*SlotW-1:0] m_q;  // packed products (DSP P registers)
+        // packed products (DSP P registers), written slot by slot only for GEMM
+        // micro-ops: no wide temporaries (simulation speed, docs/rtl.md)
+        reg [BlkIn*SlotW-1:0] m_q;
+        integer mk;
         always @(posedge clk_i) begin
-          if (s2_gemm) m_q <= mul_pair(inp_rd_data_i[gb*RowInp +: RowInp], w0r, w1r);
+          if (s2_gemm)
+            for (mk = 0; mk < BlkIn; mk = mk + 1)
+              m_q[mk*SlotW +: SlotW] <= mul1(inp_rd_data_i[gb*RowInp + mk*InpW +: InpW],
+                                             w0r[mk*WgtW +: WgtW], w1r[mk*WgtW +: WgtW]);
         end
-        assign dots[(gb*NPairs + gj)*2*AccW +: 2*AccW] = dot_pair(m_q);
+        // the two dot products {lane 2j+1, lane 2j}: split each packed product
+        // (x*w0 = P[15:0], x*w1 = P[31:16] + P[15]) and sum
+        reg [AccW-1:0]  ds0, ds1;
+        reg [ProdW-1:0] dp0, dp1;
+        integer dk;
+        always @* begin
+          ds0 = {AccW{1'b0}};
+          ds1 = {AccW{1'b0}};
+          for (dk = 0; dk < BlkIn; dk = dk + 1) begin
+            dp0 = m_q[dk*SlotW +: ProdW];
+            dp1 = m_q[dk*SlotW + ProdW +: ProdW] + {{(ProdW-1){1'b0}}, m_q[dk*SlotW + ProdW-1]};
+            ds0 = ds0 + {{(AccW-ProdW){dp0[ProdW-1]}}, dp0};
+            ds1 = ds1 + {{(AccW-ProdW){dp1[ProdW-1]}}, dp1};
+          end
+        end
+        assign dots[(gb*NPairs + gj)*2*AccW +: 2*AccW] = {ds1, ds0};
       end
     end
   endgenerate
@@ -446,11 +447,12 @@ module vta_compute #(
       err_range_o   <= l2d_err_range;
 
       case (state_q)
-        CIdle: if (insn_valid_i) begin
+        CIdle: if (insn_valid_i && run_i) begin
           insn_q  <= insn_i;
           state_q <= CTok;
         end
-        CTok: if (tok_ready) begin
+        CTok: if (flush_i) state_q <= CIdle;
+        else if (tok_ready) begin
           state_q <= CPush;
           if (is_load) begin
             if (x_size != 0) begin

@@ -13,10 +13,12 @@ module vta_fetch #(
     input  wire                      clk_i,
     input  wire                      rst_i,
     input  wire                      start_i,      // pulse
+    input  wire                      halt_i,       // the run ended (FINISH or an error): stop dispatching
     input  wire [AddrWidth-1:0]      insn_addr_i,
     input  wire [31:0]               insn_count_i,
     output wire                      busy_o,
     output reg                       err_dram_o,   // pulse
+    output reg                       err_illegal_o, // pulse: illegal instruction at the head
     // DMA read client
     output reg                       dma_req_valid_o,
     output reg  [AddrWidth-1:0]      dma_req_addr_o,
@@ -70,7 +72,28 @@ module vta_fetch #(
   wire to_ld = (op == `VTA_OPCODE_LOAD) && (mt == `VTA_MEM_ID_INP || mt == `VTA_MEM_ID_WGT);
   wire to_st = (op == `VTA_OPCODE_STORE);
   wire to_cp = !to_ld && !to_st;
-  wire go    = head_valid && (to_ld ? !ld_full_i : to_st ? !st_full_i : !cp_full_i);
+  // Static legality, checked at dispatch as the golden model does (docs/golden-model.md,
+  // Errors): reserved opcode, LOAD of type 4/6/7 with x_size != 0, reserved ALU
+  // opcode, STORE with padding, a dependency flag without a queue. An illegal
+  // instruction is not dispatched; fetch stops and drops the rest of the stream.
+  wire [15:0] h_xsize = head[`VTA_MEM_X_SIZE_LSB +: `VTA_MEM_X_SIZE_WIDTH];
+  wire h_pads = (head[`VTA_MEM_Y_PAD_0_LSB +: `VTA_MEM_Y_PAD_0_WIDTH] != 0) ||
+                (head[`VTA_MEM_Y_PAD_1_LSB +: `VTA_MEM_Y_PAD_1_WIDTH] != 0) ||
+                (head[`VTA_MEM_X_PAD_0_LSB +: `VTA_MEM_X_PAD_0_WIDTH] != 0) ||
+                (head[`VTA_MEM_X_PAD_1_LSB +: `VTA_MEM_X_PAD_1_WIDTH] != 0);
+  wire [2:0] h_aluop = head[`VTA_ALU_ALU_OPCODE_LSB +: `VTA_ALU_ALU_OPCODE_WIDTH];
+  wire h_prev = head[`VTA_MEM_POP_PREV_LSB] || head[`VTA_MEM_PUSH_PREV_LSB];
+  wire h_next = head[`VTA_MEM_POP_NEXT_LSB] || head[`VTA_MEM_PUSH_NEXT_LSB];
+  wire bad = (op > `VTA_OPCODE_ALU) ||
+             ((op == `VTA_OPCODE_LOAD) && (h_xsize != 0) &&
+              (mt == `VTA_MEM_ID_OUT || mt > `VTA_MEM_ID_ACC_8BIT)) ||
+             (to_ld && h_prev) ||
+             (to_st && (h_next || ((h_xsize != 0) && h_pads))) ||
+             ((op == `VTA_OPCODE_ALU) && (h_aluop > `VTA_ALU_OPCODE_MUL));
+  reg  stop_q;  // an illegal instruction was seen: drop the rest of this run's stream
+  wire drop  = head_valid && (stop_q || halt_i || bad);
+  wire go    = head_valid && !stop_q && !halt_i && !bad &&
+               (to_ld ? !ld_full_i : to_st ? !st_full_i : !cp_full_i);
   assign ld_push_o = go && to_ld;
   assign st_push_o = go && to_st;
   assign cp_push_o = go && to_cp;
@@ -81,12 +104,13 @@ module vta_fetch #(
   vta_fifo #(.Width(128), .LogDepth(LogBuf)) u_buf (
       .clk_i       (clk_i),
       .rst_i       (rst_i),
+      .clear_i     (1'b0),
       .push_i      (buf_push),
       .push_data_i (insn_now),
       .full_o      (buf_full),
       .out_valid_o (head_valid),
       .out_data_o  (head),
-      .pop_i       (go),
+      .pop_i       (go || drop),
       .count_o     (buf_count)
   );
 
@@ -98,19 +122,25 @@ module vta_fetch #(
       state_q         <= FIdle;
       dma_req_valid_o <= 1'b0;
       err_dram_o      <= 1'b0;
+      err_illegal_o   <= 1'b0;
+      stop_q          <= 1'b0;
       left_q          <= 0;
       pending_q       <= 0;
       bidx_q          <= 0;
     end else begin
       err_dram_o <= beat && dma_err_i;
+      err_illegal_o <= head_valid && bad && !stop_q && !halt_i;
+      if (head_valid && bad && !halt_i) stop_q <= 1'b1;
       case (state_q)
         FIdle: if (start_i) begin
+          stop_q  <= 1'b0;
           addr_q  <= insn_addr_i;
           left_q  <= insn_count_i;
           state_q <= (insn_count_i != 0) ? FReq : FIdle;
         end
         FReq: if (!dma_req_valid_o) begin
-          if (room) begin
+          if (stop_q || halt_i) state_q <= FIdle;
+          else if (room) begin
             dma_req_valid_o <= 1'b1;
             dma_req_addr_o  <= addr_q;
             dma_req_beats_o <= group_n * InsBeats;
@@ -128,7 +158,7 @@ module vta_fetch #(
           bidx_q <= (bidx_q == InsBeats - 1) ? 8'd0 : bidx_q + 8'd1;
           if (bidx_q == InsBeats - 1) begin
             pending_q <= pending_q - 1;
-            if (pending_q == 1) state_q <= (left_q != 0) ? FReq : FIdle;
+            if (pending_q == 1) state_q <= (left_q != 0 && !stop_q && !halt_i) ? FReq : FIdle;
           end
         end
         default: state_q <= FIdle;

@@ -10,6 +10,7 @@ module vta_fifo #(
 ) (
     input  wire             clk_i,
     input  wire             rst_i,
+    input  wire             clear_i,  // synchronous: drop every entry
     // write side
     input  wire             push_i,
     input  wire [Width-1:0] push_data_i,
@@ -39,7 +40,7 @@ module vta_fifo #(
   );
 
   always @(posedge clk_i) begin
-    if (rst_i) begin
+    if (rst_i || clear_i) begin
       wptr_q      <= 0;
       rptr_q      <= 0;
       count_o     <= 0;

@@ -10,6 +10,10 @@ module vta_load #(
 ) (
     input  wire                       clk_i,
     input  wire                       rst_i,
+    // run control (docs/rtl.md, FINISH): take instructions and tokens only while
+    // run_i; flush_i (a run's start) drops an instruction still waiting for tokens
+    input  wire                       run_i,
+    input  wire                       flush_i,
     // instruction queue
     input  wire                       insn_valid_i,
     input  wire [127:0]               insn_i,
@@ -73,9 +77,9 @@ module vta_load #(
   wire [2:0] mem_type  = insn_q[`VTA_MEM_MEMORY_TYPE_LSB +: `VTA_MEM_MEMORY_TYPE_WIDTH];
   wire [15:0] x_size   = insn_q[`VTA_MEM_X_SIZE_LSB +: `VTA_MEM_X_SIZE_WIDTH];
   wire       is_wgt    = (mem_type == `VTA_MEM_ID_WGT);
-  wire       tok_ready = !pop_next || g2l_avail_i;
+  wire       tok_ready = run_i && !flush_i && (!pop_next || g2l_avail_i);
 
-  assign insn_pop_o = (state_q == LIdle) && insn_valid_i;
+  assign insn_pop_o = (state_q == LIdle) && insn_valid_i && run_i;
   assign g2l_pop_o  = (state_q == LTok) && tok_ready && pop_next;
   assign l2g_push_o = (state_q == LPush) && push_next;
   assign tokwait_o  = (state_q == LTok) && !tok_ready;
@@ -124,11 +128,12 @@ module vta_load #(
     end else begin
       err_illegal_o <= 1'b0;
       case (state_q)
-        LIdle: if (insn_valid_i) begin
+        LIdle: if (insn_valid_i && run_i) begin
           insn_q  <= insn_i;
           state_q <= LTok;
         end
-        LTok: if (tok_ready) begin
+        LTok: if (flush_i) state_q <= LIdle;
+        else if (tok_ready) begin
           // flags without a queue (VTA-SPEC 4.3) are illegal
           if (pop_prev || push_prev) err_illegal_o <= 1'b1;
           state_q <= (x_size != 0) ? LStart : LPush;

@@ -83,20 +83,12 @@ module vta_load2d #(
   reg        narrow_last_word;  // current word is the last needed one of this beat
   wire [AddrWidth-1:0] row_addr = base_q + ({{(AddrWidth-48){1'b0}}, row_elem_q} << log_e_q);
 
-  // Element assembled with the beat arriving now (wide mode). A function
-  // called in the clocked block, so that the simulator builds the (up to
-  // 2048-bit) element only when a beat arrives.
-  function [DataBits-1:0] put_beat;
-    input [DataBits-1:0] a;
-    input [BusBits-1:0]  d;
-    input [7:0]          idx;
-    integer j;
-    begin
-      put_beat = a;
-      for (j = 0; j < MaxBeats; j = j + 1)
-        if ({24'd0, idx} == j) put_beat[j*BusBits +: BusBits] = d;
-    end
-  endfunction
+  // Element assembly (wide mode): beat bidx_q of an element goes to its slot of
+  // asm_q (and of wr_data_o for the last beat), written slot by slot in the
+  // clocked block: no wide function temporaries, which the simulator would
+  // clear on every clock (docs/rtl.md).
+  integer j;
+
   // word selected from the beat (narrow mode)
   reg [31:0] word_now;
   integer m;
@@ -243,12 +235,15 @@ module vta_load2d #(
                 wr_en_o   <= 1'b1;
                 elem_o    <= 1'b1;
                 wr_idx_o  <= p_q;
-                wr_data_o <= put_beat(asm_q, dma_data_i, bidx_q);
+                wr_data_o <= asm_q;
+                for (j = 0; j < MaxBeats; j = j + 1)
+                  if ({24'd0, bidx_q} == j) wr_data_o[j*BusBits +: BusBits] <= dma_data_i;
                 p_q       <= p_q + 1;
                 cnt_q     <= cnt_q - 1;
                 if (cnt_q == 1) goto_after_data;
               end else begin
-                asm_q  <= put_beat(asm_q, dma_data_i, bidx_q);
+                for (j = 0; j < MaxBeats; j = j + 1)
+                  if ({24'd0, bidx_q} == j) asm_q[j*BusBits +: BusBits] <= dma_data_i;
                 bidx_q <= bidx_q + 8'd1;
               end
             end

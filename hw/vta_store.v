@@ -11,6 +11,10 @@ module vta_store #(
 ) (
     input  wire                       clk_i,
     input  wire                       rst_i,
+    // run control (docs/rtl.md, FINISH): take instructions and tokens only while
+    // run_i; flush_i (a run's start) drops an instruction still waiting for tokens
+    input  wire                       run_i,
+    input  wire                       flush_i,
     // instruction queue
     input  wire                       insn_valid_i,
     input  wire [127:0]               insn_i,
@@ -68,9 +72,9 @@ module vta_store #(
   wire [15:0] f_xsize = insn_q[`VTA_MEM_X_SIZE_LSB +: `VTA_MEM_X_SIZE_WIDTH];
   wire [15:0] f_xstr  = insn_q[`VTA_MEM_X_STRIDE_LSB +: `VTA_MEM_X_STRIDE_WIDTH];
   wire [15:0] f_pads  = insn_q[`VTA_MEM_Y_PAD_0_LSB +: 16];
-  wire        tok_ready = !pop_prev || g2s_avail_i;
+  wire        tok_ready = run_i && !flush_i && (!pop_prev || g2s_avail_i);
 
-  assign insn_pop_o = (state_q == SIdle) && insn_valid_i;
+  assign insn_pop_o = (state_q == SIdle) && insn_valid_i && run_i;
   assign g2s_pop_o  = (state_q == STok) && tok_ready && pop_prev;
   assign s2g_push_o = (state_q == SPush) && push_prev;
   assign tokwait_o  = (state_q == STok) && !tok_ready;
@@ -116,11 +120,12 @@ module vta_store #(
       err_illegal_o <= 1'b0;
       err_range_o   <= 1'b0;
       case (state_q)
-        SIdle: if (insn_valid_i) begin
+        SIdle: if (insn_valid_i && run_i) begin
           insn_q  <= insn_i;
           state_q <= STok;
         end
-        STok: if (tok_ready) begin
+        STok: if (flush_i) state_q <= SIdle;
+        else if (tok_ready) begin
           if (pop_next || push_next || (f_xsize != 0 && f_pads != 0)) err_illegal_o <= 1'b1;
           if ({16'd0, f_sram} + {16'd0, f_ysize} * {16'd0, f_xsize} > (32'd1 << LogOut) &&
               f_xsize != 0)

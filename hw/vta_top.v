@@ -83,12 +83,13 @@ module vta_top #(
   reg [63:0] insn_addr_q, inp_base_q, wgt_base_q, uop_base_q, acc_base_q, out_base_q;
   reg        err_illegal_q, err_range_q, err_dram_q, err_token_q, err_wd_q;
   reg [2:0]  err_info_q;
-  reg [NumCnt*64-1:0] cnt_q;  // counter i is cnt_q[64*i +: 64]
+  wire [NumCnt*64-1:0] cnt_q;  // counter i is cnt_q[64*i +: 64] (gen_cnt_reg)
   reg [31:0] wd_cnt_q;
 
   // ---------------------------------------------------------------- datapath wires
   wire [127:0] f_insn;
-  wire f_ld_push, f_cp_push, f_st_push, f_busy, f_err_dram, f_progress;
+  wire f_ld_push, f_cp_push, f_st_push, f_busy, f_err_dram, f_err_illegal, f_progress;
+  wire ldq_fullq, cpq_fullq, stq_fullq;  // full as fetch sees it (below)
   wire ldq_full, cpq_full, stq_full, ldq_valid, cpq_valid, stq_valid, ldq_pop, cpq_pop, stq_pop;
   wire [127:0] ldq_data, cpq_data, stq_data;
   wire [LogInsnQ:0] ldq_cnt, cpq_cnt, stq_cnt;
@@ -139,23 +140,23 @@ module vta_top #(
   wire [`VTA_BUS_WIDTH-1:0] wr_data;
 
   vta_fetch #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_fetch (
-      .clk_i(clk), .rst_i(rst), .start_i(fetch_start),
+      .clk_i(clk), .rst_i(rst), .start_i(fetch_start), .halt_i(!running_q && !fetch_start),
       .insn_addr_i(insn_addr_q[AddrWidth-1:0]), .insn_count_i(insn_count_q),
-      .busy_o(f_busy), .err_dram_o(f_err_dram),
+      .busy_o(f_busy), .err_dram_o(f_err_dram), .err_illegal_o(f_err_illegal),
       .dma_req_valid_o(rd_req_valid[0]), .dma_req_addr_o(rd_req_addr[0*AddrWidth +: AddrWidth]),
       .dma_req_beats_o(rd_req_beats[0*BeatWidth +: BeatWidth]), .dma_req_ready_i(rd_req_ready[0]),
       .dma_valid_i(rd_valid[0]), .dma_ready_o(rd_ready[0]), .dma_data_i(rd_data), .dma_err_i(rd_err),
-      .ld_push_o(f_ld_push), .ld_full_i(ldq_full), .cp_push_o(f_cp_push), .cp_full_i(cpq_full),
-      .st_push_o(f_st_push), .st_full_i(stq_full), .insn_o(f_insn), .progress_o(f_progress));
+      .ld_push_o(f_ld_push), .ld_full_i(ldq_fullq), .cp_push_o(f_cp_push), .cp_full_i(cpq_fullq),
+      .st_push_o(f_st_push), .st_full_i(stq_fullq), .insn_o(f_insn), .progress_o(f_progress));
 
   vta_fifo #(.Width(128), .LogDepth(LogInsnQ)) u_ldq (
-      .clk_i(clk), .rst_i(rst), .push_i(f_ld_push), .push_data_i(f_insn), .full_o(ldq_full),
+      .clk_i(clk), .rst_i(rst), .clear_i(fetch_start), .push_i(f_ld_push), .push_data_i(f_insn), .full_o(ldq_full),
       .out_valid_o(ldq_valid), .out_data_o(ldq_data), .pop_i(ldq_pop), .count_o(ldq_cnt));
   vta_fifo #(.Width(128), .LogDepth(LogInsnQ)) u_cpq (
-      .clk_i(clk), .rst_i(rst), .push_i(f_cp_push), .push_data_i(f_insn), .full_o(cpq_full),
+      .clk_i(clk), .rst_i(rst), .clear_i(fetch_start), .push_i(f_cp_push), .push_data_i(f_insn), .full_o(cpq_full),
       .out_valid_o(cpq_valid), .out_data_o(cpq_data), .pop_i(cpq_pop), .count_o(cpq_cnt));
   vta_fifo #(.Width(128), .LogDepth(LogInsnQ)) u_stq (
-      .clk_i(clk), .rst_i(rst), .push_i(f_st_push), .push_data_i(f_insn), .full_o(stq_full),
+      .clk_i(clk), .rst_i(rst), .clear_i(fetch_start), .push_i(f_st_push), .push_data_i(f_insn), .full_o(stq_full),
       .out_valid_o(stq_valid), .out_data_o(stq_data), .pop_i(stq_pop), .count_o(stq_cnt));
 
   vta_tokq u_l2g (.clk_i(clk), .rst_i(rst), .push_i(l2g_push), .pop_i(l2g_pop),
@@ -189,7 +190,7 @@ module vta_top #(
   wire ld_elem, cp_elem;  // a DRAM element (not a pad) was written to an SRAM
   wire [2:0] ld_elem_type, cp_elem_type;
   vta_load #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_load (
-      .clk_i(clk), .rst_i(rst),
+      .clk_i(clk), .rst_i(rst), .run_i(running_q), .flush_i(fetch_start),
       .insn_valid_i(ldq_valid), .insn_i(ldq_data), .insn_pop_o(ldq_pop),
       .g2l_avail_i(g2l_avail), .g2l_pop_o(g2l_pop), .l2g_push_o(l2g_push),
       .inp_base_i(inp_base_q[AddrWidth-1:0]), .wgt_base_i(wgt_base_q[AddrWidth-1:0]),
@@ -205,7 +206,7 @@ module vta_top #(
   wire cp_finish, cp_err_illegal, cp_err_range, cp_err_dram, cp_busy_gemm, cp_busy_alu, cp_busy;
   wire cp_tokwait, cp_gemm_uop, cp_reset_uop, cp_alu_uop, cp_progress;
   vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_compute (
-      .clk_i(clk), .rst_i(rst),
+      .clk_i(clk), .rst_i(rst), .run_i(running_q), .flush_i(fetch_start),
       .insn_valid_i(cpq_valid), .insn_i(cpq_data), .insn_pop_o(cpq_pop),
       .l2g_avail_i(l2g_avail), .s2g_avail_i(s2g_avail), .l2g_pop_o(l2g_pop), .s2g_pop_o(s2g_pop),
       .g2l_push_o(g2l_push), .g2s_push_o(g2s_push),
@@ -224,7 +225,7 @@ module vta_top #(
 
   wire st_err_illegal, st_err_range, st_busy, st_tokwait, st_progress;
   vta_store #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_store (
-      .clk_i(clk), .rst_i(rst),
+      .clk_i(clk), .rst_i(rst), .run_i(running_q), .flush_i(fetch_start),
       .insn_valid_i(stq_valid), .insn_i(stq_data), .insn_pop_o(stq_pop),
       .g2s_avail_i(g2s_avail), .g2s_pop_o(g2s_pop), .s2g_push_o(s2g_push),
       .out_base_i(out_base_q[AddrWidth-1:0]),
@@ -254,10 +255,24 @@ module vta_top #(
       .m_axi_wvalid(m_axi_wvalid), .m_axi_wready(m_axi_wready), .m_axi_bresp(m_axi_bresp),
       .m_axi_bvalid(m_axi_bvalid), .m_axi_bready(m_axi_bready));
 
+  // Fetch sees a queue as full when the queue and its module together hold
+  // VTA_INSN_QUEUE_DEPTH instructions (the FIFO's RAM, its output register and the
+  // module's current instruction): the depth of the golden model's queues, so a
+  // program that fills a queue deadlocks exactly where the golden model does.
+  wire [LogInsnQ+1:0] ldq_occ = {1'b0, ldq_cnt} + {{(LogInsnQ+1){1'b0}}, ldq_valid} +
+                                {{(LogInsnQ+1){1'b0}}, ld_busy};
+  wire [LogInsnQ+1:0] cpq_occ = {1'b0, cpq_cnt} + {{(LogInsnQ+1){1'b0}}, cpq_valid} +
+                                {{(LogInsnQ+1){1'b0}}, cp_busy};
+  wire [LogInsnQ+1:0] stq_occ = {1'b0, stq_cnt} + {{(LogInsnQ+1){1'b0}}, stq_valid} +
+                                {{(LogInsnQ+1){1'b0}}, st_busy};
+  assign ldq_fullq = ldq_occ >= `VTA_INSN_QUEUE_DEPTH;
+  assign cpq_fullq = cpq_occ >= `VTA_INSN_QUEUE_DEPTH;
+  assign stq_fullq = stq_occ >= `VTA_INSN_QUEUE_DEPTH;
+
   // ---------------------------------------------------------------- status
   wire all_idle = !f_busy && !ld_busy && !cp_busy && !st_busy && !ldq_valid && !cpq_valid &&
                   !stq_valid;
-  wire e_illegal = ld_err_illegal || cp_err_illegal || st_err_illegal;
+  wire e_illegal = f_err_illegal || ld_err_illegal || cp_err_illegal || st_err_illegal;
   wire e_range   = ld_err_range || cp_err_range || st_err_range;
   wire e_dram    = f_err_dram || ld_err_dram || cp_err_dram || wr_err;
   wire e_token   = l2g_ovf || g2l_ovf || g2s_ovf || s2g_ovf;
@@ -269,7 +284,7 @@ module vta_top #(
   reg [2:0] err_src;
   always @* begin
     err_src = 3'd0;
-    if (f_err_dram) err_src = 3'd1;
+    if (f_err_dram || f_err_illegal) err_src = 3'd1;
     else if (ld_err_illegal || ld_err_range || ld_err_dram) err_src = 3'd2;
     else if (cp_err_illegal || cp_err_range || cp_err_dram) err_src = 3'd3;
     else if (st_err_illegal || st_err_range || wr_err) err_src = 3'd4;
@@ -318,7 +333,20 @@ module vta_top #(
     end
   endgenerate
 
-  integer n;
+  // One 64-bit register per counter, each in a block of its own, cleared at reset and
+  // at the start of a run: the simulator then updates machine words instead of
+  // copying the whole counter vector on every clock (docs/rtl.md, Simulation speed).
+  genvar gc;
+  generate
+    for (gc = 0; gc < NumCnt; gc = gc + 1) begin : gen_cnt_reg
+      reg [63:0] c_q;
+      always @(posedge clk) begin
+        if (rst || fetch_start) c_q <= 64'd0;
+        else if (cnt_inc[gc]) c_q <= c_q + {48'd0, CntStep[gc*16 +: 16]};
+      end
+      assign cnt_q[gc*64 +: 64] = c_q;
+    end
+  endgenerate
   always @(posedge clk) begin
     if (rst) begin
       fetch_start_q  <= 1'b0;
@@ -335,7 +363,6 @@ module vta_top #(
       wd_cnt_q <= 0;
       s_axil_bvalid <= 1'b0;
       s_axil_rvalid <= 1'b0;
-      cnt_q <= {(NumCnt*64){1'b0}};
     end else begin
       // AXI4-Lite handshakes
       if (s_axil_bvalid && s_axil_bready) s_axil_bvalid <= 1'b0;
@@ -421,7 +448,6 @@ module vta_top #(
         err_illegal_q <= 1'b0; err_range_q <= 1'b0; err_dram_q <= 1'b0; err_token_q <= 1'b0;
         err_wd_q <= 1'b0; err_info_q <= 0;
         wd_cnt_q <= 0;
-        cnt_q <= {(NumCnt*64){1'b0}};
       end else begin
         if (fetch_start_q && !f_busy && !fetch_start) begin
           fetch_start_q <= 1'b0;
@@ -439,9 +465,6 @@ module vta_top #(
         if (!any_err && err_src != 0) err_info_q <= err_src;
         if (e_illegal || e_range || e_dram || e_token || wd_fire) running_q <= 1'b0;
         wd_cnt_q <= (progress || !running_q) ? 32'd0 : wd_cnt_q + 1;
-        for (n = 0; n < NumCnt; n = n + 1)
-          if (cnt_inc[n])
-            cnt_q[n*64 +: 64] <= cnt_q[n*64 +: 64] + {48'd0, CntStep[n*16 +: 16]};
       end
     end
   end
@@ -457,7 +480,8 @@ module vta_top #(
 `endif
 
   // Unused: upper AXI-Lite address bits below the word, write strobes, queue counts.
-  wire unused_ok = ^{s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_wstrb, ldq_cnt, cpq_cnt,
-                     stq_cnt, cnt_off[2:0]};
+  // (the FIFOs' own full flags: the occupancy above reaches the depth first)
+  wire unused_ok = ^{s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_wstrb, ldq_full, cpq_full,
+                     stq_full, cnt_off[2:0]};
 endmodule
 `resetall
