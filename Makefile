@@ -103,7 +103,8 @@ DEB_PACKAGES := build-essential clang libclang-rt-14-dev pkg-config \
 	verilator yosys iverilog \
 	libusb-1.0-0-dev protobuf-c-compiler libprotobuf-c-dev libonnx-dev libonnx-testdata \
 	libstb-dev tcl qemu-user-static gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu \
-	libc6-dev-armhf-cross libc6-dev-arm64-cross
+	libc6-dev-armhf-cross libc6-dev-arm64-cross \
+	libopenblas-dev opensta libxrt-dev valgrind
 
 deps:
 	apt-get update
