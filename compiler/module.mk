@@ -5,8 +5,18 @@ ifeq ($(CROSS),)
 
 CC_GEN := $(BUILD)/gen
 ONNX_PROTO ?= /usr/include/onnx/onnx.proto
-VC_SRCS := compiler/ir.c compiler/ref.c compiler/interp.c compiler/onnx.c compiler/pass.c \
-	compiler/gpasses.c compiler/kpasses.c compiler/artifact.c compiler/cli.c
+# Folders by stage (docs/compiler.md, "Source map"); each has one header.
+VC_SRCS := $(addprefix compiler/, \
+	ir/ir.c ir/print.c ir/verify.c ir/util.c \
+	exec/tensor.c exec/ref.c exec/ref_int8.c exec/ref_float.c exec/interp.c \
+	import/onnx.c \
+	pass/pass.c pass/manager.c pass/registry.c \
+	graph/canonicalize.c graph/fold_bn.c graph/fold_const.c graph/partition.c graph/fuse.c graph/pack.c \
+	quant/quantize.c \
+	vta/plan.c vta/tile.c vta/lower.c vta/tokens.c vta/emit.c \
+	artifact/write.c artifact/read.c artifact/runner.c \
+	data/dataset.c data/input.c \
+	cli/args.c cli/compile.c cli/run.c)
 VC_OBJS := $(VC_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/onnx.pb-c.o
 VC_LIBS := $(LIB)/libvtacc.a $(LIB)/libvta.a -lprotobuf-c -lstb -lm
 
@@ -22,7 +32,7 @@ $(OBJ)/gen/onnx.pb-c.o: $(CC_GEN)/onnx.pb-c.c
 
 $(OBJ)/compiler/%.o: compiler/%.c $(CONFIG_H) | $(CC_GEN)/onnx.pb-c.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -I$(CC_GEN) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) -Icompiler -I$(CC_GEN) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB)/libvtacc.a: $(VC_OBJS)
 	@mkdir -p $(dir $@)
@@ -31,7 +41,7 @@ $(LIB)/libvtacc.a: $(VC_OBJS)
 -include $(VC_SRCS:%.c=$(OBJ)/%.d)
 
 # `vta compile` and `vta run` (rows in tools/commands.c).
-# (cli.c is in libvtacc; tools/commands.c names its entry points)
+# (cli/ is in libvtacc; tools/commands.c names its entry points)
 VTA_TOOL_LIBS += $(VC_LIBS)
 $(BIN)/vta: $(LIB)/libvtacc.a
 ALL_TARGETS += $(LIB)/libvtacc.a
@@ -79,5 +89,5 @@ mnist-demo: build-all
 
 else
 # Cross builds: `vta compile` and `vta run` say they are host-only.
-VTA_TOOL_SRCS += compiler/nocompiler.c
+VTA_TOOL_SRCS += compiler/cli/nocompiler.c
 endif

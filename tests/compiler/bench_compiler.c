@@ -17,7 +17,8 @@
 
 #include <vta/runtime.h>
 
-#include "vc.h"
+#include "cli/cli.h"
+#include "import/import.h"
 
 static double now(void)
 {

@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "vc.h"
+#include "cli/cli.h"
+#include "import/import.h"
 
 /* ---- fixtures ------------------------------------------------------ */
 

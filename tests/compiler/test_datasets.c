@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "vc.h"
+#include "cli/cli.h"
 
 #define REC (1 + 3 * 32 * 32)
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "vc.h"
+#include "cli/cli.h"
 
 static uint64_t seed = 11;
 

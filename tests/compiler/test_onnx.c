@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "test.h"
-#include "vc.h"
+#include "import/import.h"
 
 #define NODE_DIR "/usr/share/libonnx-testdata/data/node"
 

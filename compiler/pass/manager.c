@@ -16,161 +16,11 @@
  * --time-passes, --print-ir-before/after, --stats and a reproducer file.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "vc.h"
-
-extern const vc_pass_desc vc_pass_canonicalize, vc_pass_fold_bn, vc_pass_fold_const, vc_pass_quantize,
-	vc_pass_partition, vc_pass_pack, vc_pass_fuse, vc_pass_tile, vc_pass_lower, vc_pass_tokens, vc_pass_emit;
-
-static const vc_pass_desc *const registry[] = {
-	&vc_pass_canonicalize, &vc_pass_fold_bn, &vc_pass_fold_const, &vc_pass_quantize, &vc_pass_partition,
-	&vc_pass_pack,         &vc_pass_fuse,    &vc_pass_tile,       &vc_pass_lower,    &vc_pass_tokens,
-	&vc_pass_emit,
-};
-#define N_PASSES ((int)(sizeof registry / sizeof registry[0]))
-
-const char *const vc_default_pipeline =
-	"module(graph(canonicalize,fold-bn,fold-const,quantize,partition,fuse,pack),"
-	"kernel(tile,lower,tokens),stream(emit))";
-
-/* Named pipelines. */
-static const struct {
-	const char *name, *text;
-} named[] = {
-	{"vta-default", NULL}, /* vc_default_pipeline */
-	{"float", "module(graph(canonicalize,fold-bn,fold-const))"},
-};
-
-int vc_pass_count(void)
-{
-	return N_PASSES;
-}
-
-const vc_pass_desc *vc_pass_at(int i)
-{
-	return i >= 0 && i < N_PASSES ? registry[i] : NULL;
-}
-
-const vc_pass_desc *vc_pass_lookup(const char *name)
-{
-	for (int i = 0; i < N_PASSES; i++)
-		if (!strcmp(registry[i]->name, name))
-			return registry[i];
-	return NULL;
-}
-
-const char *vc_prop_name(int bit)
-{
-	static const char *const names[VC_PROP_COUNT_] = {"imported", "canonical", "bn_folded", "const_folded",
-							  "quantized", "partitioned", "packed", "fused",
-							  "tiled", "lowered", "tokens", "emitted"};
-	return bit >= 0 && bit < VC_PROP_COUNT_ ? names[bit] : "?";
-}
-
-const char *vc_anchor_name(vc_anchor a)
-{
-	static const char *const names[] = {"module", "graph", "kernel", "stream"};
-	return names[a];
-}
-
-/* ---- options --------------------------------------------------------- */
-
-static int opt_index(const vc_pass_desc *d, const char *name)
-{
-	for (int i = 0; i < VC_MAX_OPTS && d->opts[i].name; i++)
-		if (!strcmp(d->opts[i].name, name))
-			return i;
-	return -1;
-}
-
-/* Parse text as option i of pass p; message in err on failure. */
-static int set_opt(vc_pass *p, int i, const char *text, char *err, size_t n)
-{
-	const vc_opt_decl *o = &p->desc->opts[i];
-	char *end;
-	errno = 0;
-	switch (o->kind) {
-	case VC_OPT_INT:
-		p->o.i[i] = strtoll(text, &end, 0);
-		if (!*text || *end || errno) {
-			snprintf(err, n, "pass %s: option %s needs an integer, got '%s'", p->desc->name, o->name, text);
-			return -1;
-		}
-		break;
-	case VC_OPT_FLOAT:
-		p->o.f[i] = strtod(text, &end);
-		if (!*text || *end || errno) {
-			snprintf(err, n, "pass %s: option %s needs a number, got '%s'", p->desc->name, o->name, text);
-			return -1;
-		}
-		break;
-	case VC_OPT_BOOL:
-		if (!strcmp(text, "true") || !strcmp(text, "1"))
-			p->o.i[i] = 1;
-		else if (!strcmp(text, "false") || !strcmp(text, "0"))
-			p->o.i[i] = 0;
-		else {
-			snprintf(err, n, "pass %s: option %s needs true or false, got '%s'", p->desc->name, o->name, text);
-			return -1;
-		}
-		break;
-	case VC_OPT_STRING:
-		if (strlen(text) >= sizeof p->o.s[i]) {
-			snprintf(err, n, "pass %s: option %s is too long", p->desc->name, o->name);
-			return -1;
-		}
-		snprintf(p->o.s[i], sizeof p->o.s[i], "%s", text);
-		break;
-	}
-	return 0;
-}
-
-static int init_pass(vc_pass *p, const vc_pass_desc *d, char *err, size_t n)
-{
-	memset(p, 0, sizeof *p);
-	p->desc = d;
-	for (int i = 0; i < VC_MAX_OPTS && d->opts[i].name; i++)
-		if (set_opt(p, i, d->opts[i].def, err, n))
-			return -1;
-	return 0;
-}
-
-static int find_opt(const vc_pass *p, const char *name)
-{
-	int i = opt_index(p->desc, name);
-	return i; /* callers use declared names only; -1 reads slot 0 safely below */
-}
-
-int64_t vc_opt_int(const vc_pass *p, const char *name)
-{
-	int i = find_opt(p, name);
-	return i < 0 ? 0 : p->o.i[i];
-}
-
-double vc_opt_float(const vc_pass *p, const char *name)
-{
-	int i = find_opt(p, name);
-	return i < 0 ? 0 : p->o.f[i];
-}
-
-const char *vc_opt_str(const vc_pass *p, const char *name)
-{
-	int i = find_opt(p, name);
-	return i < 0 ? "" : p->o.s[i];
-}
-
-void vc_stat_add(vc_pass *p, const char *name, int64_t v)
-{
-	for (int i = 0; i < VC_MAX_STATS && p->desc->stats[i]; i++)
-		if (!strcmp(p->desc->stats[i], name)) {
-			p->stat[i] += v;
-			return;
-		}
-}
+#include "pass/pass.h"
 
 /* ---- parsing --------------------------------------------------------- */
 
@@ -266,7 +116,7 @@ static int parse_item(parser *ps, vc_anchor scope, int depth)
 		pm->cap = nc;
 	}
 	vc_pass *p = &pm->passes[pm->n];
-	if (init_pass(p, d, ps->err, ps->n))
+	if (vc_pass_init(p, d, ps->err, ps->n))
 		return -1;
 	pm->n++;
 	if (*ps->s != '{')
@@ -278,7 +128,7 @@ static int parse_item(parser *ps, vc_anchor scope, int depth)
 			snprintf(ps->err, ps->n, "pipeline: pass %s: expected an option name", name);
 			return -1;
 		}
-		int i = opt_index(d, key);
+		int i = vc_pass_opt_index(d, key);
 		if (i < 0) {
 			snprintf(ps->err, ps->n, "pipeline: pass %s has no option '%s'", name, key);
 			return -1;
@@ -294,7 +144,7 @@ static int parse_item(parser *ps, vc_anchor scope, int depth)
 		val[k] = 0;
 		while (k > 0 && isspace((unsigned char)val[k - 1]))
 			val[--k] = 0;
-		if (set_opt(p, i, val, ps->err, ps->n))
+		if (vc_pass_set_opt(p, i, val, ps->err, ps->n))
 			return -1;
 		p->o.set[i] = 1;
 		skip_ws(ps);
@@ -325,9 +175,9 @@ static int parse_list(parser *ps, vc_anchor scope, int depth)
 
 vc_pm *vc_pm_parse(const char *text, char *err, size_t n)
 {
-	for (size_t i = 0; i < sizeof named / sizeof named[0]; i++)
-		if (!strcmp(text, named[i].name))
-			text = named[i].text ? named[i].text : vc_default_pipeline;
+	const char *named = vc_pipeline_named(text);
+	if (named)
+		text = named;
 	vc_pm *pm = calloc(1, sizeof *pm);
 	if (!pm) {
 		snprintf(err, n, "out of memory");

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vc.h"
+#include "ir/ir.h"
 
 /* ---- arena ------------------------------------------------------------ */
 
@@ -192,6 +192,14 @@ void vc_attrs_init(vc_attrs *a)
 	a->qhi = 127;
 	a->dev_off = -1;
 	a->kernel_id = -1;
+}
+
+const char *vc_prop_name(int bit)
+{
+	static const char *const names[VC_PROP_COUNT_] = {"imported", "canonical", "bn_folded", "const_folded",
+							  "quantized", "partitioned", "packed", "fused",
+							  "tiled", "lowered", "tokens", "emitted"};
+	return bit >= 0 && bit < VC_PROP_COUNT_ ? names[bit] : "?";
 }
 
 /* ---- type inference ------------------------------------------------- */
@@ -772,180 +780,4 @@ void vc_remove_dead(vc_module *m)
 		if (!g->nodes[i]->dead)
 			g->nodes[j++] = g->nodes[i];
 	g->n = j;
-}
-
-/* ---- printing ------------------------------------------------------- */
-
-static void print_attrs(FILE *f, const vc_node *n)
-{
-	const vc_attrs *a = &n->a;
-	switch (n->op) {
-	case VC_OP_CONV:
-	case VC_OP_QCONV:
-	case VC_OP_QCONV_RQ:
-	case VC_OP_VTA_CONV:
-		fprintf(f, " {stride=%lldx%lld pad=%lld,%lld,%lld,%lld", (long long)a->stride[0], (long long)a->stride[1],
-			(long long)a->pad[0], (long long)a->pad[1], (long long)a->pad[2], (long long)a->pad[3]);
-		if (a->group != 1)
-			fprintf(f, " group=%lld", (long long)a->group);
-		if (a->dilation[0] != 1 || a->dilation[1] != 1)
-			fprintf(f, " dilation=%lldx%lld", (long long)a->dilation[0], (long long)a->dilation[1]);
-		if (n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ)
-			fprintf(f, " shift=%d relu=%d clip=%lld..%lld kernel=%d", a->shift, a->relu, (long long)a->qlo,
-				(long long)a->qhi, a->kernel_id);
-		if ((n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ) && n->n_in > 3)
-			fprintf(f, " residual-shift=%d", a->res_shift);
-		fprintf(f, "}");
-		break;
-	case VC_OP_MAXPOOL:
-	case VC_OP_AVGPOOL:
-		fprintf(f, " {kernel=%lldx%lld stride=%lldx%lld pad=%lld,%lld,%lld,%lld%s}", (long long)a->kernel[0],
-			(long long)a->kernel[1], (long long)a->stride[0], (long long)a->stride[1], (long long)a->pad[0],
-			(long long)a->pad[1], (long long)a->pad[2], (long long)a->pad[3], a->ceil_mode ? " ceil" : "");
-		break;
-	case VC_OP_CLIP:
-		fprintf(f, " {lo=%g hi=%g}", a->lo, a->hi);
-		break;
-	case VC_OP_REQUANT:
-		fprintf(f, " {shift=%d relu=%d clip=%lld..%lld}", a->shift, a->relu, (long long)a->qlo, (long long)a->qhi);
-		break;
-	case VC_OP_FLATTEN:
-	case VC_OP_SOFTMAX:
-	case VC_OP_CONCAT:
-		fprintf(f, " {axis=%lld}", (long long)a->axis);
-		break;
-	default:
-		break;
-	}
-}
-
-void vc_print_graph(FILE *f, const vc_module *m)
-{
-	const vc_graph *g = m->g;
-	fprintf(f, "graph @main(");
-	for (int i = 0; i < g->n_inputs; i++)
-		fprintf(f, "%s%%%d", i ? ", " : "", g->inputs[i]->id);
-	fprintf(f, ") {\n");
-	for (int i = 0; i < g->n; i++) {
-		const vc_node *n = g->nodes[i];
-		char ty[128];
-		vc_type_str(&n->type, ty, sizeof ty);
-		fprintf(f, "  %%%d = %s(", n->id, vc_op_name(n->op));
-		for (int k = 0; k < n->n_in; k++)
-			fprintf(f, "%s%%%d", k ? ", " : "", n->in[k]->id);
-		fprintf(f, ")");
-		print_attrs(f, n);
-		fprintf(f, " : %s%s  # %s\n", ty, n->on_vta ? " @vta" : "", n->name);
-	}
-	fprintf(f, "  return");
-	for (int i = 0; i < g->n_outputs; i++)
-		fprintf(f, "%s %%%d", i ? "," : "", g->outputs[i]->id);
-	fprintf(f, "\n}\n");
-	for (int k = 0; k < m->n_kernels; k++) {
-		const vc_kernel *kn = m->kernels[k];
-		fprintf(f, "kernel @k%d for %%%d {tile th=%d tco=%d tci=%d pingpong=%d; %d insns, %d uops}\n", kn->id,
-			kn->node->id, kn->tile.th, kn->tile.tco, kn->tile.tci, kn->tile.pingpong, kn->n, kn->n_uops);
-	}
-	if (m->stream)
-		fprintf(f, "stream {%lld bytes}\n", (long long)m->stream->size);
-}
-
-uint64_t vc_hash_module(const vc_module *m)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return 0;
-	vc_print_graph(f, m);
-	fclose(f);
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)buf[i]) * 1099511628211ull;
-	free(buf);
-	return h;
-}
-
-/* ---- verifier ------------------------------------------------------- */
-
-int vc_verify(vc_module *m)
-{
-	vc_graph *g = m->g;
-	/* order: every input appears before its user */
-	for (int i = 0; i < g->n; i++)
-		g->nodes[i]->dead = 0;
-	int seen_mark = 0;
-	for (int i = 0; i < g->n; i++) {
-		vc_node *n = g->nodes[i];
-		for (int k = 0; k < n->n_in; k++) {
-			vc_node *v = n->in[k];
-			if (!v)
-				return vc_error(m, n, "verifier: input %d is null", k);
-			if (!v->dead)
-				return vc_error(m, n, "verifier: input %%%d is not defined before its use", v->id);
-			int listed = 0;
-			for (int u = 0; u < v->n_users; u++)
-				listed |= v->users[u] == n;
-			if (!listed)
-				return vc_error(m, n, "verifier: missing from the use list of %%%d", v->id);
-		}
-		for (int u = 0; u < n->n_users; u++) {
-			int uses = 0;
-			for (int k = 0; k < n->users[u]->n_in; k++)
-				uses |= n->users[u]->in[k] == n;
-			if (!uses)
-				return vc_error(m, n, "verifier: use list names %%%d, which does not use it", n->users[u]->id);
-			for (int q = 0; q < u; q++)
-				if (n->users[q] == n->users[u])
-					return vc_error(m, n, "verifier: use list names %%%d twice", n->users[u]->id);
-		}
-		/* types: recompute and compare */
-		vc_type saved = n->type;
-		vc_attrs sa = n->a;
-		if (vc_retype(m, n))
-			return -1;
-		if (!vc_type_equal(&saved, &n->type)) {
-			char a[128], b[128];
-			vc_type_str(&saved, a, sizeof a);
-			vc_type_str(&n->type, b, sizeof b);
-			n->type = saved;
-			return vc_error(m, n, "verifier: stored type %s differs from the inferred %s", a, b);
-		}
-		n->a = sa;
-		if (n->op == VC_OP_CONST && !n->data)
-			return vc_error(m, n, "verifier: constant without data");
-		n->dead = 1; /* mark as defined */
-		seen_mark++;
-	}
-	for (int i = 0; i < g->n; i++)
-		g->nodes[i]->dead = 0;
-	if (g->n_outputs == 0)
-		return vc_error(m, NULL, "verifier: the entry graph has no outputs");
-	for (int i = 0; i < g->n_outputs; i++) {
-		int found = 0;
-		for (int k = 0; k < g->n; k++)
-			found |= g->nodes[k] == g->outputs[i];
-		if (!found)
-			return vc_error(m, NULL, "verifier: output %d is not a node of the graph", i);
-	}
-	for (int i = 0; i < g->n_inputs; i++)
-		if (g->inputs[i]->op != VC_OP_INPUT)
-			return vc_error(m, g->inputs[i], "verifier: graph input is not an input node");
-	/* kernel level: SRAM bounds */
-	for (int k = 0; k < m->n_kernels; k++) {
-		vc_kernel *kn = m->kernels[k];
-		for (int i = 0; i < kn->n; i++) {
-			const vta_insn_t *in = &kn->code[i].insn;
-			if (in->opcode == VTA_OPCODE_LOAD) {
-				uint32_t rows = in->y_pad_0 + in->y_size + in->y_pad_1;
-				uint32_t cols = in->x_pad_0 + in->x_size + in->x_pad_1;
-				uint32_t depth = vta_mem_depth(in->memory_type);
-				if (in->sram_base + rows * cols > depth)
-					return vc_error(m, kn->node, "verifier: kernel %d insn %d loads past the end of %s SRAM", k,
-							i, vta_mem_name(in->memory_type));
-			}
-		}
-	}
-	(void)seen_mark;
-	return 0;
 }

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "onnx.pb-c.h"
-#include "vc.h"
+#include "import/import.h"
 
 enum { ONNX_FLOAT = 1, ONNX_INT32 = 6, ONNX_INT64 = 7 };
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vc.h"
+#include "exec/exec.h"
 
 static void note_range(const vc_tensor *t, vc_range *r)
 {

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The compiler driver and the commands:
+ *
+ *   compile.c  vc_compile (calibration samples + pipeline) and `vta compile`
+ *   run.c      evaluation of a dataset and `vta run`
+ *   args.c     option parsing shared by the commands
+ *   nocompiler.c  the two commands in cross builds, where the compiler is left out
+ */
+#ifndef VC_CLI_H
+#define VC_CLI_H
+
+#include "artifact/artifact.h"
+#include "data/data.h"
+#include "pass/pass.h"
+
+/* Compile a module already imported: run the pipeline with instruments. */
+typedef struct vc_compile_opts {
+	const char *pipeline; /* NULL: vta-default */
+	vc_instr instr;
+	const char *calib_path; /* IDX images or raw float32 */
+	int calib_count;
+} vc_compile_opts;
+int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n);
+
+/* Run the first `count` samples (all if <= 0) of a dataset through a model:
+ * through the runner r, or on the host when r is NULL. *correct counts top-1
+ * hits when the dataset has labels. show > 0 prints that many predictions
+ * (top-k) to out. Returns the samples run, or -1 with the message in err. */
+int vc_eval_dataset(vc_module *m, vc_runner *r, const vc_dataset *d, int count, int topk, int show, FILE *out,
+		    int *correct, char *err, size_t n);
+
+int vta_cmd_compile(int argc, char **argv);
+int vta_cmd_run(int argc, char **argv);
+
+/* args.c: --opt=value or --opt value; NULL if argv[*i] is not that option. */
+const char *vc_take_opt(int argc, char **argv, int *i, const char *name);
+
+#endif /* VC_CLI_H */

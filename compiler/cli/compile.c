@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The compiler driver (vc_compile) and `vta compile`.
+ *
+ *   vta compile MODEL.onnx -o MODEL.vtam [--pipeline=TEXT|NAME] [--print-pipeline]
+ *       [--verify-each] [--time-passes] [--stats] [--print-ir-before=PASS|all]
+ *       [--print-ir-after=PASS|all] [--reproducer=FILE] [--calib=IDX-IMAGES|CIFAR.bin] [--calib-count=N]
+ *   vta compile --replay=REPRODUCER -o MODEL.vtam [options]
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "import/import.h"
+
+int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n)
+{
+	if (o->calib_path) {
+		vc_dataset d;
+		if (vc_dataset_load(o->calib_path, NULL, VC_DATASET_AUTO, &d, err, n))
+			return -1;
+		int64_t elems = vc_type_elems(&m->g->inputs[0]->type);
+		if ((int64_t)d.channels * d.rows * d.cols != elems) {
+			snprintf(err, n, "calibration images of %s are %dx%dx%d; the model input has %lld values",
+				 o->calib_path, d.channels, d.rows, d.cols, (long long)elems);
+			vc_dataset_free(&d);
+			return -1;
+		}
+		/* the last images of the file: keep the first ones for evaluation */
+		int cnt = o->calib_count > 0 && o->calib_count < d.count ? o->calib_count : d.count;
+		m->calib.data = vc_alloc(m, (size_t)(cnt * elems) * sizeof(float));
+		if (!m->calib.data) {
+			vc_dataset_free(&d);
+			snprintf(err, n, "out of memory");
+			return -1;
+		}
+		for (int64_t i = 0; i < cnt * elems; i++)
+			m->calib.data[i] = d.pixels[(size_t)(d.count - cnt) * (size_t)elems + (size_t)i];
+		m->calib.count = cnt;
+		m->calib.elems = elems;
+		vc_dataset_free(&d);
+	}
+	vc_pm *pm = vc_pm_parse(o->pipeline ? o->pipeline : "vta-default", err, n);
+	if (!pm)
+		return -1;
+	int rc = vc_pm_run(pm, m, &o->instr);
+	vc_pm_free(pm);
+	if (rc)
+		snprintf(err, n, "%s", m->diag.msg);
+	return rc;
+}
+
+/* A "key: value" line of a reproducer (value up to the end of the line). */
+static int repro_value(const char *text, const char *key, char *val, size_t n)
+{
+	size_t k = strlen(key);
+	for (const char *s = text; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL) {
+		if (!strncmp(s, key, k) && s[k] == ':' && s[k + 1] == ' ') {
+			const char *v = s + k + 2, *e = strchr(v, '\n');
+			size_t len = e ? (size_t)(e - v) : strlen(v);
+			if (len >= n)
+				return -1;
+			memcpy(val, v, len);
+			val[len] = 0;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The path as an absolute one when it exists (reproducers outlive the cwd). */
+static void abs_path(const char *p, char *buf, size_t n)
+{
+	char cwd[2048];
+	size_t k = 0;
+	if (p[0] != '/' && getcwd(cwd, sizeof cwd) && strlen(cwd) + 2 < n) {
+		k = strlen(cwd);
+		memcpy(buf, cwd, k);
+		buf[k++] = '/';
+	}
+	size_t l = strlen(p);
+	if (k + l >= n)
+		l = n - k - 1;
+	memcpy(buf + k, p, l);
+	buf[k + l] = 0;
+}
+
+int vta_cmd_compile(int argc, char **argv)
+{
+	const char *in = NULL, *out = NULL, *replay = NULL;
+	vc_compile_opts o;
+	memset(&o, 0, sizeof o);
+	int print_pipeline = 0, calib_count_set = 0;
+	static char r_model[4096], r_pipe[4096], r_calib[4096], r_count[32];
+	for (int i = 0; i < argc; i++) {
+		const char *v;
+		if (!strcmp(argv[i], "-o") && i + 1 < argc)
+			out = argv[++i];
+		else if ((v = vc_take_opt(argc, argv, &i, "--replay")))
+			replay = v;
+		else if ((v = vc_take_opt(argc, argv, &i, "--pipeline")))
+			o.pipeline = v;
+		else if (!strcmp(argv[i], "--print-pipeline"))
+			print_pipeline = 1;
+		else if (!strcmp(argv[i], "--verify-each"))
+			o.instr.verify_each = 1;
+		else if (!strcmp(argv[i], "--time-passes"))
+			o.instr.time_passes = 1;
+		else if (!strcmp(argv[i], "--stats"))
+			o.instr.stats = 1;
+		else if ((v = vc_take_opt(argc, argv, &i, "--print-ir-before")))
+			o.instr.print_before = v;
+		else if ((v = vc_take_opt(argc, argv, &i, "--print-ir-after")))
+			o.instr.print_after = v;
+		else if ((v = vc_take_opt(argc, argv, &i, "--reproducer")))
+			o.instr.reproducer = v;
+		else if ((v = vc_take_opt(argc, argv, &i, "--calib")))
+			o.calib_path = v;
+		else if ((v = vc_take_opt(argc, argv, &i, "--calib-count")))
+			o.calib_count = atoi(v), calib_count_set = 1;
+		else if (argv[i][0] == '-') {
+			fprintf(stderr, "vta compile: unknown option %s\n", argv[i]);
+			return 2;
+		} else if (!in)
+			in = argv[i];
+		else {
+			fprintf(stderr, "vta compile: more than one model given\n");
+			return 2;
+		}
+	}
+	char err[1024];
+	if (replay) { /* the model, pipeline and calibration of a reproducer; the command line wins */
+		size_t len;
+		uint8_t *text = vc_read_all(replay, &len, err, sizeof err);
+		if (!text) {
+			fprintf(stderr, "vta compile: --replay: %s\n", err);
+			return 1;
+		}
+		char *t = realloc(text, len + 1);
+		if (!t) {
+			free(text);
+			return 1;
+		}
+		t[len] = 0;
+		int ok = strstr(t, "# vta compile reproducer") == t && repro_value(t, "pipeline", r_pipe, sizeof r_pipe) == 1 &&
+			 repro_value(t, "model", r_model, sizeof r_model) == 1;
+		int hc = repro_value(t, "calib", r_calib, sizeof r_calib) == 1;
+		int hn = repro_value(t, "calib-count", r_count, sizeof r_count) == 1;
+		free(t);
+		if (!ok) {
+			fprintf(stderr, "vta compile: --replay: %s is not a reproducer with 'model:' and 'pipeline:' lines\n",
+				replay);
+			return 1;
+		}
+		if (!in)
+			in = r_model;
+		if (!o.pipeline)
+			o.pipeline = r_pipe;
+		if (!o.calib_path && hc)
+			o.calib_path = r_calib;
+		if (!calib_count_set && hn)
+			o.calib_count = atoi(r_count);
+		fprintf(stderr, "vta compile: replaying %s: %s --pipeline='%s'%s%s\n", replay, in, o.pipeline,
+			o.calib_path ? " --calib=" : "", o.calib_path ? o.calib_path : "");
+	}
+	char context[3 * 4096 + 128] = "";
+	if (o.instr.reproducer && in) {
+		char a[4096], c[4096];
+		abs_path(in, a, sizeof a);
+		int k = snprintf(context, sizeof context, "model: %s\n", a);
+		if (o.calib_path) {
+			abs_path(o.calib_path, c, sizeof c);
+			k += snprintf(context + k, sizeof context - (size_t)k, "calib: %s\n", c);
+		}
+		if (o.calib_count)
+			snprintf(context + k, sizeof context - (size_t)k, "calib-count: %d\n", o.calib_count);
+		o.instr.repro_context = context;
+	}
+	if (print_pipeline) {
+		vc_pm *pm = vc_pm_parse(o.pipeline ? o.pipeline : "vta-default", err, sizeof err);
+		if (!pm) {
+			fprintf(stderr, "vta compile: %s\n", err);
+			return 1;
+		}
+		char text[4096];
+		vc_pm_print(pm, text, sizeof text);
+		printf("%s\n", text);
+		vc_pm_free(pm);
+		if (!in)
+			return 0;
+	}
+	if (!in || !out) {
+		fprintf(stderr, "usage: vta compile MODEL.onnx -o MODEL.vtam [--pipeline=TEXT] [--print-pipeline]\n"
+				"         [--verify-each] [--time-passes] [--stats] [--print-ir-before=PASS]\n"
+				"         [--print-ir-after=PASS] [--reproducer=FILE] [--calib=IDX|CIFAR.bin] [--calib-count=N]\n"
+				"       vta compile --replay=REPRODUCER -o MODEL.vtam [options]   (re-run a failed compile)\n");
+		return 2;
+	}
+	vc_module *m = vc_module_new();
+	if (!m)
+		return 1;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = 1;
+	if (vc_import_onnx_file(m, in)) {
+		fprintf(stderr, "vta compile: %s\n", m->diag.msg);
+		goto done;
+	}
+	if (vc_compile(m, &o, err, sizeof err)) {
+		fprintf(stderr, "vta compile: %s\n", err);
+		if (o.instr.reproducer)
+			fprintf(stderr, "vta compile: reproducer written to %s\n", o.instr.reproducer);
+		goto done;
+	}
+	if (vc_artifact_write(m, out)) {
+		fprintf(stderr, "vta compile: %s\n", m->diag.msg);
+		goto done;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	int64_t macs = 0, insns = 0;
+	for (int k = 0; k < m->n_kernels; k++)
+		macs += m->kernels[k]->macs, insns += m->kernels[k]->insn_count;
+	fprintf(stderr, "vta compile: %s -> %s: %d VTA kernels, %lld instructions, %lld MACs on VTA, %.1f ms\n", in, out,
+		m->n_kernels, (long long)insns, (long long)macs,
+		1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec));
+	rc = 0;
+done:
+	vc_module_free(m);
+	return rc;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Host execution of the graph IR:
+ *
+ *   ref.c        tensors and the reference dispatch: one kernel per op, the
+ *                CPU fallback of a compiled model and the oracle every
+ *                lowered op is checked against; layout ops shared by every
+ *                dtype (relu/clip, max pooling, reshape, concat)
+ *   ref_int8.c   the integer operators a deployed model runs on the host:
+ *                quantize, dequantize, qconv/qdense, qadd, requant, pack,
+ *                unpack and the VTA kernel's reference (bit-exact with the
+ *                device)
+ *   ref_float.c  the float reference (conv, dense, matmul, add/mul, average
+ *                pooling, softmax, batchnorm): calibration and the float
+ *                baseline
+ *   interp.c     runs a graph node by node; VTA kernels may go to a hook
+ */
+#ifndef VC_EXEC_H
+#define VC_EXEC_H
+
+#include "ir/ir.h"
+
+/* A tensor on the host: a type and its data. */
+typedef struct vc_tensor {
+	vc_type t;
+	void *data;
+	int owned;
+} vc_tensor;
+
+int vc_tensor_alloc(vc_tensor *x, const vc_type *t);
+void vc_tensor_free(vc_tensor *x);
+
+/*
+ * Run one op on host tensors: out is allocated with the node's type. in[] are
+ * the input tensors in node order. Returns 0, or -1 with m's diagnostic set.
+ */
+int vc_ref_run(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out);
+
+/* Rounding of quantize and requantize (shared with the lowering). */
+int8_t vc_quantize_value(float x, int exp);
+int32_t vc_requant_value(int32_t acc, int shift, int64_t lo, int64_t hi);
+
+/* ---- interp.c */
+
+/* A hook that runs VTA_CONV nodes somewhere else (the device). */
+typedef int (*vc_vta_hook)(void *ctx, vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out);
+
+/* Run the entry graph: inputs in graph-input order, outputs allocated. If
+ * stats is non-NULL it receives, per node id, the largest |value| seen and
+ * the largest positive value (calibration). */
+typedef struct vc_range {
+	float absmax, posmax;
+} vc_range;
+int vc_interp(vc_module *m, const vc_tensor *inputs, vc_tensor *outputs, vc_range *stats, vc_vta_hook hook,
+	      void *hook_ctx);
+
+/* The op kernels of ref_int8.c and ref_float.c: out is already allocated
+ * with n's type. 0 done, -1 error (diagnostic in m), 1 not an op of that file. */
+int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out);
+int vc_ref_run_float(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out);
+/* Element i of a tensor of any dtype, as a double. */
+double vc_tensor_get(const vc_tensor *x, int64_t i);
+
+#endif /* VC_EXEC_H */

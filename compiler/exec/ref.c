@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Reference kernels, float and int8, one per op the importer accepts. They
+ * are the CPU fallback of a compiled model and the oracle every lowered op
+ * is checked against, so they are written for clarity, not speed (except
+ * that the convolution loops keep the innermost index contiguous). This file
+ * holds the dispatch and the layout ops every dtype shares (relu/clip,
+ * pooling, reshape, concat); the integer ops are in ref_int8.c, the float
+ * ones in ref_float.c.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "exec/exec.h"
+
+static void pool(const vc_node *n, const vc_tensor *x, vc_tensor *y)
+{
+	const vc_attrs *a = &n->a;
+	int64_t NC = x->t.dim[0] * x->t.dim[1], H = x->t.dim[2], W = x->t.dim[3], OH = y->t.dim[2], OW = y->t.dim[3];
+	int is_max = n->op == VC_OP_MAXPOOL;
+	for (int64_t p = 0; p < NC; p++)
+		for (int64_t oh = 0; oh < OH; oh++)
+			for (int64_t ow = 0; ow < OW; ow++) {
+				double acc = is_max ? -INFINITY : 0.0;
+				int64_t count = 0, window = 0;
+				for (int64_t kh = 0; kh < a->kernel[0]; kh++)
+					for (int64_t kw = 0; kw < a->kernel[1]; kw++) {
+						int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
+						int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
+						/* the window as clipped to the padded input */
+						if (ih < H + a->pad[2] && iw < W + a->pad[3])
+							window++;
+						if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+							continue;
+						double v = vc_tensor_get(x, (p * H + ih) * W + iw);
+						acc = is_max ? (v > acc ? v : acc) : acc + v;
+						count++;
+					}
+				int64_t o = (p * OH + oh) * OW + ow;
+				if (is_max) {
+					if (y->t.dtype == VC_F32)
+						((float *)y->data)[o] = (float)acc;
+					else
+						((int8_t *)y->data)[o] = (int8_t)acc;
+				} else {
+					int64_t div = a->count_include_pad ? window : count;
+					((float *)y->data)[o] = (float)(div ? acc / (double)div : 0.0);
+				}
+			}
+}
+
+static void concat(const vc_node *n, const vc_tensor *in, vc_tensor *y)
+{
+	const vc_type *t = &y->t;
+	int64_t ax = n->a.axis < 0 ? n->a.axis + t->rank : n->a.axis;
+	int64_t outer = 1, inner = 1;
+	for (int i = 0; i < t->rank; i++) {
+		if (i < ax)
+			outer *= t->dim[i];
+		if (i > ax)
+			inner *= t->dim[i];
+	}
+	size_t es = vc_dtype_size(t->dtype);
+	uint8_t *yd = y->data;
+	int64_t off = 0;
+	for (int k = 0; k < n->n_in; k++) {
+		int64_t len = in[k].t.dim[ax] * inner;
+		for (int64_t o = 0; o < outer; o++)
+			memcpy(yd + (size_t)(o * t->dim[ax] * inner + off) * es, (const uint8_t *)in[k].data + (size_t)(o * len) * es,
+			       (size_t)len * es);
+		off += len;
+	}
+}
+
+/* ---- dispatch ------------------------------------------------------- */
+
+int vc_ref_run(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out)
+{
+	if (vc_tensor_alloc(out, &n->type))
+		return vc_error(m, n, "out of memory for the result");
+	int64_t e = vc_type_elems(&n->type);
+	const vc_tensor *x = &in[0];
+	int rc;
+	switch (n->op) {
+	case VC_OP_CONST:
+		memcpy(out->data, n->data, vc_type_bytes(&n->type));
+		return 0;
+	case VC_OP_RELU:
+	case VC_OP_CLIP: {
+		double lo = n->op == VC_OP_RELU ? 0.0 : n->a.lo, hi = n->op == VC_OP_RELU ? INFINITY : n->a.hi;
+		if (x->t.quantized) { /* bounds in real units, applied to the integers */
+			lo = n->op == VC_OP_RELU ? 0.0 : ceil(ldexp(lo, -x->t.exp));
+			hi = n->op == VC_OP_RELU ? INFINITY : floor(ldexp(hi, -x->t.exp));
+		}
+		for (int64_t i = 0; i < e; i++) {
+			double v = vc_tensor_get(x, i);
+			v = v < lo ? lo : v > hi ? hi : v;
+			if (x->t.dtype == VC_F32)
+				((float *)out->data)[i] = (float)v;
+			else if (x->t.dtype == VC_I8)
+				((int8_t *)out->data)[i] = (int8_t)v;
+			else
+				((int32_t *)out->data)[i] = (int32_t)v;
+		}
+		return 0;
+	}
+	case VC_OP_MAXPOOL:
+	case VC_OP_AVGPOOL:
+		pool(n, x, out);
+		return 0;
+	case VC_OP_RESHAPE:
+	case VC_OP_FLATTEN:
+		memcpy(out->data, x->data, vc_type_bytes(&n->type));
+		return 0;
+	case VC_OP_CONCAT:
+		concat(n, in, out);
+		return 0;
+	default:
+		break;
+	}
+	if ((rc = vc_ref_run_int8(m, n, in, out)) == 1 && (rc = vc_ref_run_float(m, n, in, out)) == 1) {
+		vc_tensor_free(out);
+		return vc_error(m, n, "no reference kernel");
+	}
+	if (rc)
+		vc_tensor_free(out);
+	return rc;
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The integer operators a compiled model runs on the host, and the oracle of
+ * the device: quantize and dequantize, qconv/qdense (int8 x int8 -> int32,
+ * wrapping like the hardware's accumulator), qadd, requant, pack/unpack to
+ * the VTA blocked layout, and the fused VTA kernel on packed data. The
+ * rounding of quantize and requantize is defined here once and shared with
+ * the lowering, so device and host agree bit for bit.
+ */
+#include <math.h>
+
+#include "exec/exec.h"
+
+int8_t vc_quantize_value(float x, int exp)
+{
+	float q = roundf(ldexpf(x, -exp)); /* round half away from zero */
+	if (!(q >= -127.0f)) /* also catches NaN */
+		q = q != q ? 0.0f : -127.0f;
+	if (q > 127.0f)
+		q = 127.0f;
+	return (int8_t)q;
+}
+
+/*
+ * Requantization, defined as exactly the ALU sequence the lowering emits:
+ * for shifts above 15 first SHR (shift-15) (the rounding constant of a larger
+ * shift does not fit the 16-bit immediate), then ADD 2^(s-1), SHR s; a
+ * negative shift is a left shift; then MAX lo, MIN hi.
+ */
+int32_t vc_requant_value(int32_t acc, int shift, int64_t lo, int64_t hi)
+{
+	int32_t v = acc;
+	if (shift > 15) {
+		v = v >> (shift - 15); /* arithmetic on every compiler we support */
+		shift = 15;
+	}
+	if (shift > 0) {
+		uint32_t u = (uint32_t)v + (1u << (shift - 1));
+		v = (int32_t)u >> shift;
+	} else if (shift < 0) {
+		v = (int32_t)((uint32_t)v << ((-shift) & 31));
+	}
+	if (v < lo)
+		v = (int32_t)lo;
+	if (v > hi)
+		v = (int32_t)hi;
+	return v;
+}
+
+static void conv_i8(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, const vc_tensor *b, vc_tensor *y)
+{
+	int64_t N = x->t.dim[0], C = x->t.dim[1], H = x->t.dim[2], W = x->t.dim[3];
+	int64_t O = w->t.dim[0], CG = w->t.dim[1], KH = w->t.dim[2], KW = w->t.dim[3];
+	int64_t OH = y->t.dim[2], OW = y->t.dim[3], G = a->group, OG = O / G;
+	const int8_t *xd = x->data, *wd = w->data;
+	const int32_t *bd = b ? b->data : NULL;
+	int32_t *yd = y->data;
+	for (int64_t n = 0; n < N; n++)
+		for (int64_t o = 0; o < O; o++) {
+			int64_t g = o / OG;
+			for (int64_t oh = 0; oh < OH; oh++)
+				for (int64_t ow = 0; ow < OW; ow++) {
+					uint32_t s = 0;
+					for (int64_t c = 0; c < CG; c++)
+						for (int64_t kh = 0; kh < KH; kh++) {
+							int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
+							if (ih < 0 || ih >= H)
+								continue;
+							for (int64_t kw = 0; kw < KW; kw++) {
+								int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
+								if (iw < 0 || iw >= W)
+									continue;
+								s += (uint32_t)(xd[((n * C + g * CG + c) * H + ih) * W + iw] *
+										wd[((o * CG + c) * KH + kh) * KW + kw]);
+							}
+						}
+					if (bd)
+						s += (uint32_t)bd[o];
+					yd[((n * O + o) * OH + oh) * OW + ow] = (int32_t)s;
+				}
+		}
+}
+
+static void dense_i8(const vc_tensor *x, const vc_tensor *w, const vc_tensor *b, vc_tensor *y)
+{
+	int64_t N = x->t.dim[0], I = x->t.dim[1], O = w->t.dim[0];
+	const int8_t *xd = x->data, *wd = w->data;
+	for (int64_t n = 0; n < N; n++)
+		for (int64_t o = 0; o < O; o++) {
+			uint32_t s = b ? (uint32_t)((const int32_t *)b->data)[o] : 0;
+			for (int64_t i = 0; i < I; i++)
+				s += (uint32_t)(xd[n * I + i] * wd[o * I + i]);
+			((int32_t *)y->data)[n * O + o] = (int32_t)s;
+		}
+}
+
+/* ---- packing (VTA-SPEC 2.6) ------------------------------------------ */
+
+/* Plain NCHW (or NC) int8 to [N/B][C/BL][H][W][B][BL], zero padded. */
+static void pack(const vc_tensor *x, vc_tensor *y)
+{
+	const vc_type *t = &y->t;
+	int64_t N = x->t.dim[0], C = x->t.dim[1];
+	int64_t H = t->dim[2], W = t->dim[3], B = t->dim[4], BL = t->dim[5];
+	const int8_t *xd = x->data;
+	int8_t *yd = y->data;
+	for (int64_t nb = 0; nb < t->dim[0]; nb++)
+		for (int64_t cb = 0; cb < t->dim[1]; cb++)
+			for (int64_t h = 0; h < H; h++)
+				for (int64_t w = 0; w < W; w++)
+					for (int64_t b = 0; b < B; b++)
+						for (int64_t c = 0; c < BL; c++) {
+							int64_t n = nb * B + b, ch = cb * BL + c;
+							int64_t o = ((((nb * t->dim[1] + cb) * H + h) * W + w) * B + b) * BL + c;
+							yd[o] = n < N && ch < C ? xd[((n * C + ch) * H + h) * W + w] : 0;
+						}
+}
+
+static void unpack(const vc_tensor *x, vc_tensor *y)
+{
+	const vc_type *p = &x->t;
+	int64_t N = y->t.dim[0], C = y->t.dim[1], H = p->dim[2], W = p->dim[3], B = p->dim[4], BL = p->dim[5];
+	const int8_t *xd = x->data;
+	int8_t *yd = y->data;
+	for (int64_t n = 0; n < N; n++)
+		for (int64_t c = 0; c < C; c++)
+			for (int64_t h = 0; h < H; h++)
+				for (int64_t w = 0; w < W; w++) {
+					int64_t nb = n / B, b = n % B, cb = c / BL, cl = c % BL;
+					yd[((n * C + c) * H + h) * W + w] =
+						xd[((((nb * p->dim[1] + cb) * H + h) * W + w) * B + b) * BL + cl];
+				}
+}
+
+/* The fused VTA kernel on packed data: GEMM, bias, requantize. */
+static void vta_conv(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, const vc_tensor *bias, const vc_tensor *res,
+		     vc_tensor *y)
+{
+	const vc_type *xt = &x->t, *wt = &w->t, *yt = &y->t;
+	int64_t CB = xt->dim[1], H = xt->dim[2], W = xt->dim[3], B = xt->dim[4], BI = xt->dim[5];
+	int64_t KH = wt->dim[2], KW = wt->dim[3], BO = wt->dim[4];
+	int64_t OB = yt->dim[1], OH = yt->dim[2], OW = yt->dim[3];
+	const int8_t *xd = x->data, *wd = w->data;
+	const int32_t *bd = bias->data;
+	int8_t *yd = y->data;
+	int64_t lo = a->relu ? 0 : a->qlo;
+	for (int64_t nb = 0; nb < yt->dim[0]; nb++)
+		for (int64_t ob = 0; ob < OB; ob++)
+			for (int64_t oh = 0; oh < OH; oh++)
+				for (int64_t ow = 0; ow < OW; ow++)
+					for (int64_t b = 0; b < B; b++)
+						for (int64_t c = 0; c < BO; c++) {
+							uint32_t s = 0;
+							for (int64_t cb = 0; cb < CB; cb++)
+								for (int64_t kh = 0; kh < KH; kh++) {
+									int64_t ih = oh * a->stride[0] - a->pad[0] + kh;
+									if (ih < 0 || ih >= H)
+										continue;
+									for (int64_t kw = 0; kw < KW; kw++) {
+										int64_t iw = ow * a->stride[1] - a->pad[1] + kw;
+										if (iw < 0 || iw >= W)
+											continue;
+										const int8_t *xv = xd + ((((nb * CB + cb) * H + ih) * W + iw) * B + b) * BI;
+										const int8_t *wv = wd + ((((ob * CB + cb) * KH + kh) * KW + kw) * BO + c) * BI;
+										for (int64_t k = 0; k < BI; k++)
+											s += (uint32_t)(xv[k] * wv[k]);
+									}
+								}
+							s += (uint32_t)bd[(ob * B + b) * BO + c];
+							int64_t o = ((((nb * OB + ob) * OH + oh) * OW + ow) * B + b) * BO + c;
+							if (res) /* the ALU's SHR by -res_shift, then ADD */
+								s += (uint32_t)((const int8_t *)res->data)[o] << a->res_shift;
+							yd[o] = (int8_t)vc_requant_value((int32_t)s, a->shift, lo, a->qhi);
+						}
+}
+
+int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out)
+{
+	int64_t e = vc_type_elems(&n->type);
+	const vc_tensor *x = &in[0];
+	switch (n->op) {
+	case VC_OP_QCONV:
+		conv_i8(&n->a, &in[0], &in[1], n->n_in > 2 ? &in[2] : NULL, out);
+		return 0;
+	case VC_OP_QDENSE:
+		dense_i8(&in[0], &in[1], n->n_in > 2 ? &in[2] : NULL, out);
+		return 0;
+	case VC_OP_QUANTIZE:
+		for (int64_t i = 0; i < e; i++)
+			((int8_t *)out->data)[i] = vc_quantize_value(((const float *)x->data)[i], n->type.exp);
+		return 0;
+	case VC_OP_DEQUANTIZE:
+		for (int64_t i = 0; i < e; i++)
+			((float *)out->data)[i] = (float)ldexp(vc_tensor_get(x, i), x->t.exp);
+		return 0;
+	case VC_OP_REQUANT:
+		for (int64_t i = 0; i < e; i++)
+			((int8_t *)out->data)[i] = (int8_t)vc_requant_value(((const int32_t *)x->data)[i], n->a.shift,
+									    n->a.relu ? 0 : n->a.qlo, n->a.qhi);
+		return 0;
+	case VC_OP_PACK:
+		pack(x, out);
+		return 0;
+	case VC_OP_UNPACK:
+		unpack(x, out);
+		return 0;
+	case VC_OP_VTA_CONV:
+		vta_conv(&n->a, &in[0], &in[1], &in[2], n->n_in > 3 ? &in[3] : NULL, out);
+		return 0;
+	case VC_OP_QCONV_RQ: {
+		vc_type acc = n->type;
+		acc.dtype = VC_I32;
+		vc_tensor t;
+		if (vc_tensor_alloc(&t, &acc))
+			return vc_error(m, n, "out of memory");
+		if (x->t.rank == 4)
+			conv_i8(&n->a, &in[0], &in[1], &in[2], &t);
+		else
+			dense_i8(&in[0], &in[1], &in[2], &t);
+		if (n->n_in > 3)
+			for (int64_t i = 0; i < e; i++)
+				((int32_t *)t.data)[i] = (int32_t)((uint32_t)((const int32_t *)t.data)[i] +
+								   ((uint32_t)((const int8_t *)in[3].data)[i] << n->a.res_shift));
+		for (int64_t i = 0; i < e; i++)
+			((int8_t *)out->data)[i] = (int8_t)vc_requant_value(((const int32_t *)t.data)[i], n->a.shift,
+									    n->a.relu ? 0 : n->a.qlo, n->a.qhi);
+		vc_tensor_free(&t);
+		return 0;
+	}
+	case VC_OP_QADD:
+		for (int64_t i = 0; i < e; i++)
+			((int32_t *)out->data)[i] = (int32_t)((uint32_t)((const int32_t *)x->data)[i] +
+							      ((uint32_t)((const int8_t *)in[1].data)[i] << n->a.res_shift));
+		return 0;
+	default:
+		return 1;
+	}
+}

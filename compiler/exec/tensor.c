@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Host tensors: a type and its data.
+ */
+#include <stdlib.h>
+
+#include "exec/exec.h"
+
+int vc_tensor_alloc(vc_tensor *x, const vc_type *t)
+{
+	x->t = *t;
+	size_t bytes = vc_type_bytes(t);
+	x->data = calloc(1, bytes ? bytes : 1);
+	x->owned = 1;
+	return x->data ? 0 : -1;
+}
+
+void vc_tensor_free(vc_tensor *x)
+{
+	if (x->owned)
+		free(x->data);
+	x->data = NULL;
+	x->owned = 0;
+}
+
+double vc_tensor_get(const vc_tensor *x, int64_t i)
+{
+	switch (x->t.dtype) {
+	case VC_F32:
+		return ((const float *)x->data)[i];
+	case VC_I8:
+		return ((const int8_t *)x->data)[i];
+	default:
+		return ((const int32_t *)x->data)[i];
+	}
+}

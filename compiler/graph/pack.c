@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * pack: VTA ops to the blocked layout (VTA-SPEC 2.6): weights and biases
+ * packed once, channels padded to the block on both sides, pack/unpack on
+ * every edge that crosses the region boundary (an unpack -> pack pair of
+ * matching layout is elided); one kernel function per VTA op.
+ */
+#include <string.h>
+
+#include "graph/graph.h"
+#include "ir/kernel.h"
+
+static vc_node *pack_weights(vc_module *m, const vc_node *w, const vc_target *t)
+{
+	const vc_type *wt = &w->type;
+	int64_t O = wt->dim[0], I = wt->dim[1], KH = wt->rank == 4 ? wt->dim[2] : 1, KW = wt->rank == 4 ? wt->dim[3] : 1;
+	int64_t BO = t->block_out, BI = t->block_in;
+	int64_t d[6] = {(O + BO - 1) / BO, (I + BI - 1) / BI, KH, KW, BO, BI};
+	vc_node *p = vc_const(m, NULL, VC_I8, 6, d, NULL);
+	if (!p)
+		return NULL;
+	p->type.layout = VC_PACKED;
+	p->type.quantized = 1;
+	p->type.exp = wt->exp;
+	const int8_t *src = w->data;
+	int8_t *dst = p->data;
+	for (int64_t o = 0; o < O; o++)
+		for (int64_t i = 0; i < I; i++)
+			for (int64_t kh = 0; kh < KH; kh++)
+				for (int64_t kw = 0; kw < KW; kw++)
+					dst[((((o / BO) * d[1] + i / BI) * KH + kh) * KW + kw) * BO * BI + (o % BO) * BI + i % BI] =
+						src[((o * I + i) * KH + kh) * KW + kw];
+	return p;
+}
+
+static vc_node *pack_bias(vc_module *m, const vc_node *b, const vc_target *t)
+{
+	int64_t O = vc_type_elems(&b->type), BO = t->block_out, B = t->batch;
+	int64_t d[3] = {(O + BO - 1) / BO, B, BO};
+	vc_node *p = vc_const(m, NULL, VC_I32, 3, d, NULL);
+	if (!p)
+		return NULL;
+	p->type.layout = VC_PACKED;
+	p->type.quantized = 1;
+	p->type.exp = b->type.exp;
+	int32_t *dst = p->data;
+	for (int64_t o = 0; o < O; o++)
+		for (int64_t bb = 0; bb < B; bb++)
+			dst[((o / BO) * B + bb) * BO + o % BO] = ((const int32_t *)b->data)[o];
+	return p;
+}
+
+static int add_kernel(vc_module *m, vc_node *n)
+{
+	vc_kernel **nk = vc_alloc(m, (size_t)(m->n_kernels + 1) * sizeof *nk);
+	vc_kernel *k = vc_alloc(m, sizeof *k);
+	if (!nk || !k)
+		return vc_error(m, n, "out of memory");
+	if (m->n_kernels)
+		memcpy(nk, m->kernels, (size_t)m->n_kernels * sizeof *nk);
+	k->id = m->n_kernels;
+	k->node = n;
+	n->a.kernel_id = k->id;
+	nk[m->n_kernels++] = k;
+	m->kernels = nk;
+	return 0;
+}
+
+/* The packed form of a plain int8 value: reuse the VTA result it was
+ * unpacked from when that has the layout, else a new pack. */
+static vc_node *packed_form(vc_pass *p, vc_module *m, vc_node *x)
+{
+	const vc_target *t = &m->target;
+	if (x->op == VC_OP_UNPACK) {
+		const vc_type *pt = &x->in[0]->type;
+		int64_t C = x->type.dim[1], H = x->type.rank == 4 ? x->type.dim[2] : 1,
+			W = x->type.rank == 4 ? x->type.dim[3] : 1;
+		if (pt->dim[1] == (C + t->block_in - 1) / t->block_in && pt->dim[5] == t->block_in && pt->dim[2] == H &&
+		    pt->dim[3] == W) {
+			vc_stat_add(p, "unpack-pack-elided", 1);
+			return x->in[0];
+		}
+	}
+	vc_node *xp = vc_build(m, VC_OP_PACK, &x, 1, NULL, NULL);
+	if (xp && x->type.dim[1] % t->block_in)
+		vc_stat_add(p, "channels-padded", 1);
+	return xp;
+}
+
+static int pack(vc_pass *p, vc_module *m, vc_unit *u)
+{
+	(void)u;
+	const vc_target *t = &m->target;
+	int count;
+	vc_node **nodes = vc_snapshot(m, &count);
+	if (!nodes)
+		return vc_error(m, NULL, "out of memory");
+	for (int i = 0; i < count; i++) {
+		vc_node *n = nodes[i];
+		if (n->op != VC_OP_QCONV_RQ || !n->on_vta)
+			continue;
+		vc_set_insert_before(m, n);
+		vc_node *xp = packed_form(p, m, n->in[0]);
+		vc_node *rp = n->n_in > 3 && xp ? packed_form(p, m, n->in[3]) : NULL;
+		if (!xp || (n->n_in > 3 && !rp))
+			return -1;
+		vc_node *wp = pack_weights(m, n->in[1], t);
+		vc_node *bp = wp ? pack_bias(m, n->in[2], t) : NULL;
+		if (!bp)
+			return -1;
+		vc_attrs a = n->a;
+		if (n->type.rank == 2) { /* dense: a 1x1 convolution on 1x1 images */
+			a.stride[0] = a.stride[1] = 1;
+			memset(a.pad, 0, sizeof a.pad);
+		}
+		vc_node *args[4] = {xp, wp, bp, rp};
+		vc_node *v = vc_build(m, VC_OP_VTA_CONV, args, rp ? 4 : 3, &a, n->name);
+		if (!v)
+			return -1;
+		v->on_vta = 1;
+		vc_attrs ua;
+		vc_attrs_init(&ua);
+		ua.nshape = n->type.rank;
+		memcpy(ua.shape, n->type.dim, sizeof ua.shape);
+		char un[64];
+		snprintf(un, sizeof un, "%.50s.unpack", n->name);
+		vc_node *up = vc_build(m, VC_OP_UNPACK, &v, 1, &ua, un);
+		if (!up)
+			return -1;
+		if (n->type.dim[1] % t->block_out)
+			vc_stat_add(p, "channels-padded", 1);
+		vc_replace_all_uses(m, n, up);
+		if (add_kernel(m, v))
+			return -1;
+		vc_stat_add(p, "kernels", 1);
+	}
+	vc_set_insert_before(m, NULL);
+	vc_remove_dead(m);
+	/* kernels whose node died (elided chains) are not possible: every VTA
+	 * op has at least its unpack user */
+	return 0;
+}
+
+const vc_pass_desc vc_pass_pack = {
+	.name = "pack",
+	.summary = "blocked layout for VTA ops: pack weights, pad channels, pack/unpack at region edges",
+	.anchor = VC_ANCHOR_GRAPH,
+	.requires_props = VC_PROP_FUSED,
+	.provides_props = VC_PROP_PACKED,
+	.stats = {"kernels", "channels-padded", "unpack-pack-elided"},
+	.run = pack,
+};

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The kernel and stream IR: a fused VTA kernel with its tiling, its
+ * instructions (DRAM addresses relative to a symbolic operand, the SRAM
+ * regions each reads and writes) and micro-ops; the stream unit holding the
+ * device memory image. Built by the passes in vta/, stored by artifact/.
+ */
+#ifndef VC_KERNEL_H
+#define VC_KERNEL_H
+
+#include "ir/ir.h"
+
+/* Kernel IR: a fused VTA kernel, its tiling, and its instructions. */
+enum { VC_ARG_INP, VC_ARG_WGT, VC_ARG_BIAS, VC_ARG_OUT, VC_ARG_UOP, VC_ARG_RES, VC_NARGS };
+
+/* SRAM resources tracked by the token pass (buffer halves for ping-pong). */
+enum { VC_RES_INP0, VC_RES_INP1, VC_RES_WGT0, VC_RES_WGT1, VC_RES_ACC0, VC_RES_ACC1, VC_RES_UOP, VC_NRES };
+
+typedef struct vc_kinsn {
+	vta_insn_t insn;  /* dram_base is relative to arg `arg` (elements) */
+	int arg;          /* VC_ARG_* for LOAD/STORE, -1 otherwise */
+	uint32_t reads, writes; /* masks of VC_RES_* */
+} vc_kinsn;
+
+typedef struct vc_tiling {
+	int th;    /* output rows per tile */
+	int tco;   /* output-channel blocks per tile */
+	int tci;   /* input-channel blocks per reduction step */
+	int pingpong; /* 1: two halves per buffer */
+} vc_tiling;
+
+struct vc_kernel {
+	int id;
+	vc_node *node;  /* the VTA_CONV node it implements */
+	vc_tiling tile;
+	int tiled;
+	int n, cap;
+	vc_kinsn *code;
+	int n_uops, cap_uops;
+	uint32_t *uops; /* the kernel's micro-ops, as loaded from DRAM */
+	/* emitted placement */
+	int64_t insn_off;  /* byte offset of the instruction stream in the arena */
+	int64_t insn_count;
+	int64_t uop_off;
+	int64_t macs;
+};
+
+/* The stream unit: the device memory image. */
+struct vc_stream {
+	uint8_t *image;   /* device arena contents (weights, uops, instructions) */
+	int64_t size;     /* bytes of the arena (>= image data) */
+	int64_t used;
+};
+
+
+#endif /* VC_KERNEL_H */

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * emit: place every device tensor, micro-op and instruction stream in one
+ * device memory image and encode the instructions.
+ */
+#include <string.h>
+
+#include "vta/codegen.h"
+
+static int64_t align_up(int64_t v, int64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+int64_t vc_arena_align(void)
+{
+	int64_t a = 256;
+	if (VTA_WGT_ELEM_BYTES > a)
+		a = VTA_WGT_ELEM_BYTES;
+	if (VTA_ACC_ELEM_BYTES > a)
+		a = VTA_ACC_ELEM_BYTES;
+	return a;
+}
+
+static int emit_stream(vc_pass *p, vc_module *m, vc_unit *u)
+{
+	(void)u;
+	int64_t A = vc_arena_align(), off = 0;
+	vc_graph *g = m->g;
+	for (int i = 0; i < g->n; i++) {
+		vc_node *n = g->nodes[i];
+		n->a.dev_off = -1;
+		if (n->type.layout != VC_PACKED)
+			continue;
+		n->a.dev_off = off;
+		off = align_up(off + (int64_t)vc_type_bytes(&n->type), A);
+	}
+	for (int k = 0; k < m->n_kernels; k++) {
+		vc_kernel *kn = m->kernels[k];
+		kn->uop_off = off;
+		off = align_up(off + 4 * (int64_t)kn->n_uops, A);
+		kn->insn_off = off;
+		kn->insn_count = kn->n;
+		off = align_up(off + 16 * (int64_t)kn->n, A);
+	}
+	vc_stream *s = vc_alloc(m, sizeof *s);
+	uint8_t *img = s ? vc_alloc(m, (size_t)(off ? off : 1)) : NULL;
+	if (!img)
+		return vc_error(m, NULL, "emit: out of memory for a %lld-byte image", (long long)off);
+	s->image = img;
+	s->size = off;
+	for (int i = 0; i < g->n; i++) {
+		vc_node *n = g->nodes[i];
+		if (n->op == VC_OP_CONST && n->a.dev_off >= 0) {
+			memcpy(img + n->a.dev_off, n->data, vc_type_bytes(&n->type));
+			vc_stat_add(p, "weight-bytes", (int64_t)vc_type_bytes(&n->type));
+		}
+	}
+	for (int k = 0; k < m->n_kernels; k++) {
+		vc_kernel *kn = m->kernels[k];
+		const vc_node *n = kn->node;
+		int64_t argoff[VC_NARGS] = {n->in[0]->a.dev_off, n->in[1]->a.dev_off, n->in[2]->a.dev_off, n->a.dev_off,
+					    kn->uop_off, n->n_in > 3 ? n->in[3]->a.dev_off : -1};
+		for (int i = 0; i < kn->n_uops; i++) {
+			uint32_t w = kn->uops[i];
+			uint8_t *d = img + kn->uop_off + 4 * i;
+			d[0] = (uint8_t)w, d[1] = (uint8_t)(w >> 8), d[2] = (uint8_t)(w >> 16), d[3] = (uint8_t)(w >> 24);
+		}
+		for (int i = 0; i < kn->n; i++) {
+			vta_insn_t in = kn->code[i].insn;
+			int arg = kn->code[i].arg;
+			if (arg >= 0) {
+				int64_t eb = vta_mem_elem_bytes(in.memory_type);
+				if (argoff[arg] < 0 || eb == 0 || argoff[arg] % eb)
+					return vc_error(m, n, "emit: kernel %d instruction %d has an unplaced operand", k, i);
+				in.dram_base += (uint32_t)(argoff[arg] / eb);
+			}
+			vta_insn_word_t w;
+			vta_error_t err;
+			if (vta_insn_encode(&in, &w, &err))
+				return vc_error(m, n, "emit: kernel %d instruction %d: %s", k, i, err.msg);
+			vta_insn_store(&w, img + kn->insn_off + 16 * i);
+		}
+		vc_stat_add(p, "instructions", kn->n);
+	}
+	m->stream = s;
+	vc_stat_add(p, "image-bytes", off);
+	return 0;
+}
+
+const vc_pass_desc vc_pass_emit = {
+	.name = "emit",
+	.summary = "place tensors, micro-ops and instructions in one device image and encode them",
+	.anchor = VC_ANCHOR_STREAM,
+	.requires_props = VC_PROP_TOKENS | VC_PROP_PACKED,
+	.provides_props = VC_PROP_EMITTED,
+	.stats = {"instructions", "weight-bytes", "image-bytes"},
+	.run = emit_stream,
+};
