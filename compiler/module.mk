@@ -9,7 +9,7 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 VC_SRCS := $(addprefix compiler/, \
 	ir/ir.c ir/print.c ir/verify.c ir/util.c \
 	exec/tensor.c exec/ref.c exec/ref_int8.c exec/ref_float.c exec/interp.c \
-	import/onnx.c \
+	import/import.c import/onnx.c import/flatbuf.c import/tflite.c \
 	pass/pass.c pass/manager.c pass/registry.c \
 	graph/canonicalize.c graph/fold_bn.c graph/fold_const.c graph/partition.c graph/fuse.c graph/pack.c \
 	quant/quantize.c \

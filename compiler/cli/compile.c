@@ -204,7 +204,7 @@ int vta_cmd_compile(int argc, char **argv)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = 1;
-	if (vc_import_onnx_file(m, in)) {
+	if (vc_import_file(m, in)) {
 		fprintf(stderr, "vta compile: %s\n", m->diag.msg);
 		goto done;
 	}
