@@ -18,7 +18,10 @@ VC_SRCS := $(addprefix compiler/, \
 	data/dataset.c data/input.c \
 	cli/args.c cli/compile.c cli/run.c)
 VC_OBJS := $(VC_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/onnx.pb-c.o
-VC_LIBS := $(LIB)/libvtacc.a $(LIB)/libvta.a -lprotobuf-c -lstb -lm
+# OpenBLAS: the float reference (calibration) runs its convolutions as sgemm.
+OPENBLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)
+OPENBLAS_LIBS := $(or $(shell pkg-config --libs openblas 2>/dev/null),-lopenblas)
+VC_LIBS := $(LIB)/libvtacc.a $(LIB)/libvta.a -lprotobuf-c -lstb $(OPENBLAS_LIBS) -lm
 
 # protobuf-c code generated from Debian's onnx.proto at build time.
 $(CC_GEN)/onnx.pb-c.c $(CC_GEN)/onnx.pb-c.h: $(ONNX_PROTO)
@@ -32,7 +35,7 @@ $(OBJ)/gen/onnx.pb-c.o: $(CC_GEN)/onnx.pb-c.c
 
 $(OBJ)/compiler/%.o: compiler/%.c $(CONFIG_H) | $(CC_GEN)/onnx.pb-c.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Icompiler -I$(CC_GEN) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) -Icompiler -I$(CC_GEN) $(OPENBLAS_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB)/libvtacc.a: $(VC_OBJS)
 	@mkdir -p $(dir $@)
@@ -69,7 +72,7 @@ ifneq ($(RTLSIM_LIB),)
 $(BIN)/bench_compiler: $(OBJ)/tests/compiler/bench_compiler.o $(LIB)/libvtacc.a $(RTL_BACKEND_LINK)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_compiler.o $(LIB)/libvtacc.a $(RTL_BACKEND_LINK) \
-		-lprotobuf-c -lstb $(LDLIBS) $(RTL_LDLIBS)
+		-lprotobuf-c -lstb $(OPENBLAS_LIBS) $(LDLIBS) $(RTL_LDLIBS)
 else
 $(BIN)/bench_compiler: $(OBJ)/tests/compiler/bench_compiler.o $(LIB)/libvtacc.a $(LIB)/libvta.a
 	@mkdir -p $(dir $@)

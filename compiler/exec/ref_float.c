@@ -3,9 +3,13 @@
  * The float reference: convolution, dense, matmul, broadcasting add and mul,
  * global average pooling, softmax and batchnorm. Calibration runs the model
  * through these, and they are the float baseline accuracy is measured
- * against.
+ * against; convolution and dense go through OpenBLAS's sgemm (a declared
+ * dependency of the compiler, never of libvta).
  */
 #include <math.h>
+#include <stdlib.h>
+
+#include <cblas.h>
 
 #include "exec/exec.h"
 
@@ -26,47 +30,85 @@ static int64_t bcast_index(const vc_type *out, const vc_type *in, int64_t o)
 	return idx;
 }
 
-static void conv_f32(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, const vc_tensor *b, vc_tensor *y)
+/*
+ * Convolution as im2col + sgemm (OpenBLAS): per image and group, the
+ * [CG*KH*KW, OH*OW] column matrix of the input times the [OG, CG*KH*KW]
+ * weights. Depthwise convolutions (one input channel a group) are direct
+ * loops: a one-row GEMM per channel would spend its time in call overhead.
+ * Returns -1 when the column buffer cannot be allocated.
+ */
+static int conv_f32(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, const vc_tensor *b, vc_tensor *y)
 {
 	int64_t N = x->t.dim[0], C = x->t.dim[1], H = x->t.dim[2], W = x->t.dim[3];
 	int64_t O = w->t.dim[0], CG = w->t.dim[1], KH = w->t.dim[2], KW = w->t.dim[3];
 	int64_t OH = y->t.dim[2], OW = y->t.dim[3], G = a->group, OG = O / G;
+	int64_t sh = a->stride[0], sw = a->stride[1], ph = a->pad[0], pw = a->pad[1];
+	int64_t dh = a->dilation[0], dw = a->dilation[1], P = OH * OW, K = CG * KH * KW;
 	const float *xd = x->data, *wd = w->data, *bd = b ? b->data : NULL;
 	float *yd = y->data;
-	for (int64_t n = 0; n < N; n++)
-		for (int64_t o = 0; o < O; o++) {
-			int64_t g = o / OG;
-			for (int64_t oh = 0; oh < OH; oh++)
-				for (int64_t ow = 0; ow < OW; ow++) {
-					double s = bd ? bd[o] : 0.0;
-					for (int64_t c = 0; c < CG; c++)
-						for (int64_t kh = 0; kh < KH; kh++) {
-							int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
+	for (int64_t o = 0; o < N * O; o++)
+		for (int64_t p = 0; p < P; p++)
+			yd[o * P + p] = bd ? bd[o % O] : 0.0f;
+	if (CG == 1 && OG == 1) { /* depthwise */
+		for (int64_t n = 0; n < N; n++)
+			for (int64_t c = 0; c < C; c++) {
+				const float *xc = xd + (n * C + c) * H * W, *wc = wd + c * KH * KW;
+				float *yc = yd + (n * O + c) * P;
+				for (int64_t kh = 0; kh < KH; kh++)
+					for (int64_t kw = 0; kw < KW; kw++) {
+						float wv = wc[kh * KW + kw];
+						for (int64_t oh = 0; oh < OH; oh++) {
+							int64_t ih = oh * sh - ph + kh * dh;
 							if (ih < 0 || ih >= H)
 								continue;
-							for (int64_t kw = 0; kw < KW; kw++) {
-								int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
-								if (iw < 0 || iw >= W)
-									continue;
-								s += (double)xd[((n * C + g * CG + c) * H + ih) * W + iw] *
-								     wd[((o * CG + c) * KH + kh) * KW + kw];
+							for (int64_t ow = 0; ow < OW; ow++) {
+								int64_t iw = ow * sw - pw + kw * dw;
+								if (iw >= 0 && iw < W)
+									yc[oh * OW + ow] += wv * xc[ih * W + iw];
 							}
 						}
-					yd[((n * O + o) * OH + oh) * OW + ow] = (float)s;
-				}
+					}
+			}
+		return 0;
+	}
+	int direct = KH == 1 && KW == 1 && sh == 1 && sw == 1 && ph == 0 && pw == 0 && OH == H && OW == W;
+	float *col = direct ? NULL : malloc((size_t)(K * P) * sizeof *col);
+	if (!direct && !col)
+		return -1;
+	for (int64_t n = 0; n < N; n++)
+		for (int64_t g = 0; g < G; g++) {
+			const float *xg = xd + (n * C + g * CG) * H * W;
+			if (!direct)
+				for (int64_t c = 0; c < CG; c++)
+					for (int64_t kh = 0; kh < KH; kh++)
+						for (int64_t kw = 0; kw < KW; kw++) {
+							float *row = col + ((c * KH + kh) * KW + kw) * P;
+							for (int64_t oh = 0; oh < OH; oh++) {
+								int64_t ih = oh * sh - ph + kh * dh;
+								for (int64_t ow = 0; ow < OW; ow++) {
+									int64_t iw = ow * sw - pw + kw * dw;
+									row[oh * OW + ow] = ih >= 0 && ih < H && iw >= 0 && iw < W
+												    ? xg[(c * H + ih) * W + iw]
+												    : 0.0f;
+								}
+							}
+						}
+			cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)OG, (int)P, (int)K, 1.0f, wd + g * OG * K,
+				    (int)K, direct ? xg : col, (int)P, 1.0f, yd + (n * O + g * OG) * P, (int)P);
 		}
+	free(col);
+	return 0;
 }
 
 static void dense_f32(const vc_tensor *x, const vc_tensor *w, const vc_tensor *b, vc_tensor *y)
 {
-	int64_t N = x->t.dim[0], I = x->t.dim[1], O = w->t.dim[0];
+	int64_t N = x->t.dim[0], IN = x->t.dim[1], O = w->t.dim[0];
+	float *yd = y->data;
 	for (int64_t n = 0; n < N; n++)
-		for (int64_t o = 0; o < O; o++) {
-			double s = b ? vc_tensor_get(b, o) : 0.0;
-			for (int64_t i = 0; i < I; i++)
-				s += vc_tensor_get(x, n * I + i) * vc_tensor_get(w, o * I + i);
-			((float *)y->data)[n * O + o] = (float)s;
-		}
+		for (int64_t o = 0; o < O; o++)
+			yd[n * O + o] = b ? ((const float *)b->data)[o] : 0.0f;
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)N, (int)O, (int)IN, 1.0f, x->data, (int)IN, w->data, (int)IN,
+		    1.0f, yd, (int)O);
 }
 
 static void matmul(const vc_tensor *a, const vc_tensor *b, vc_tensor *y)
@@ -132,12 +174,12 @@ static void batchnorm(const vc_node *n, const vc_tensor *in, vc_tensor *y)
 
 int vc_ref_run_float(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out)
 {
-	(void)m;
-	int64_t e = vc_type_elems(&n->type);
+		int64_t e = vc_type_elems(&n->type);
 	const vc_tensor *x = &in[0];
 	switch (n->op) {
 	case VC_OP_CONV:
-		conv_f32(&n->a, &in[0], &in[1], n->n_in > 2 ? &in[2] : NULL, out);
+		if (conv_f32(&n->a, &in[0], &in[1], n->n_in > 2 ? &in[2] : NULL, out))
+			return vc_error(m, n, "out of memory for the convolution's column buffer");
 		return 0;
 	case VC_OP_DENSE:
 		dense_f32(&in[0], &in[1], n->n_in > 2 ? &in[2] : NULL, out);
