@@ -322,6 +322,14 @@ int main(int argc, char **argv)
 	Config c;
 	c.target = get_str(&r, "TARGET", "sim");
 	c.hw_ver = get_str(&r, "HW_VER", "0.0.2");
+	/* HW_VER "major.minor.patch" is also the RTL's HW_VERSION register. */
+	unsigned ver[3];
+	char tail;
+	if (sscanf(c.hw_ver, "%u.%u.%u%c", &ver[0], &ver[1], &ver[2], &tail) != 3 || ver[0] > 255 ||
+	    ver[1] > 255 || ver[2] > 255)
+		die("%s: HW_VER \"%s\" is not major.minor.patch with each part 0..255", path,
+		    c.hw_ver);
+	uint32_t hw_version = ver[0] << 16 | ver[1] << 8 | ver[2];
 	const char *int8_only = "the datapath is int8 inputs and weights";
 	c.log_inp_width = get_num(&r, "LOG_INP_WIDTH", 1, 0, 3, 3, int8_only);
 	c.log_wgt_width = get_num(&r, "LOG_WGT_WIDTH", 1, 0, 3, 3, int8_only);
@@ -467,6 +475,7 @@ int main(int argc, char **argv)
 	def_hex(&o, "CONFIG_ID", id);
 	def_str(&o, "TARGET", c.target);
 	def_str(&o, "HW_VER", c.hw_ver);
+	def_hex(&o, "HW_VERSION", hw_version);
 	fprintf(o.h, "#define VTA_CONFIG_CANONICAL \"%s\"\n", canon);
 
 	comment(&o, "Primary parameters");

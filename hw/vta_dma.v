@@ -3,6 +3,9 @@
 // robin, one request at a time) and a write engine for the store module.
 // A request is (byte address aligned to the bus, number of beats); the engine
 // cuts it into INCR bursts of at most 256 beats that never cross 4 KiB.
+// hold_i (the soft reset, vta_top.v) stops both engines at the next burst
+// boundary: no new request is taken, the rest of the current one is dropped,
+// and bursts already on the bus complete.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -14,6 +17,7 @@ module vta_dma #(
 ) (
     input  wire                          clk_i,
     input  wire                          rst_i,
+    input  wire                          hold_i,
     // read clients (client i uses slice i of the flattened vectors)
     input  wire [NumRd-1:0]              rd_req_valid_i,
     input  wire [NumRd*AddrWidth-1:0]    rd_req_addr_i,
@@ -33,6 +37,8 @@ module vta_dma #(
     output wire                          wr_ready_o,
     output reg                           wr_done_o,      // pulse: all responses of the request received
     output reg                           wr_err_o,       // pulse: an error response
+    // no request in progress and no burst outstanding (stays so under hold_i)
+    output wire                          idle_o,
     // AXI4 master
     output reg  [AddrWidth-1:0]          m_axi_araddr,
     output reg  [7:0]                    m_axi_arlen,
@@ -126,7 +132,7 @@ module vta_dma #(
 
   always @* begin
     rd_req_ready_o = 0;
-    if (rd_state_q == RdIdle && pick_valid) rd_req_ready_o[pick] = 1'b1;
+    if (rd_state_q == RdIdle && pick_valid && !hold_i) rd_req_ready_o[pick] = 1'b1;
   end
 
   wire [8:0] rd_next_burst = burst_beats(rd_addr_q, rd_left_q);
@@ -140,7 +146,7 @@ module vta_dma #(
       rd_left_q     <= 0;
     end else begin
       case (rd_state_q)
-        RdIdle: if (pick_valid) begin
+        RdIdle: if (pick_valid && !hold_i) begin
           owner_q   <= pick;
           rr_q      <= pick;
           rd_addr_q <= rd_req_addr_i[pick*AddrWidth +: AddrWidth];
@@ -148,7 +154,8 @@ module vta_dma #(
           if (rd_req_beats_i[pick*BeatWidth +: BeatWidth] != 0) rd_state_q <= RdAddr;
         end
         RdAddr: if (!m_axi_arvalid) begin
-          m_axi_arvalid <= 1'b1;
+          if (hold_i) rd_state_q <= RdIdle;
+          else m_axi_arvalid <= 1'b1;
           m_axi_araddr  <= rd_addr_q;
           m_axi_arlen   <= rd_next_burst[7:0] - 8'd1;
           rd_burst_q    <= rd_next_burst;
@@ -175,13 +182,14 @@ module vta_dma #(
   reg [8:0]           wr_burst_q;
   wire [8:0] wr_next_burst = burst_beats(wr_addr_q, wr_left_q);
 
-  assign wr_req_ready_o = (wr_state_q == WrIdle);
+  assign wr_req_ready_o = (wr_state_q == WrIdle) && !hold_i;
   assign m_axi_wvalid   = (wr_state_q == WrData) && wr_valid_i;
   assign wr_ready_o     = (wr_state_q == WrData) && m_axi_wready;
   assign m_axi_wdata    = wr_data_i;
   assign m_axi_wstrb    = {(`VTA_BUS_WIDTH/8){1'b1}};
   assign m_axi_wlast    = (wr_burst_q == 9'd1);
   assign m_axi_bready   = (wr_state_q == WrResp);
+  assign idle_o         = (rd_state_q == RdIdle) && (wr_state_q == WrIdle);
 
   always @(posedge clk_i) begin
     if (rst_i) begin
@@ -195,14 +203,15 @@ module vta_dma #(
       wr_done_o <= 1'b0;
       wr_err_o  <= 1'b0;
       case (wr_state_q)
-        WrIdle: if (wr_req_valid_i) begin
+        WrIdle: if (wr_req_valid_i && !hold_i) begin
           wr_addr_q <= wr_req_addr_i;
           wr_left_q <= wr_req_beats_i;
           if (wr_req_beats_i != 0) wr_state_q <= WrAddr;
           else wr_done_o <= 1'b1;
         end
         WrAddr: if (!m_axi_awvalid) begin
-          m_axi_awvalid <= 1'b1;
+          if (hold_i) wr_state_q <= WrIdle;
+          else m_axi_awvalid <= 1'b1;
           m_axi_awaddr  <= wr_addr_q;
           m_axi_awlen   <= wr_next_burst[7:0] - 8'd1;
           wr_burst_q    <= wr_next_burst;

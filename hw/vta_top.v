@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // VTA top level: AXI4-Lite control slave (register map in hw/regmap.txt),
 // one AXI4 master, fetch/load/compute/store, the three instruction queues,
-// the four token queues, the INP/WGT/OUT SRAMs, watchdog and event counters.
+// the four token queues, the INP/WGT/OUT SRAMs, watchdog, event counters,
+// interrupts, error capture and the soft reset (docs/rtl.md, Control).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -11,7 +12,7 @@ module vta_top #(
     parameter AddrWidth = 64   // AXI4 master address bits
 ) (
     input  wire                        clk,
-    input  wire                        rst,          // active-high, synchronous
+    input  wire                        rst,          // active-high, synchronous: power-on only
     // AXI4-Lite control slave
     input  wire [15:0]                 s_axil_awaddr,
     input  wire                        s_axil_awvalid,
@@ -60,12 +61,14 @@ module vta_top #(
     input  wire [1:0]                  m_axi_bresp,
     input  wire                        m_axi_bvalid,
     output wire                        m_axi_bready,
-    // interrupt: high while COMPUTE_DONE is set
-    output wire                        irq
+    // interrupt (level): GIE_ENABLE and an enabled pending FETCH_ISR source
+    output reg                         irq
 );
   localparam BeatWidth  = 32;
   localparam LogInsnQ   = $clog2(`VTA_INSN_QUEUE_DEPTH);
-  localparam [31:0] HwVersion = 32'h00010000;
+  localparam [31:0] HwVersion = `VTA_HW_VERSION;
+  localparam TagW       = 32;  // instruction index carried with each queued instruction
+  localparam SrResetCycles = 3'd4;  // cycles the internal reset is held
   // event counters: 14 named ones, then instructions by opcode, then DRAM
   // element bytes read by memory type (hw/regmap.txt, contiguous from CNT_CYCLES)
   localparam CiInsnOp   = 14;
@@ -78,20 +81,48 @@ module vta_top #(
 
   // ---------------------------------------------------------------- registers
   reg        fetch_start_q, fetch_done_q, compute_done_q, running_q;
-  reg [31:0] gie_q, ier_q, isr_q, insn_count_q, done_wr_q, watchdog_q;
+  reg [31:0] insn_count_q, done_wr_q, watchdog_q;
+  reg        gie_q;
+  reg [1:0]  ier_q, isr_q;
   reg [7:0]  ld_ctrl_q, cp_ctrl_q, st_ctrl_q, fetch_ar_q;
   reg [63:0] insn_addr_q, inp_base_q, wgt_base_q, uop_base_q, acc_base_q, out_base_q;
-  reg        err_illegal_q, err_range_q, err_dram_q, err_token_q, err_wd_q;
+  reg        err_illegal_q, err_range_q, err_dram_q, err_token_q, err_wd_q, err_busy_q;
   reg [2:0]  err_info_q;
+  reg [31:0] err_insn_q;
+  reg [63:0] err_addr_q;
+  reg        err_addr_v_q;
+  reg [31:0] hi_snap_q;  // high word of a ro64 register, latched by the low-word read
   wire [NumCnt*64-1:0] cnt_q;  // counter i is cnt_q[64*i +: 64] (gen_cnt_reg)
   reg [31:0] wd_cnt_q;
+
+  // ---------------------------------------------------------------- soft reset
+  // Request (CONTROL_SOFT_RESET): the run stops (running_q low: fetch halts, the
+  // modules take no new instruction and pop no token) and the DMA stops at the
+  // next burst boundary (dma_hold): bursts already on the bus complete, no new
+  // one starts, and it goes idle. Then core_rst resets every module, queue and
+  // counter for SrResetCycles cycles. The AXI4-Lite slave and the configuration
+  // registers see only the power-on rst.
+  localparam [1:0] SrIdle = 2'd0, SrDrain = 2'd1, SrReset = 2'd2;
+  reg [1:0] sr_state_q;
+  reg [2:0] sr_cnt_q;
+  reg       reset_done_q, core_rst_q, dma_idle_q;
+  wire      dma_idle;
+  wire      sr_active = (sr_state_q != SrIdle) || core_rst_q;
+  wire      dma_hold  = sr_active;
+  wire      core_rst  = rst || core_rst_q;  // the modules' reset
+  always @(posedge clk) begin
+    core_rst_q <= !rst && (sr_state_q == SrReset);
+    dma_idle_q <= dma_idle;
+  end
 
   // ---------------------------------------------------------------- datapath wires
   wire [127:0] f_insn;
   wire f_ld_push, f_cp_push, f_st_push, f_busy, f_err_dram, f_err_illegal, f_progress;
   wire ldq_fullq, cpq_fullq, stq_fullq;  // full as fetch sees it (below)
   wire ldq_full, cpq_full, stq_full, ldq_valid, cpq_valid, stq_valid, ldq_pop, cpq_pop, stq_pop;
-  wire [127:0] ldq_data, cpq_data, stq_data;
+  wire [TagW+127:0] ldq_data, cpq_data, stq_data;
+  reg  [TagW-1:0] disp_idx_q;                  // index of the next instruction fetch dispatches
+  reg  [TagW-1:0] ld_idx_q, cp_idx_q, st_idx_q;  // instruction each module took last
   wire [LogInsnQ:0] ldq_cnt, cpq_cnt, stq_cnt;
   wire l2g_push, l2g_pop, l2g_avail, l2g_ovf, g2l_push, g2l_pop, g2l_avail, g2l_ovf;
   wire g2s_push, g2s_pop, g2s_avail, g2s_ovf, s2g_push, s2g_pop, s2g_avail, s2g_ovf;
@@ -108,19 +139,30 @@ module vta_top #(
   wire [15:0] wa = {s_axil_awaddr[15:2], 2'b00};
   wire [15:0] ra = {s_axil_araddr[15:2], 2'b00};
   wire [31:0] wd = s_axil_wdata;
-  wire fetch_start = wr_go && wa == `VTA_REG_FETCH_CTRL && wd[0] && !fetch_start_q;
+  // A start is accepted only when no run, fetch drain or soft reset is in
+  // progress; otherwise it is refused and STATUS_ERR_BUSY is raised.
+  wire start_req   = wr_go && wa == `VTA_REG_FETCH_CTRL && wd[0];
+  wire dev_busy    = running_q || fetch_start_q || sr_active;
+  wire fetch_start = start_req && !dev_busy;
+  wire start_busy  = start_req && dev_busy;
+  wire sr_req      = wr_go && wa == `VTA_REG_CONTROL && wd[`VTA_CONTROL_SOFT_RESET] &&
+                     (sr_state_q == SrIdle);
 
   // Register reads: the mux is evaluated in the clocked block, only for an
   // accepted read (it is the widest mux of the design).
   wire [15:0] cnt_off = ra - `VTA_REG_CNT_CYCLES;
   wire [15:0] cnt_idx = cnt_off >> 3;
   wire        cnt_hit = (ra >= `VTA_REG_CNT_CYCLES) && (cnt_idx < NumCnt);
+  wire [63:0] cnt_sel = cnt_q[cnt_idx[4:0]*64 +: 64];
   reg  [31:0] status_word;
   always @* begin
     status_word = 32'd0;
     status_word[`VTA_STATUS_RUNNING]      = running_q;
     status_word[`VTA_STATUS_DONE]         = compute_done_q;
     status_word[`VTA_STATUS_IDLE]         = all_idle;
+    status_word[`VTA_STATUS_RESET_DONE]   = reset_done_q;
+    status_word[`VTA_STATUS_ERR_BUSY]     = err_busy_q;
+    status_word[`VTA_STATUS_RESETTING]    = sr_active;
     status_word[`VTA_STATUS_ERR_ILLEGAL]  = err_illegal_q;
     status_word[`VTA_STATUS_ERR_RANGE]    = err_range_q;
     status_word[`VTA_STATUS_ERR_DRAM]     = err_dram_q;
@@ -140,7 +182,7 @@ module vta_top #(
   wire [`VTA_BUS_WIDTH-1:0] wr_data;
 
   vta_fetch #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_fetch (
-      .clk_i(clk), .rst_i(rst), .start_i(fetch_start), .halt_i(!running_q && !fetch_start),
+      .clk_i(clk), .rst_i(core_rst), .start_i(fetch_start), .halt_i(!running_q && !fetch_start),
       .insn_addr_i(insn_addr_q[AddrWidth-1:0]), .insn_count_i(insn_count_q),
       .busy_o(f_busy), .err_dram_o(f_err_dram), .err_illegal_o(f_err_illegal),
       .dma_req_valid_o(rd_req_valid[0]), .dma_req_addr_o(rd_req_addr[0*AddrWidth +: AddrWidth]),
@@ -149,23 +191,23 @@ module vta_top #(
       .ld_push_o(f_ld_push), .ld_full_i(ldq_fullq), .cp_push_o(f_cp_push), .cp_full_i(cpq_fullq),
       .st_push_o(f_st_push), .st_full_i(stq_fullq), .insn_o(f_insn), .progress_o(f_progress));
 
-  vta_fifo #(.Width(128), .LogDepth(LogInsnQ)) u_ldq (
-      .clk_i(clk), .rst_i(rst), .clear_i(fetch_start), .push_i(f_ld_push), .push_data_i(f_insn), .full_o(ldq_full),
+  vta_fifo #(.Width(TagW+128), .LogDepth(LogInsnQ)) u_ldq (
+      .clk_i(clk), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_ld_push), .push_data_i({disp_idx_q, f_insn}), .full_o(ldq_full),
       .out_valid_o(ldq_valid), .out_data_o(ldq_data), .pop_i(ldq_pop), .count_o(ldq_cnt));
-  vta_fifo #(.Width(128), .LogDepth(LogInsnQ)) u_cpq (
-      .clk_i(clk), .rst_i(rst), .clear_i(fetch_start), .push_i(f_cp_push), .push_data_i(f_insn), .full_o(cpq_full),
+  vta_fifo #(.Width(TagW+128), .LogDepth(LogInsnQ)) u_cpq (
+      .clk_i(clk), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_cp_push), .push_data_i({disp_idx_q, f_insn}), .full_o(cpq_full),
       .out_valid_o(cpq_valid), .out_data_o(cpq_data), .pop_i(cpq_pop), .count_o(cpq_cnt));
-  vta_fifo #(.Width(128), .LogDepth(LogInsnQ)) u_stq (
-      .clk_i(clk), .rst_i(rst), .clear_i(fetch_start), .push_i(f_st_push), .push_data_i(f_insn), .full_o(stq_full),
+  vta_fifo #(.Width(TagW+128), .LogDepth(LogInsnQ)) u_stq (
+      .clk_i(clk), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_st_push), .push_data_i({disp_idx_q, f_insn}), .full_o(stq_full),
       .out_valid_o(stq_valid), .out_data_o(stq_data), .pop_i(stq_pop), .count_o(stq_cnt));
 
-  vta_tokq u_l2g (.clk_i(clk), .rst_i(rst), .push_i(l2g_push), .pop_i(l2g_pop),
+  vta_tokq u_l2g (.clk_i(clk), .rst_i(core_rst), .push_i(l2g_push), .pop_i(l2g_pop),
                   .avail_o(l2g_avail), .overflow_o(l2g_ovf), .count_o(l2g_cnt));
-  vta_tokq u_g2l (.clk_i(clk), .rst_i(rst), .push_i(g2l_push), .pop_i(g2l_pop),
+  vta_tokq u_g2l (.clk_i(clk), .rst_i(core_rst), .push_i(g2l_push), .pop_i(g2l_pop),
                   .avail_o(g2l_avail), .overflow_o(g2l_ovf), .count_o(g2l_cnt));
-  vta_tokq u_g2s (.clk_i(clk), .rst_i(rst), .push_i(g2s_push), .pop_i(g2s_pop),
+  vta_tokq u_g2s (.clk_i(clk), .rst_i(core_rst), .push_i(g2s_push), .pop_i(g2s_pop),
                   .avail_o(g2s_avail), .overflow_o(g2s_ovf), .count_o(g2s_cnt));
-  vta_tokq u_s2g (.clk_i(clk), .rst_i(rst), .push_i(s2g_push), .pop_i(s2g_pop),
+  vta_tokq u_s2g (.clk_i(clk), .rst_i(core_rst), .push_i(s2g_push), .pop_i(s2g_pop),
                   .avail_o(s2g_avail), .overflow_o(s2g_ovf), .count_o(s2g_cnt));
 
   // SRAMs shared between modules
@@ -190,8 +232,8 @@ module vta_top #(
   wire ld_elem, cp_elem;  // a DRAM element (not a pad) was written to an SRAM
   wire [2:0] ld_elem_type, cp_elem_type;
   vta_load #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_load (
-      .clk_i(clk), .rst_i(rst), .run_i(running_q), .flush_i(fetch_start),
-      .insn_valid_i(ldq_valid), .insn_i(ldq_data), .insn_pop_o(ldq_pop),
+      .clk_i(clk), .rst_i(core_rst), .run_i(running_q), .flush_i(fetch_start),
+      .insn_valid_i(ldq_valid), .insn_i(ldq_data[127:0]), .insn_pop_o(ldq_pop),
       .g2l_avail_i(g2l_avail), .g2l_pop_o(g2l_pop), .l2g_push_o(l2g_push),
       .inp_base_i(inp_base_q[AddrWidth-1:0]), .wgt_base_i(wgt_base_q[AddrWidth-1:0]),
       .inp_wr_en_o(inp_wr_en), .inp_wr_addr_o(inp_wr_addr), .inp_wr_data_o(inp_wr_data),
@@ -206,8 +248,8 @@ module vta_top #(
   wire cp_finish, cp_err_illegal, cp_err_range, cp_err_dram, cp_busy_gemm, cp_busy_alu, cp_busy;
   wire cp_tokwait, cp_gemm_uop, cp_reset_uop, cp_alu_uop, cp_progress;
   vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_compute (
-      .clk_i(clk), .rst_i(rst), .run_i(running_q), .flush_i(fetch_start),
-      .insn_valid_i(cpq_valid), .insn_i(cpq_data), .insn_pop_o(cpq_pop),
+      .clk_i(clk), .rst_i(core_rst), .run_i(running_q), .flush_i(fetch_start),
+      .insn_valid_i(cpq_valid), .insn_i(cpq_data[127:0]), .insn_pop_o(cpq_pop),
       .l2g_avail_i(l2g_avail), .s2g_avail_i(s2g_avail), .l2g_pop_o(l2g_pop), .s2g_pop_o(s2g_pop),
       .g2l_push_o(g2l_push), .g2s_push_o(g2s_push),
       .uop_base_i(uop_base_q[AddrWidth-1:0]), .acc_base_i(acc_base_q[AddrWidth-1:0]),
@@ -225,8 +267,8 @@ module vta_top #(
 
   wire st_err_illegal, st_err_range, st_busy, st_tokwait, st_progress;
   vta_store #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_store (
-      .clk_i(clk), .rst_i(rst), .run_i(running_q), .flush_i(fetch_start),
-      .insn_valid_i(stq_valid), .insn_i(stq_data), .insn_pop_o(stq_pop),
+      .clk_i(clk), .rst_i(core_rst), .run_i(running_q), .flush_i(fetch_start),
+      .insn_valid_i(stq_valid), .insn_i(stq_data[127:0]), .insn_pop_o(stq_pop),
       .g2s_avail_i(g2s_avail), .g2s_pop_o(g2s_pop), .s2g_push_o(s2g_push),
       .out_base_i(out_base_q[AddrWidth-1:0]),
       .out_rd_en_o(out_rd_en), .out_rd_addr_o(out_rd_addr), .out_rd_data_i(out_rd_data),
@@ -237,13 +279,13 @@ module vta_top #(
       .tokwait_o(st_tokwait), .progress_o(st_progress));
 
   vta_dma #(.NumRd(3), .AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_dma (
-      .clk_i(clk), .rst_i(rst),
+      .clk_i(clk), .rst_i(core_rst), .hold_i(dma_hold),
       .rd_req_valid_i(rd_req_valid), .rd_req_addr_i(rd_req_addr), .rd_req_beats_i(rd_req_beats),
       .rd_req_ready_o(rd_req_ready), .rd_valid_o(rd_valid), .rd_ready_i(rd_ready),
       .rd_data_o(rd_data), .rd_err_o(rd_err),
       .wr_req_valid_i(wr_req_valid), .wr_req_addr_i(wr_req_addr), .wr_req_beats_i(wr_req_beats),
       .wr_req_ready_o(wr_req_ready), .wr_valid_i(wr_valid), .wr_data_i(wr_data),
-      .wr_ready_o(wr_ready), .wr_done_o(wr_done), .wr_err_o(wr_err),
+      .wr_ready_o(wr_ready), .wr_done_o(wr_done), .wr_err_o(wr_err), .idle_o(dma_idle),
       .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize),
       .m_axi_arburst(m_axi_arburst), .m_axi_arcache(m_axi_arcache), .m_axi_arprot(m_axi_arprot),
       .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_rdata(m_axi_rdata),
@@ -272,24 +314,77 @@ module vta_top #(
   // ---------------------------------------------------------------- status
   wire all_idle = !f_busy && !ld_busy && !cp_busy && !st_busy && !ldq_valid && !cpq_valid &&
                   !stq_valid;
-  wire e_illegal = f_err_illegal || ld_err_illegal || cp_err_illegal || st_err_illegal;
-  wire e_range   = ld_err_range || cp_err_range || st_err_range;
-  wire e_dram    = f_err_dram || ld_err_dram || cp_err_dram || wr_err;
-  wire e_token   = l2g_ovf || g2l_ovf || g2s_ovf || s2g_ovf;
+  // Error events; those of a run that a soft reset is draining are ignored.
+  wire ev_ok     = !sr_active;
+  wire e_illegal = ev_ok && (f_err_illegal || ld_err_illegal || cp_err_illegal || st_err_illegal);
+  wire e_range   = ev_ok && (ld_err_range || cp_err_range || st_err_range);
+  wire e_dram    = ev_ok && (f_err_dram || ld_err_dram || cp_err_dram || wr_err);
+  wire e_token   = ev_ok && (l2g_ovf || g2l_ovf || g2s_ovf || s2g_ovf);
   wire progress  = f_progress || ld_progress || cp_progress || st_progress;
-  wire any_err   = err_illegal_q || err_range_q || err_dram_q || err_token_q || err_wd_q;
-  wire wd_fire   = running_q && !progress && (wd_cnt_q >= watchdog_q);
-  assign irq = compute_done_q;
+  wire any_err   = err_illegal_q || err_range_q || err_dram_q || err_token_q || err_wd_q ||
+                   err_busy_q;
+  // WATCHDOG = 0 disables the watchdog
+  wire wd_fire   = running_q && !progress && (watchdog_q != 32'd0) && (wd_cnt_q >= watchdog_q);
+  wire e_stop    = e_illegal || e_range || e_dram || e_token || wd_fire;  // ends the run
+  wire e_any     = e_stop || start_busy;
 
   reg [2:0] err_src;
   always @* begin
     err_src = 3'd0;
-    if (f_err_dram || f_err_illegal) err_src = 3'd1;
-    else if (ld_err_illegal || ld_err_range || ld_err_dram) err_src = 3'd2;
-    else if (cp_err_illegal || cp_err_range || cp_err_dram) err_src = 3'd3;
-    else if (st_err_illegal || st_err_range || wr_err) err_src = 3'd4;
-    else if (e_token) err_src = 3'd5;
-    else if (wd_fire) err_src = 3'd6;
+    if (!ev_ok) err_src = 3'd0;
+    else if (f_err_dram || f_err_illegal) err_src = `VTA_ERRSRC_FETCH;
+    else if (ld_err_illegal || ld_err_range || ld_err_dram) err_src = `VTA_ERRSRC_LOAD;
+    else if (cp_err_illegal || cp_err_range || cp_err_dram) err_src = `VTA_ERRSRC_COMPUTE;
+    else if (st_err_illegal || st_err_range || wr_err) err_src = `VTA_ERRSRC_STORE;
+    else if (e_token) err_src = `VTA_ERRSRC_TOKEN;
+    else if (wd_fire) err_src = `VTA_ERRSRC_WATCHDOG;
+    if (start_busy && err_src == 3'd0) err_src = `VTA_ERRSRC_BUSY;
+  end
+
+  // AXI addresses for ERR_ADDR, taken from the bus: vta_dma has one read burst
+  // and one write burst outstanding at most, so the address of the current R
+  // beat is its burst's ARADDR plus the beats seen, and a B response belongs to
+  // the last AW.
+  localparam [AddrWidth-1:0] BusBytes = 1 << LogBusBytes;
+  reg  [AddrWidth-1:0] rbeat_addr_q, rerr_addr_q, aw_addr_q;
+  wire r_hs = m_axi_rvalid && m_axi_rready;
+  wire b_hs = m_axi_bvalid && m_axi_bready;
+  always @(posedge clk) begin
+    if (m_axi_arvalid && m_axi_arready) rbeat_addr_q <= m_axi_araddr;
+    else if (r_hs) rbeat_addr_q <= rbeat_addr_q + BusBytes;
+    if (r_hs && m_axi_rresp[1]) rerr_addr_q <= rbeat_addr_q;
+    if (m_axi_awvalid && m_axi_awready) aw_addr_q <= m_axi_awaddr;
+  end
+
+  // Instruction indices for ERR_INSN: each queued instruction carries its index
+  // in the stream (disp_idx_q when fetch dispatched it); a module's current
+  // instruction is the last one it popped.
+  always @(posedge clk) begin
+    if (core_rst || fetch_start) disp_idx_q <= 0;
+    else if (f_ld_push || f_cp_push || f_st_push) disp_idx_q <= disp_idx_q + 1'b1;
+    if (ldq_pop) ld_idx_q <= ldq_data[TagW+127:128];
+    if (cpq_pop) cp_idx_q <= cpq_data[TagW+127:128];
+    if (stq_pop) st_idx_q <= stq_data[TagW+127:128];
+  end
+  wire [AddrWidth-1:0] f_err_off = rerr_addr_q - insn_addr_q[AddrWidth-1:0];
+  // deadlock: the earliest instruction a module waits at, else the last one
+  // (the stream ended without FINISH), as the golden model reports it
+  reg [TagW-1:0] wd_idx, err_idx;
+  always @* begin
+    wd_idx = insn_count_q - 1'b1;
+    if (ld_busy && (ld_idx_q < wd_idx || wd_idx == {TagW{1'b1}})) wd_idx = ld_idx_q;
+    if (cp_busy && (cp_idx_q < wd_idx || wd_idx == {TagW{1'b1}})) wd_idx = cp_idx_q;
+    if (st_busy && (st_idx_q < wd_idx || wd_idx == {TagW{1'b1}})) wd_idx = st_idx_q;
+    case (err_src)
+      `VTA_ERRSRC_FETCH:    err_idx = f_err_illegal ? disp_idx_q : f_err_off[TagW+3:4];
+      `VTA_ERRSRC_LOAD:     err_idx = ld_idx_q;
+      `VTA_ERRSRC_COMPUTE:  err_idx = cp_idx_q;
+      `VTA_ERRSRC_STORE:    err_idx = st_idx_q;
+      // the queue's producer: l2g load, g2l and g2s compute, s2g store
+      `VTA_ERRSRC_TOKEN:    err_idx = l2g_ovf ? ld_idx_q : s2g_ovf ? st_idx_q : cp_idx_q;
+      `VTA_ERRSRC_WATCHDOG: err_idx = wd_idx;
+      default:              err_idx = {TagW{1'b1}};
+    endcase
   end
 
   // increment of each counter: bus bytes, element bytes of a memory type, or 1
@@ -341,7 +436,7 @@ module vta_top #(
     for (gc = 0; gc < NumCnt; gc = gc + 1) begin : gen_cnt_reg
       reg [63:0] c_q;
       always @(posedge clk) begin
-        if (rst || fetch_start) c_q <= 64'd0;
+        if (core_rst || fetch_start) c_q <= 64'd0;
         else if (cnt_inc[gc]) c_q <= c_q + {48'd0, CntStep[gc*16 +: 16]};
       end
       assign cnt_q[gc*64 +: 64] = c_q;
@@ -353,14 +448,17 @@ module vta_top #(
       fetch_done_q   <= 1'b0;
       compute_done_q <= 1'b0;
       running_q      <= 1'b0;
-      gie_q <= 0; ier_q <= 0; isr_q <= 0; insn_count_q <= 0; done_wr_q <= 0;
+      gie_q <= 1'b0; ier_q <= 2'd0; isr_q <= 2'd0; irq <= 1'b0;
+      insn_count_q <= 0; done_wr_q <= 0;
       watchdog_q     <= 32'd65536;
       ld_ctrl_q <= 0; cp_ctrl_q <= 0; st_ctrl_q <= 0; fetch_ar_q <= 0;
       insn_addr_q <= 0; inp_base_q <= 0; wgt_base_q <= 0; uop_base_q <= 0; acc_base_q <= 0;
       out_base_q  <= 0;
       err_illegal_q <= 1'b0; err_range_q <= 1'b0; err_dram_q <= 1'b0; err_token_q <= 1'b0;
-      err_wd_q <= 1'b0; err_info_q <= 0;
+      err_wd_q <= 1'b0; err_busy_q <= 1'b0; err_info_q <= 0; err_insn_q <= {TagW{1'b1}};
+      err_addr_q <= 64'd0; err_addr_v_q <= 1'b0;
       wd_cnt_q <= 0;
+      sr_state_q <= SrIdle; sr_cnt_q <= 3'd0; reset_done_q <= 1'b1;
       s_axil_bvalid <= 1'b0;
       s_axil_rvalid <= 1'b0;
     end else begin
@@ -372,9 +470,9 @@ module vta_top #(
         s_axil_rvalid <= 1'b1;
         case (ra)
           `VTA_REG_FETCH_CTRL:        s_axil_rdata <= {24'd0, fetch_ar_q[7], 4'd0, !f_busy, fetch_done_q, fetch_start_q};
-          `VTA_REG_FETCH_GIE:         s_axil_rdata <= gie_q;
-          `VTA_REG_FETCH_IER:         s_axil_rdata <= ier_q;
-          `VTA_REG_FETCH_ISR:         s_axil_rdata <= isr_q;
+          `VTA_REG_FETCH_GIE:         s_axil_rdata <= {31'd0, gie_q};
+          `VTA_REG_FETCH_IER:         s_axil_rdata <= {30'd0, ier_q};
+          `VTA_REG_FETCH_ISR:         s_axil_rdata <= {30'd0, isr_q};
           `VTA_REG_FETCH_INSN_COUNT:  s_axil_rdata <= insn_count_q;
           `VTA_REG_FETCH_INSN_ADDR:   s_axil_rdata <= insn_addr_q[31:0];
           `VTA_REG_FETCH_INSN_ADDR_HI: s_axil_rdata <= insn_addr_q[63:32];
@@ -399,17 +497,30 @@ module vta_top #(
           `VTA_REG_TOKENS:            s_axil_rdata <= {7'd0, g2l_cnt, 7'd0, l2g_cnt};
           `VTA_REG_TOKENS2:           s_axil_rdata <= {7'd0, s2g_cnt, 7'd0, g2s_cnt};
           `VTA_REG_ERR_INFO:          s_axil_rdata <= {29'd0, err_info_q};
+          `VTA_REG_CONTROL:           s_axil_rdata <= {31'd0, sr_active};
           `VTA_REG_STATUS:            s_axil_rdata <= status_word;
-          default: s_axil_rdata <= cnt_hit ? cnt_q[{cnt_idx[4:0], ra[2]}*32 +: 32] : 32'd0;
+          `VTA_REG_ERR_INSN:          s_axil_rdata <= err_insn_q;
+          `VTA_REG_ERR_ADDR: begin
+            s_axil_rdata <= err_addr_q[31:0];
+            hi_snap_q    <= err_addr_q[63:32];
+          end
+          `VTA_REG_ERR_ADDR_HI:       s_axil_rdata <= hi_snap_q;
+          default:
+            if (!cnt_hit) s_axil_rdata <= 32'd0;
+            else if (ra[2]) s_axil_rdata <= hi_snap_q;  // the high word latched with the low
+            else begin
+              s_axil_rdata <= cnt_sel[31:0];
+              hi_snap_q    <= cnt_sel[63:32];
+            end
         endcase
         if (ra == `VTA_REG_FETCH_CTRL) fetch_done_q <= 1'b0;  // ap_done clears on read
       end
       if (wr_go) begin
         case (wa)
           `VTA_REG_FETCH_CTRL:        fetch_ar_q <= wd[7:0];
-          `VTA_REG_FETCH_GIE:         gie_q <= wd;
-          `VTA_REG_FETCH_IER:         ier_q <= wd;
-          `VTA_REG_FETCH_ISR:         isr_q <= wd;
+          `VTA_REG_FETCH_GIE:         gie_q <= wd[`VTA_GIE_ENABLE];
+          `VTA_REG_FETCH_IER:         ier_q <= {wd[`VTA_IRQ_ERROR], wd[`VTA_IRQ_DONE]};
+          `VTA_REG_FETCH_ISR:         isr_q <= isr_q & ~{wd[`VTA_IRQ_ERROR], wd[`VTA_IRQ_DONE]};
           `VTA_REG_FETCH_INSN_COUNT:  insn_count_q <= wd;
           `VTA_REG_FETCH_INSN_ADDR:   insn_addr_q[31:0] <= wd;
           `VTA_REG_FETCH_INSN_ADDR_HI: insn_addr_q[63:32] <= wd;
@@ -434,38 +545,81 @@ module vta_top #(
             if (wd[`VTA_STATUS_ERR_DRAM])     err_dram_q <= 1'b0;
             if (wd[`VTA_STATUS_ERR_TOKEN])    err_token_q <= 1'b0;
             if (wd[`VTA_STATUS_ERR_WATCHDOG]) err_wd_q <= 1'b0;
+            if (wd[`VTA_STATUS_ERR_BUSY])     err_busy_q <= 1'b0;
+            if (wd[`VTA_STATUS_RESET_DONE])   reset_done_q <= 1'b0;
           end
           default: ;
         endcase
       end
 
-      // run control
-      if (fetch_start) begin
-        fetch_start_q  <= 1'b1;
+      // run control: an accepted start and a soft-reset request clear the run's
+      // status and the error registers (the request also ISR and the run)
+      if (fetch_start || sr_req) begin
         fetch_done_q   <= 1'b0;
         compute_done_q <= 1'b0;
-        running_q      <= 1'b1;
+        running_q      <= fetch_start;
+        reset_done_q   <= 1'b0;
         err_illegal_q <= 1'b0; err_range_q <= 1'b0; err_dram_q <= 1'b0; err_token_q <= 1'b0;
-        err_wd_q <= 1'b0; err_info_q <= 0;
+        err_wd_q <= 1'b0; err_busy_q <= 1'b0; err_info_q <= 0; err_insn_q <= {TagW{1'b1}};
+        err_addr_q <= 64'd0; err_addr_v_q <= 1'b0;
         wd_cnt_q <= 0;
+        if (fetch_start) fetch_start_q <= 1'b1;
+        if (sr_req) isr_q <= 2'd0;
       end else begin
-        if (fetch_start_q && !f_busy && !fetch_start) begin
+        if (fetch_start_q && !f_busy) begin
           fetch_start_q <= 1'b0;
-          fetch_done_q  <= 1'b1;
+          if (ev_ok) fetch_done_q <= 1'b1;
         end
-        if (cp_finish) begin
+        if (cp_finish && ev_ok) begin
           compute_done_q <= 1'b1;
           running_q      <= 1'b0;
+          isr_q[0]       <= 1'b1;
         end
-        if (e_illegal) err_illegal_q <= 1'b1;
-        if (e_range)   err_range_q <= 1'b1;
-        if (e_dram)    err_dram_q <= 1'b1;
-        if (e_token)   err_token_q <= 1'b1;
-        if (wd_fire)   err_wd_q <= 1'b1;
-        if (!any_err && err_src != 0) err_info_q <= err_src;
-        if (e_illegal || e_range || e_dram || e_token || wd_fire) running_q <= 1'b0;
+        if (e_illegal)  err_illegal_q <= 1'b1;
+        if (e_range)    err_range_q <= 1'b1;
+        if (e_dram)     err_dram_q <= 1'b1;
+        if (e_token)    err_token_q <= 1'b1;
+        if (wd_fire)    err_wd_q <= 1'b1;
+        if (start_busy) err_busy_q <= 1'b1;
+        if (e_any)      isr_q[1] <= 1'b1;
+        if (!any_err && err_src != 0) begin
+          err_info_q <= err_src;
+          err_insn_q <= err_idx;
+        end
+        if (ev_ok && !err_addr_v_q && ((r_hs && m_axi_rresp[1]) || (b_hs && m_axi_bresp[1]))) begin
+          err_addr_q <= 64'd0;
+          err_addr_q[AddrWidth-1:0] <= (r_hs && m_axi_rresp[1]) ? rbeat_addr_q : aw_addr_q;
+          err_addr_v_q <= 1'b1;
+        end
+        if (e_stop) running_q <= 1'b0;
         wd_cnt_q <= (progress || !running_q) ? 32'd0 : wd_cnt_q + 1;
       end
+
+      // soft reset (see above); the request cleared STATUS, the reset phase does the rest
+      case (sr_state_q)
+        SrIdle: if (sr_req) begin
+          sr_state_q <= SrDrain;
+          sr_cnt_q   <= 3'd0;
+        end
+        // dma_idle_q is one cycle old: from the second cycle on it shows a DMA
+        // that can no longer leave idle (dma_hold)
+        SrDrain: begin
+          sr_cnt_q <= 3'd1;
+          if (sr_cnt_q != 3'd0 && dma_idle_q) begin
+            sr_state_q <= SrReset;
+            sr_cnt_q   <= 3'd0;
+          end
+        end
+        default: begin  // SrReset
+          sr_cnt_q      <= sr_cnt_q + 3'd1;
+          fetch_start_q <= 1'b0;
+          if (sr_cnt_q == SrResetCycles - 3'd1) begin
+            sr_state_q   <= SrIdle;
+            reset_done_q <= 1'b1;
+          end
+        end
+      endcase
+      irq <= gie_q && ((isr_q & ier_q) != 2'd0);
     end
   end
 
@@ -482,6 +636,7 @@ module vta_top #(
   // Unused: upper AXI-Lite address bits below the word, write strobes, queue counts.
   // (the FIFOs' own full flags: the occupancy above reaches the depth first)
   wire unused_ok = ^{s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_wstrb, ldq_full, cpq_full,
-                     stq_full, cnt_off[2:0]};
+                     stq_full, cnt_off[2:0], cnt_idx[15:5], m_axi_rresp[0], m_axi_bresp[0],
+                     m_axi_rlast, f_err_off};
 endmodule
 `resetall

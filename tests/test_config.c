@@ -104,6 +104,9 @@ static void default_quantities(void)
 	snprintf(text, sizeof text, "{\"TARGET\": \"pynq\", \"INSN_QUEUE_DEPTH\": 64, %s}", DEFAULTS);
 	CHECK_EQ(generate(text, msg, sizeof msg), 0);
 	CHECK(strcmp(header_value("VTA_CONFIG_ID"), id_pynq) != 0);
+	snprintf(text, sizeof text, "{\"HW_VER\": \"1.2.3\", %s}", DEFAULTS);
+	CHECK_EQ(generate(text, msg, sizeof msg), 0);
+	CHECK(!strcmp(header_value("VTA_HW_VERSION"), "0x00010203u"));
 }
 
 static void this_build(void)
@@ -132,6 +135,11 @@ static void bad_configs(void)
 	refuse(body, "TARGET \"vc707\" is not one of", __LINE__);
 	snprintf(body, sizeof body, "%s, \"LOG_BUS_WIDTH\": \"wide\"", DEFAULTS);
 	refuse(body, "LOG_BUS_WIDTH must be an integer", __LINE__);
+	/* HW_VER is the RTL's HW_VERSION register: major.minor.patch, each 0..255 */
+	snprintf(body, sizeof body, "%s, \"HW_VER\": \"0.256.1\"", DEFAULTS);
+	refuse(body, "HW_VER \"0.256.1\" is not major.minor.patch", __LINE__);
+	snprintf(body, sizeof body, "%s, \"HW_VER\": \"1.2\"", DEFAULTS);
+	refuse(body, "HW_VER \"1.2\" is not major.minor.patch", __LINE__);
 	/* Depth 2^21 does not fit the 16-bit sram_base field. */
 	refuse("\"LOG_INP_WIDTH\": 3, \"LOG_WGT_WIDTH\": 3, \"LOG_ACC_WIDTH\": 5, \"LOG_BATCH\": 0, "
 	       "\"LOG_BLOCK\": 1, \"LOG_UOP_BUFF_SIZE\": 15, \"LOG_INP_BUFF_SIZE\": 15, "

@@ -44,14 +44,38 @@ void vta_rtlsim_set_watchdog(vta_rtlsim_t *sim, uint32_t cycles);
 /*
  * Start the instruction stream at insn_addr (insn_count instructions) the way
  * a PYNQ driver does (register writes of VTA-SPEC 5.1), then clock until
- * COMPUTE_DONE or an error flag. Returns 0 or a VTA_E* code (err filled in):
- * the STATUS error bits map to VTA_EILLEGAL, VTA_ERANGE, VTA_ETOKEN and
- * VTA_EDEADLOCK (watchdog); VTA_ETIMEOUT after 2^32 cycles.
+ * COMPUTE_DONE or an error flag, woken by the interrupt (GIE and IER are set,
+ * ISR cleared before and after). Returns 0 or a VTA_E* code (err filled in,
+ * err->insn_index from ERR_INSN): the STATUS error bits map to VTA_EILLEGAL,
+ * VTA_ERANGE (SRAM range, AXI error response), VTA_ETOKEN, VTA_EDEADLOCK
+ * (watchdog) and VTA_EIO (start refused: busy); VTA_ETIMEOUT after 2^32
+ * cycles. Tokens, SRAMs and errors of a previous run are not reset here.
  */
 int vta_rtlsim_run(vta_rtlsim_t *sim, uint64_t insn_addr, uint32_t insn_count, vta_error_t *err);
 
-/* Power-on again: SRAMs, token counts, queues and counters cleared. */
+/* Power-on again through the reset pin: a new model, SRAMs, token counts,
+ * queues and counters cleared. A board has no such pin after power-up; the
+ * backends recover with the soft reset instead. */
 int vta_rtlsim_reset(vta_rtlsim_t *sim, vta_error_t *err);
+
+/* Soft reset through CONTROL_SOFT_RESET (docs/registers.md): clock until it
+ * completes; VTA_ETIMEOUT after max_cycles (a DMA burst that never ends). */
+int vta_rtlsim_soft_reset(vta_rtlsim_t *sim, uint64_t max_cycles, vta_error_t *err);
+
+/* The irq output pin. wait_irq clocks until it is high or max_cycles have
+ * passed and returns the pin. */
+int vta_rtlsim_irq(const vta_rtlsim_t *sim);
+int vta_rtlsim_wait_irq(vta_rtlsim_t *sim, uint64_t max_cycles);
+
+/* Error injection: every DRAM beat touching [addr, addr + bytes) gets AXI
+ * response resp (2 SLVERR, 3 DECERR; a write beat is then not stored);
+ * bytes = 0 removes it. Accesses outside the DRAM always get SLVERR. */
+void vta_rtlsim_set_fault(vta_rtlsim_t *sim, uint64_t addr, uint64_t bytes, unsigned resp);
+
+/* AXI bursts the DRAM model has accepted and not finished (read bursts with
+ * beats still to deliver, write bursts without their B response). A burst
+ * the RTL abandoned stays here forever. */
+unsigned vta_rtlsim_axi_pending(const vta_rtlsim_t *sim);
 
 /* Counters of the last run (cycles, uops, DMA bytes, token waits). */
 const vta_counters_t *vta_rtlsim_counters(const vta_rtlsim_t *sim);

@@ -68,9 +68,23 @@ struct vta_rtlsim {
 	axreq_t aw[AXQ];
 	unsigned aw_n;
 	uint64_t b_ready[AXQ];
-	int b_err[AXQ];
+	int b_err[AXQ]; /* BRESP */
 	unsigned b_n;
+	/* injected error response on [fault_addr, fault_addr + fault_bytes) */
+	uint64_t fault_addr, fault_bytes;
+	unsigned fault_resp;
 };
+
+/* The response of the DRAM model for a beat at a: OKAY, SLVERR outside the
+ * DRAM, or the injected response. */
+static unsigned beat_resp(const vta_rtlsim_t *s, uint64_t a)
+{
+	if (a + BUS_BYTES > s->dram_size || a + BUS_BYTES < a)
+		return 2;
+	if (s->fault_resp && a < s->fault_addr + s->fault_bytes && a + BUS_BYTES > s->fault_addr)
+		return s->fault_resp;
+	return 0;
+}
 
 /* ---- port helpers ---- */
 static void set1(svLogic *l, int v) { *l = (svLogic)(v ? 1 : 0); }
@@ -117,9 +131,9 @@ static void cycle(vta_rtlsim_t *s)
 	set1(&p->m_axi_rvalid, rv);
 	if (rv) {
 		uint64_t a = r->addr + (uint64_t)r->beat * BUS_BYTES;
-		int bad = r->err || a + BUS_BYTES > s->dram_size || a < r->addr;
+		unsigned resp = a < r->addr ? 2 : beat_resp(s, a);
 		uint32_t w[BUS_WORDS];
-		if (bad)
+		if (resp)
 			memset(w, 0, sizeof w);
 		else
 			memcpy(w, s->dram + a, BUS_BYTES);
@@ -127,14 +141,14 @@ static void cycle(vta_rtlsim_t *s)
 			p->m_axi_rdata[i].aval = w[i];
 			p->m_axi_rdata[i].bval = 0;
 		}
-		setv(p->m_axi_rresp, 1, bad ? 2 : 0);
+		setv(p->m_axi_rresp, 1, resp);
 		set1(&p->m_axi_rlast, r->beat + 1 == r->len);
 	}
 	set1(&p->m_axi_awready, s->aw_n < AXQ);
 	set1(&p->m_axi_wready, s->aw_n > 0);
 	int bv = s->b_n && s->cycle >= s->b_ready[0];
 	set1(&p->m_axi_bvalid, bv);
-	setv(p->m_axi_bresp, 1, bv && s->b_err[0] ? 2 : 0);
+	setv(p->m_axi_bresp, 1, bv ? (uint64_t)s->b_err[0] : 0);
 
 	combo(s);
 
@@ -157,8 +171,10 @@ static void cycle(vta_rtlsim_t *s)
 	if (w_hs) {
 		axreq_t *w = &s->aw[0];
 		uint64_t a = w->addr + (uint64_t)w->beat * BUS_BYTES;
-		if (a + BUS_BYTES > s->dram_size || a < w->addr) {
-			w->err = 1;
+		unsigned resp = a < w->addr ? 2 : beat_resp(s, a);
+		if (resp) {
+			if (!w->err)
+				w->err = (int)resp;
 		} else {
 			uint32_t d[BUS_WORDS];
 			for (unsigned i = 0; i < BUS_WORDS; i++)
@@ -368,6 +384,38 @@ static void read_counters(vta_rtlsim_t *s)
 	c->token_waits[VTA_Q_G2S] = vta_rtlsim_counter(s, VTA_REG_CNT_STORE_WAIT);
 }
 
+int vta_rtlsim_irq(const vta_rtlsim_t *s) { return s->p.irq != 0; }
+
+unsigned vta_rtlsim_axi_pending(const vta_rtlsim_t *s) { return s->ar_n + s->aw_n + s->b_n; }
+
+int vta_rtlsim_wait_irq(vta_rtlsim_t *s, uint64_t max_cycles)
+{
+	for (uint64_t i = 0; i < max_cycles && !s->p.irq; i++)
+		cycle(s);
+	return s->p.irq != 0;
+}
+
+void vta_rtlsim_set_fault(vta_rtlsim_t *s, uint64_t addr, uint64_t bytes, unsigned resp)
+{
+	s->fault_addr = addr;
+	s->fault_bytes = bytes;
+	s->fault_resp = bytes ? resp & 3 : 0;
+}
+
+int vta_rtlsim_soft_reset(vta_rtlsim_t *s, uint64_t max_cycles, vta_error_t *err)
+{
+	vta_error_clear(err);
+	uint64_t start = s->cycle;
+	vta_rtlsim_reg_write(s, VTA_REG_CONTROL, VTA_CONTROL_SOFT_RESET);
+	while (vta_rtlsim_reg_read(s, VTA_REG_CONTROL) & VTA_CONTROL_SOFT_RESET)
+		if (s->cycle - start > max_cycles)
+			return vta_error_set(err, VTA_ETIMEOUT, -1,
+					     "rtlsim: the soft reset did not complete within %llu cycles "
+					     "(a DMA burst never completed)",
+					     (unsigned long long)max_cycles);
+	return 0;
+}
+
 int vta_rtlsim_run(vta_rtlsim_t *s, uint64_t insn_addr, uint32_t insn_count, vta_error_t *err)
 {
 	vta_error_clear(err);
@@ -385,40 +433,51 @@ int vta_rtlsim_run(vta_rtlsim_t *s, uint64_t insn_addr, uint32_t insn_count, vta
 	vta_rtlsim_reg_write(s, VTA_REG_LOAD_CTRL, 0x81);
 	vta_rtlsim_reg_write(s, VTA_REG_COMPUTE_CTRL, 0x81);
 	vta_rtlsim_reg_write(s, VTA_REG_STORE_CTRL, 0x81);
+	/* the interrupt ends the wait (ISR cleared first, cleared again after) */
+	vta_rtlsim_reg_write(s, VTA_REG_FETCH_ISR, VTA_IRQ_DONE | VTA_IRQ_ERROR);
+	vta_rtlsim_reg_write(s, VTA_REG_FETCH_IER, VTA_IRQ_DONE | VTA_IRQ_ERROR);
+	vta_rtlsim_reg_write(s, VTA_REG_FETCH_GIE, VTA_GIE_ENABLE);
 	vta_rtlsim_reg_write(s, VTA_REG_FETCH_CTRL, 0x1);
 	uint64_t start = s->cycle;
 	uint32_t st = 0;
 	for (;;) {
-		for (int i = 0; i < 64 && !s->p.irq; i++)
-			cycle(s);
+		vta_rtlsim_wait_irq(s, 64);
 		st = vta_rtlsim_reg_read(s, VTA_REG_STATUS);
-		if (st & (VTA_STATUS_ERR_ILLEGAL | VTA_STATUS_ERR_RANGE | VTA_STATUS_ERR_DRAM |
-			  VTA_STATUS_ERR_TOKEN | VTA_STATUS_ERR_WATCHDOG))
-			break;
-		if (st & VTA_STATUS_DONE)
+		if (st & (VTA_STATUS_ERR_MASK | VTA_STATUS_DONE))
 			break;
 		if (s->cycle - start > (1ull << 32))
 			return vta_error_set(err, VTA_ETIMEOUT, -1,
 					     "rtlsim: no FINISH after %llu cycles",
 					     (unsigned long long)(s->cycle - start));
 	}
+	vta_rtlsim_reg_write(s, VTA_REG_FETCH_ISR, VTA_IRQ_DONE | VTA_IRQ_ERROR);
 	read_counters(s);
 	uint32_t who = vta_rtlsim_reg_read(s, VTA_REG_ERR_INFO);
+	uint32_t at = vta_rtlsim_reg_read(s, VTA_REG_ERR_INSN);
+	long idx = at == 0xFFFFFFFFu ? -1 : (long)at;
 	static const char *const mod[] = {"?", "fetch", "load", "compute", "store", "token queue",
-					  "watchdog", "?"};
+					  "watchdog", "start while busy"};
 	const char *m = mod[who & 7];
+	if (st & VTA_STATUS_ERR_BUSY)
+		return vta_error_set(err, VTA_EIO, -1, "rtlsim: start refused, the device was busy");
 	if (st & VTA_STATUS_ERR_ILLEGAL)
-		return vta_error_set(err, VTA_EILLEGAL, -1,
-				     "rtlsim: illegal opcode, memory type or flag (%s)", m);
+		return vta_error_set(err, VTA_EILLEGAL, idx,
+				     "rtlsim: instruction %ld: illegal opcode, memory type or flag (%s)",
+				     idx, m);
 	if (st & VTA_STATUS_ERR_TOKEN)
-		return vta_error_set(err, VTA_ETOKEN, -1, "rtlsim: token queue overflow");
+		return vta_error_set(err, VTA_ETOKEN, idx,
+				     "rtlsim: instruction %ld: token queue overflow", idx);
 	if (st & VTA_STATUS_ERR_RANGE)
-		return vta_error_set(err, VTA_ERANGE, -1, "rtlsim: SRAM index out of range (%s)", m);
+		return vta_error_set(err, VTA_ERANGE, idx,
+				     "rtlsim: instruction %ld: SRAM index out of range (%s)", idx, m);
 	if (st & VTA_STATUS_ERR_DRAM)
-		return vta_error_set(err, VTA_ERANGE, -1, "rtlsim: DRAM access outside the DRAM (%s)", m);
+		return vta_error_set(err, VTA_ERANGE, idx,
+				     "rtlsim: instruction %ld: AXI error response at DRAM address "
+				     "0x%llx (%s)", idx,
+				     (unsigned long long)vta_rtlsim_counter(s, VTA_REG_ERR_ADDR), m);
 	if (st & VTA_STATUS_ERR_WATCHDOG)
-		return vta_error_set(err, VTA_EDEADLOCK, -1,
-				     "rtlsim: no progress for %u cycles (deadlock or no FINISH)",
-				     s->watchdog);
+		return vta_error_set(err, VTA_EDEADLOCK, idx,
+				     "rtlsim: no progress for %u cycles (deadlock or no FINISH; "
+				     "instruction %ld waits)", s->watchdog, idx);
 	return 0;
 }

@@ -50,20 +50,41 @@ static void image(const cs_prog_t *p, const uint8_t *tmpl, uint8_t *dram)
 		memcpy(dram + CS_UOP_AT + 4 * (size_t)i, &p->uops[i], 4);
 }
 
-int cs_run(cs_ctx_t *c, const cs_prog_t *p, int *code)
+int cs_prepare(cs_ctx_t *c, const cs_prog_t *p, vta_error_t *ef)
 {
-	vta_error_t ef, er;
 	c->why[0] = 0;
 	vta_fsim_reset(c->fsim);
 	image(p, c->data, vta_fsim_dram(c->fsim));
 	vta_fsim_set_bases(c->fsim, &p->bases);
-	int f = vta_fsim_run(c->fsim, 0, p->n, &ef);
-	if (vta_rtlsim_reset(c->rtl, &er)) {
+	int f = vta_fsim_run(c->fsim, 0, p->n, ef);
+	image(p, c->data, vta_rtlsim_dram(c->rtl));
+	vta_rtlsim_set_bases(c->rtl, &p->bases);
+	return f;
+}
+
+int cs_same_dram(cs_ctx_t *c)
+{
+	const uint8_t *a = vta_fsim_dram(c->fsim), *b = vta_rtlsim_dram(c->rtl);
+	if (!memcmp(a, b, CS_DRAM))
+		return 0;
+	size_t i = 0, n = 0;
+	while (a[i] == b[i])
+		i++;
+	for (size_t j = i; j < CS_DRAM; j++)
+		n += a[j] != b[j];
+	snprintf(c->why, sizeof c->why, "DRAM differs at 0x%zx (golden 0x%02x, rtl 0x%02x), %zu bytes differ",
+		 i, a[i], b[i], n);
+	return 1;
+}
+
+static int run_both(cs_ctx_t *c, const cs_prog_t *p, int *code, int power_on)
+{
+	vta_error_t ef, er;
+	if (power_on && vta_rtlsim_reset(c->rtl, &er)) {
 		snprintf(c->why, sizeof c->why, "rtlsim reset: %s", er.msg);
 		return -1;
 	}
-	image(p, c->data, vta_rtlsim_dram(c->rtl));
-	vta_rtlsim_set_bases(c->rtl, &p->bases);
+	int f = cs_prepare(c, p, &ef);
 	int r = vta_rtlsim_run(c->rtl, 0, p->n, &er);
 	c->rtl_cycles = vta_rtlsim_counters(c->rtl)->cycles;
 	if (code)
@@ -73,20 +94,15 @@ int cs_run(cs_ctx_t *c, const cs_prog_t *p, int *code)
 			 f ? ef.msg : "ok", r, r ? er.msg : "ok");
 		return 1;
 	}
-	if (f)
-		return 0;
-	const uint8_t *a = vta_fsim_dram(c->fsim), *b = vta_rtlsim_dram(c->rtl);
-	if (memcmp(a, b, CS_DRAM)) {
-		size_t i = 0, n = 0;
-		while (a[i] == b[i])
-			i++;
-		for (size_t j = i; j < CS_DRAM; j++)
-			n += a[j] != b[j];
-		snprintf(c->why, sizeof c->why,
-			 "DRAM differs at 0x%zx (golden 0x%02x, rtl 0x%02x), %zu bytes differ", i,
-			 a[i], b[i], n);
+	if (f && ef.insn_index != er.insn_index) {
+		snprintf(c->why, sizeof c->why, "error at instruction %ld on the golden model (%.300s), "
+			 "%ld on the rtl (%.300s)", ef.insn_index, ef.msg, er.insn_index, er.msg);
 		return 1;
 	}
+	if (f)
+		return 0;
+	if (cs_same_dram(c))
+		return 1;
 	/* counters that mean the same thing on both (token waits and cycles do not) */
 	const vta_counters_t *cf = vta_fsim_counters(c->fsim), *cr = vta_rtlsim_counters(c->rtl);
 	static const char *const what[] = {"insns", "bytes_read", "gemm_uops", "gemm_reset_uops",
@@ -105,6 +121,10 @@ int cs_run(cs_ctx_t *c, const cs_prog_t *p, int *code)
 			}
 	return 0;
 }
+
+int cs_run(cs_ctx_t *c, const cs_prog_t *p, int *code) { return run_both(c, p, code, 1); }
+
+int cs_run_warm(cs_ctx_t *c, const cs_prog_t *p, int *code) { return run_both(c, p, code, 0); }
 
 void cs_emit(cs_prog_t *p, const vta_insn_t *in)
 {

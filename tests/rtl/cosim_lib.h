@@ -42,6 +42,15 @@ void cs_fini(cs_ctx_t *c);
 /* Run p on both models from power-on; 0 when they agree (why explains a
  * mismatch). *code receives the golden model's result code. */
 int cs_run(cs_ctx_t *c, const cs_prog_t *p, int *code);
+/* The same without the power-on of the RTL: it keeps its state (tokens,
+ * SRAMs, queues) from whatever ran before, e.g. a soft reset; the golden
+ * model still starts from reset. */
+int cs_run_warm(cs_ctx_t *c, const cs_prog_t *p, int *code);
+/* The parts of a run, for tests that drive the RTL themselves: put p into
+ * both DRAMs (and the base registers), run it on the golden model and
+ * return its code; then compare the DRAMs (0 when equal, else why says where). */
+int cs_prepare(cs_ctx_t *c, const cs_prog_t *p, vta_error_t *golden_err);
+int cs_same_dram(cs_ctx_t *c);
 
 /* Build a random program from seed (kind: -1 any, 0 valid only, 1 faulty). */
 void cs_gen(cs_prog_t *p, uint64_t seed, int kind);

@@ -12,6 +12,7 @@
 
 #include <vta/vta_regmap.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "test.h"
@@ -188,7 +189,9 @@ static void test_registers(void)
 {
 	vta_rtlsim_t *r = C()->rtl;
 	CHECK_EQ(vta_rtlsim_reg_read(r, VTA_REG_CONFIG_ID), VTA_CONFIG_ID);
-	CHECK_EQ(vta_rtlsim_reg_read(r, VTA_REG_HW_VERSION), 0x10000);
+	unsigned ma, mi, pa;
+	CHECK_EQ(sscanf(VTA_HW_VER, "%u.%u.%u", &ma, &mi, &pa), 3);
+	CHECK_EQ(vta_rtlsim_reg_read(r, VTA_REG_HW_VERSION), ma << 16 | mi << 8 | pa);
 	vta_rtlsim_reg_write(r, VTA_REG_LOAD_INP_ADDR, 0x12345678);
 	CHECK_EQ(vta_rtlsim_reg_read(r, VTA_REG_LOAD_INP_ADDR), 0x12345678);
 	vta_rtlsim_reg_write(r, VTA_REG_LOAD_INP_ADDR, 0);
@@ -731,6 +734,435 @@ static void test_finish_drops_queued(void)
 			check_out(e, l, acc_in(e, l));
 }
 
+/* ------------------------------------------------------------ control registers */
+/*
+ * Soft reset, interrupts, error registers, watchdog, start while busy. The
+ * RTL is driven register by register here (as a board driver does); the reset
+ * pin is used only at the power-up of each test, every later recovery is the
+ * soft reset. After each recovery a reference program that uses all three
+ * modules and all four token queues must give the golden model's DRAM.
+ */
+static vta_rtlsim_t *R(void) { return C()->rtl; }
+static uint32_t reg(uint32_t off) { return vta_rtlsim_reg_read(R(), off); }
+static void wreg(uint32_t off, uint32_t v) { vta_rtlsim_reg_write(R(), off, v); }
+
+static void power_up(void)
+{
+	vta_error_t e;
+	CHECK(vta_rtlsim_reset(R(), &e) == 0);
+}
+
+/* Start the stream of n instructions at addr (base registers 0), no wait. */
+static void raw_start(uint64_t addr, uint32_t n)
+{
+	static const uint32_t bases[] = {VTA_REG_LOAD_INP_ADDR, VTA_REG_LOAD_WGT_ADDR,
+					 VTA_REG_COMPUTE_UOP_ADDR, VTA_REG_COMPUTE_BIAS_ADDR,
+					 VTA_REG_STORE_OUT_ADDR};
+	for (unsigned i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+		wreg(bases[i], 0);
+		wreg(bases[i] + 4, 0);
+	}
+	wreg(VTA_REG_FETCH_INSN_ADDR, (uint32_t)addr);
+	wreg(VTA_REG_FETCH_INSN_ADDR_HI, (uint32_t)(addr >> 32));
+	wreg(VTA_REG_FETCH_INSN_COUNT, n);
+	wreg(VTA_REG_FETCH_CTRL, 1);
+}
+
+/* Clock until STATUS shows DONE or an error, at most max cycles; STATUS. */
+static uint32_t raw_wait(uint64_t max)
+{
+	uint64_t t0 = vta_rtlsim_cycle(R());
+	uint32_t st;
+	while (!((st = reg(VTA_REG_STATUS)) & (VTA_STATUS_DONE | VTA_STATUS_ERR_MASK)) &&
+	       vta_rtlsim_cycle(R()) - t0 < max)
+		vta_rtlsim_step(R(), 32);
+	return st;
+}
+
+/* Soft reset; afterwards the device must look as after power-up. */
+static void soft_reset_(int line)
+{
+	vta_error_t e;
+	if (vta_rtlsim_soft_reset(R(), 200000, &e))
+		test_fail_(__FILE__, line, "%s", e.msg);
+	uint32_t st = reg(VTA_REG_STATUS);
+	if (st != (VTA_STATUS_IDLE | VTA_STATUS_RESET_DONE))
+		test_fail_(__FILE__, line, "STATUS 0x%x after the soft reset", st);
+	if (reg(VTA_REG_TOKENS) || reg(VTA_REG_TOKENS2))
+		test_fail_(__FILE__, line, "tokens 0x%x 0x%x after the soft reset", reg(VTA_REG_TOKENS),
+			   reg(VTA_REG_TOKENS2));
+	if (reg(VTA_REG_ERR_INFO) || reg(VTA_REG_ERR_INSN) != 0xFFFFFFFFu || reg(VTA_REG_FETCH_ISR) ||
+	    vta_rtlsim_counter(R(), VTA_REG_CNT_CYCLES) || vta_rtlsim_counter(R(), VTA_REG_CNT_INSNS))
+		test_fail_(__FILE__, line, "error registers, ISR or counters not cleared");
+	if (vta_rtlsim_axi_pending(R()))
+		test_fail_(__FILE__, line, "%u AXI bursts abandoned", vta_rtlsim_axi_pending(R()));
+}
+#define soft_reset() soft_reset_(__LINE__)
+
+/* The reference program: LOAD UOP/ACC/INP/WGT, GEMM, a second INP load
+ * behind a g2l token, GEMM, ALU, STORE; l2g, g2l, g2s and s2g all used. */
+static void reference_program(void)
+{
+	begin();
+	for (uint32_t e = 0; e < 8; e++)
+		uop(e, e, e, e % 4);
+	emit(ld_uops());
+	emit(ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), 1, 8, 8));
+	emit(ld(VTA_MEM_ID_INP, 0, din(VTA_MEM_ID_INP), 1, 8, 8));
+	vta_insn_t in = ld(VTA_MEM_ID_WGT, 0, din(VTA_MEM_ID_WGT), 1, 4, 4);
+	in.push_next = 1;
+	emit(in);
+	in = gemm(0, 8, 1, 1);
+	in.pop_prev = 1;
+	in.push_prev = 1;
+	emit(in);
+	in = ld(VTA_MEM_ID_INP, 0, din(VTA_MEM_ID_INP) + 8, 1, 8, 8);
+	in.pop_next = 1;
+	in.push_next = 1;
+	emit(in);
+	in = gemm(0, 8, 1, 1);
+	in.pop_prev = 1;
+	emit(in);
+	emit(alu(VTA_ALU_OPCODE_ADD, 1, 3, 0, 8, 1, 1));
+	store_and_finish(st(0, OA, 1, 8, 8));
+}
+
+/* The reference program on the RTL as it is now (no power-on) against the
+ * golden model from reset: same code (0), DRAM bytes and counters. */
+static void check_next_(int line)
+{
+	reference_program();
+	int code = -1;
+	if (cs_run_warm(C(), &P, &code))
+		test_fail_(__FILE__, line, "next program: %s", C()->why);
+	else if (code)
+		test_fail_(__FILE__, line, "next program: golden code %d", code);
+}
+#define check_next() check_next_(__LINE__)
+
+/* A long program: WGT loads as large as the data area (long DMA requests of
+ * many bursts) beside a 100,000-micro-op GEMM. */
+static void long_program(void)
+{
+	begin();
+	uint32_t n = (CS_OUT_AT - CS_DATA_AT) / VTA_WGT_ELEM_BYTES;
+	if (n > VTA_WGT_BUFF_DEPTH)
+		n = VTA_WGT_BUFF_DEPTH;
+	uop(0, 0, 0, 0);
+	emit(ld_uops());
+	emit(gemm(0, 1, 1000, 100));
+	for (int k = 0; k < 4; k++)
+		emit(ld(VTA_MEM_ID_WGT, 0, din(VTA_MEM_ID_WGT), 1, n, n));
+	emit(fin());
+}
+
+/* HW_VERSION, CONTROL and the power-on values; the soft reset of an idle
+ * device keeps the configuration registers and clears RESET_DONE on W1C. */
+static void test_soft_reset_idle(void)
+{
+	power_up();
+	CHECK_EQ(reg(VTA_REG_STATUS), VTA_STATUS_IDLE | VTA_STATUS_RESET_DONE);
+	CHECK_EQ(reg(VTA_REG_CONTROL), 0);
+	CHECK_EQ(reg(VTA_REG_ERR_INSN), 0xFFFFFFFFu);
+	CHECK_EQ(reg(VTA_REG_WATCHDOG), 65536);
+	wreg(VTA_REG_WATCHDOG, 1234);
+	wreg(VTA_REG_FETCH_GIE, VTA_GIE_ENABLE);
+	wreg(VTA_REG_FETCH_IER, VTA_IRQ_ERROR);
+	wreg(VTA_REG_LOAD_WGT_ADDR, 0x5670);
+	wreg(VTA_REG_STATUS, VTA_STATUS_RESET_DONE);
+	CHECK_EQ(reg(VTA_REG_STATUS), VTA_STATUS_IDLE);
+	/* CONTROL reads 1 while the reset runs */
+	wreg(VTA_REG_CONTROL, VTA_CONTROL_SOFT_RESET);
+	CHECK_EQ(reg(VTA_REG_CONTROL), VTA_CONTROL_SOFT_RESET);
+	CHECK(reg(VTA_REG_STATUS) & VTA_STATUS_RESETTING);
+	vta_rtlsim_step(R(), 20);
+	CHECK_EQ(reg(VTA_REG_CONTROL), 0);
+	soft_reset();
+	CHECK_EQ(reg(VTA_REG_WATCHDOG), 1234);
+	CHECK_EQ(reg(VTA_REG_FETCH_GIE), VTA_GIE_ENABLE);
+	CHECK_EQ(reg(VTA_REG_FETCH_IER), VTA_IRQ_ERROR);
+	CHECK_EQ(reg(VTA_REG_LOAD_WGT_ADDR), 0x5670);
+	wreg(VTA_REG_FETCH_GIE, 0);
+	wreg(VTA_REG_FETCH_IER, 0);
+	check_next();
+}
+
+/* A timeout: the host gives up on a long program while DMA bursts are in
+ * flight. The soft reset lets them complete (none is abandoned), a start
+ * written during it is refused, and the next program is right. */
+static void test_soft_reset_midrun(void)
+{
+	power_up();
+	long_program();
+	cs_prepare(C(), &P, NULL);
+	raw_start(0, P.n);
+	uint64_t t0 = vta_rtlsim_cycle(R());
+	while (!vta_rtlsim_axi_pending(R()) && vta_rtlsim_cycle(R()) - t0 < 100000)
+		vta_rtlsim_step(R(), 1);
+	vta_rtlsim_step(R(), 300); /* well inside the first WGT load */
+	CHECK(reg(VTA_REG_STATUS) & VTA_STATUS_RUNNING);
+	CHECK(vta_rtlsim_axi_pending(R()) > 0);
+	wreg(VTA_REG_CONTROL, VTA_CONTROL_SOFT_RESET);
+	wreg(VTA_REG_FETCH_CTRL, 1); /* refused */
+	uint64_t t1 = vta_rtlsim_cycle(R());
+	while (reg(VTA_REG_CONTROL) && vta_rtlsim_cycle(R()) - t1 < 100000)
+		;
+	CHECK_EQ(reg(VTA_REG_CONTROL), 0);
+	CHECK_EQ(vta_rtlsim_axi_pending(R()), 0);
+	uint32_t st = reg(VTA_REG_STATUS);
+	CHECK_EQ(st, VTA_STATUS_IDLE | VTA_STATUS_RESET_DONE | VTA_STATUS_ERR_BUSY);
+	CHECK_EQ(reg(VTA_REG_ERR_INFO), VTA_ERRSRC_BUSY);
+	CHECK_EQ(reg(VTA_REG_ERR_INSN), 0xFFFFFFFFu);
+	wreg(VTA_REG_STATUS, VTA_STATUS_ERR_BUSY);
+	soft_reset();
+	check_next();
+}
+
+/* A start while a run is in progress is refused (STATUS_ERR_BUSY, ERR_INFO
+ * busy, IRQ_ERROR); the running program goes on and finishes correctly. */
+static void test_start_busy(void)
+{
+	power_up();
+	reference_program();
+	CHECK_EQ(cs_prepare(C(), &P, NULL), 0);
+	raw_start(0, P.n);
+	CHECK_EQ(reg(VTA_REG_FETCH_CTRL) & 1, 1);
+	wreg(VTA_REG_FETCH_CTRL, 1);
+	CHECK(reg(VTA_REG_STATUS) & VTA_STATUS_ERR_BUSY);
+	uint32_t st;
+	for (int i = 0; i < 10000 && ((st = reg(VTA_REG_STATUS)) & VTA_STATUS_RUNNING); i++)
+		vta_rtlsim_step(R(), 32);
+	CHECK_EQ(st & ~VTA_STATUS_IDLE, VTA_STATUS_DONE | VTA_STATUS_ERR_BUSY);
+	CHECK_EQ(reg(VTA_REG_ERR_INFO), VTA_ERRSRC_BUSY);
+	CHECK_EQ(reg(VTA_REG_ERR_INSN), 0xFFFFFFFFu);
+	CHECK_EQ(reg(VTA_REG_FETCH_ISR), VTA_IRQ_DONE | VTA_IRQ_ERROR);
+	if (cs_same_dram(C()))
+		test_fail_(__FILE__, __LINE__, "%s", C()->why);
+	/* the next accepted start clears the error */
+	check_next();
+	CHECK_EQ(reg(VTA_REG_STATUS) & VTA_STATUS_ERR_MASK, 0);
+}
+
+/* ISR (W1C) with the done and error sources, IER, GIE; irq is their AND/OR. */
+static void test_interrupts(void)
+{
+	power_up();
+	CHECK_EQ(vta_rtlsim_irq(R()), 0);
+	CHECK_EQ(reg(VTA_REG_FETCH_GIE) | reg(VTA_REG_FETCH_IER) | reg(VTA_REG_FETCH_ISR), 0);
+	reference_program();
+	CHECK_EQ(cs_prepare(C(), &P, NULL), 0);
+	raw_start(0, P.n);
+	CHECK_EQ(raw_wait(100000) & VTA_STATUS_DONE, VTA_STATUS_DONE);
+	CHECK_EQ(reg(VTA_REG_FETCH_ISR), VTA_IRQ_DONE); /* pending, not enabled */
+	CHECK_EQ(vta_rtlsim_irq(R()), 0);
+	wreg(VTA_REG_FETCH_IER, VTA_IRQ_DONE);
+	CHECK_EQ(vta_rtlsim_irq(R()), 0); /* GIE off */
+	wreg(VTA_REG_FETCH_GIE, VTA_GIE_ENABLE);
+	CHECK_EQ(vta_rtlsim_irq(R()), 1);
+	wreg(VTA_REG_FETCH_ISR, VTA_IRQ_ERROR); /* another bit: no effect */
+	CHECK_EQ(reg(VTA_REG_FETCH_ISR), VTA_IRQ_DONE);
+	CHECK_EQ(vta_rtlsim_irq(R()), 1);
+	wreg(VTA_REG_FETCH_ISR, VTA_IRQ_DONE);
+	CHECK_EQ(reg(VTA_REG_FETCH_ISR), 0);
+	CHECK_EQ(vta_rtlsim_irq(R()), 0);
+	if (cs_same_dram(C()))
+		test_fail_(__FILE__, __LINE__, "%s", C()->why);
+	/* the error source: an illegal instruction, enabled with DONE only, then both */
+	begin();
+	cs_emit_raw(&P, 5, 0);
+	emit(fin());
+	CHECK_EQ(cs_prepare(C(), &P, NULL), VTA_EILLEGAL);
+	raw_start(0, P.n);
+	CHECK(raw_wait(100000) & VTA_STATUS_ERR_ILLEGAL);
+	CHECK_EQ(reg(VTA_REG_FETCH_ISR), VTA_IRQ_ERROR);
+	CHECK_EQ(vta_rtlsim_irq(R()), 0);
+	wreg(VTA_REG_FETCH_IER, VTA_IRQ_DONE | VTA_IRQ_ERROR);
+	CHECK_EQ(vta_rtlsim_irq(R()), 1);
+	wreg(VTA_REG_FETCH_GIE, 0);
+	CHECK_EQ(vta_rtlsim_irq(R()), 0);
+	wreg(VTA_REG_FETCH_GIE, VTA_GIE_ENABLE);
+	CHECK_EQ(vta_rtlsim_irq(R()), 1);
+	/* the soft reset clears ISR (and so irq), keeps GIE and IER */
+	soft_reset();
+	CHECK_EQ(vta_rtlsim_irq(R()), 0);
+	CHECK_EQ(reg(VTA_REG_FETCH_IER), VTA_IRQ_DONE | VTA_IRQ_ERROR);
+	/* an interrupt wakes vta_rtlsim_wait_irq as soon as FINISH executes */
+	reference_program();
+	cs_prepare(C(), &P, NULL);
+	raw_start(0, P.n);
+	CHECK_EQ(vta_rtlsim_wait_irq(R(), 100000), 1);
+	CHECK_EQ(reg(VTA_REG_STATUS) & VTA_STATUS_DONE, VTA_STATUS_DONE);
+	wreg(VTA_REG_FETCH_ISR, VTA_IRQ_DONE | VTA_IRQ_ERROR);
+	wreg(VTA_REG_FETCH_GIE, 0);
+	check_next();
+}
+
+/* WATCHDOG = 0 disables the watchdog: a deadlocked program keeps running;
+ * with a watchdog it is declared deadlocked at the instruction that waits. */
+static void test_watchdog_zero(void)
+{
+	power_up();
+	begin();
+	emit(ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), 1, 2, 2));
+	vta_insn_t in = gemm(0, 0, 0, 0);
+	in.pop_prev = 1; /* never pushed */
+	emit(in);
+	emit(fin());
+	vta_error_t ef;
+	CHECK_EQ(cs_prepare(C(), &P, &ef), VTA_EDEADLOCK);
+	wreg(VTA_REG_WATCHDOG, 0);
+	raw_start(0, P.n);
+	vta_rtlsim_step(R(), 5000);
+	CHECK_EQ(reg(VTA_REG_STATUS) & (VTA_STATUS_RUNNING | VTA_STATUS_ERR_MASK), VTA_STATUS_RUNNING);
+	wreg(VTA_REG_WATCHDOG, 100);
+	CHECK(raw_wait(1000) & VTA_STATUS_ERR_WATCHDOG);
+	CHECK_EQ(reg(VTA_REG_ERR_INFO), VTA_ERRSRC_WATCHDOG);
+	CHECK_EQ(reg(VTA_REG_ERR_INSN), (uint32_t)ef.insn_index);
+	CHECK_EQ(ef.insn_index, 1);
+	CHECK_EQ(reg(VTA_REG_STATUS) & VTA_STATUS_RUNNING, 0);
+	wreg(VTA_REG_WATCHDOG, 65536);
+	soft_reset();
+	check_next();
+}
+
+/* ERR_ADDR and ERR_INSN of AXI error responses (injected by the harness):
+ * a read gives the failing beat, a write the start of the failing burst; the
+ * instruction is the LOAD / STORE concerned. Then the 64-bit latch: the high
+ * word comes from the low-word read. */
+static void test_bus_errors(void)
+{
+	power_up();
+	for (unsigned resp = 2; resp <= 3; resp++) {
+		/* LOAD INP of 16 elements, element 5 fails */
+		begin();
+		emit(cnop());
+		vta_insn_t in = ld(VTA_MEM_ID_INP, 0, din(VTA_MEM_ID_INP), 1, 16, 16);
+		in.push_next = 1;
+		emit(in);
+		vta_insn_t f = fin();
+		f.pop_prev = 1;
+		emit(f);
+		cs_prepare(C(), &P, NULL);
+		uint64_t bad = CS_DATA_AT + 5 * VTA_INP_ELEM_BYTES;
+		vta_rtlsim_set_fault(R(), bad, VTA_INP_ELEM_BYTES, resp);
+		raw_start(0, P.n);
+		CHECK(raw_wait(100000) & VTA_STATUS_ERR_DRAM);
+		CHECK_EQ(reg(VTA_REG_ERR_INFO), VTA_ERRSRC_LOAD);
+		CHECK_EQ(reg(VTA_REG_ERR_INSN), 1);
+		CHECK_U64(vta_rtlsim_counter(R(), VTA_REG_ERR_ADDR), bad / (VTA_BUS_WIDTH / 8) * (VTA_BUS_WIDTH / 8));
+		vta_rtlsim_set_fault(R(), 0, 0, 0);
+		soft_reset();
+		CHECK_U64(vta_rtlsim_counter(R(), VTA_REG_ERR_ADDR), 0);
+		check_next();
+		/* STORE of 4 elements into a failing range: the B response of the burst */
+		begin();
+		emit(ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), 1, 4, 4));
+		store_and_finish(st(0, OA, 1, 4, 4));
+		cs_prepare(C(), &P, NULL);
+		vta_rtlsim_set_fault(R(), CS_OUT_AT + 2 * VTA_OUT_ELEM_BYTES, 1, resp);
+		raw_start(0, P.n);
+		CHECK(raw_wait(100000) & VTA_STATUS_ERR_DRAM);
+		CHECK_EQ(reg(VTA_REG_ERR_INFO), VTA_ERRSRC_STORE);
+		CHECK_EQ(reg(VTA_REG_ERR_INSN), 2);
+		CHECK_U64(vta_rtlsim_counter(R(), VTA_REG_ERR_ADDR), CS_OUT_AT);
+		vta_rtlsim_set_fault(R(), 0, 0, 0);
+		soft_reset();
+		check_next();
+	}
+	/* instructions fetched from 4 GiB, beyond the DRAM: a fetch error at
+	 * instruction 0 whose address needs the high word */
+	raw_start(1ull << 32, 4);
+	CHECK(raw_wait(100000) & VTA_STATUS_ERR_DRAM);
+	CHECK_EQ(reg(VTA_REG_ERR_INFO), VTA_ERRSRC_FETCH);
+	CHECK_EQ(reg(VTA_REG_ERR_INSN), 0);
+	CHECK_EQ(reg(VTA_REG_ERR_ADDR), 0);
+	CHECK_EQ(reg(VTA_REG_ERR_ADDR_HI), 1);
+	/* one latch: a high word is the one latched by the last low-word read */
+	CHECK_EQ(reg(VTA_REG_ERR_ADDR), 0);
+	CHECK_EQ(reg(VTA_REG_CNT_CYCLES_HI), 1);
+	CHECK(reg(VTA_REG_CNT_CYCLES) > 0);
+	CHECK_EQ(reg(VTA_REG_CNT_CYCLES_HI), 0);
+	CHECK_EQ(reg(VTA_REG_ERR_ADDR_HI), 0);
+	soft_reset();
+	check_next();
+}
+
+/* Recovery with the soft reset only, each fault then the reference program,
+ * all on one power-up: a deadlock, an illegal instruction, an SRAM range
+ * error, a token overflow, and a program that leaves a compute->store token
+ * behind (which, without the reset, makes the next program store early). */
+static void test_recovery(void)
+{
+	power_up();
+	static const int want[] = {VTA_EDEADLOCK, VTA_EILLEGAL, VTA_ERANGE, VTA_ETOKEN};
+	for (unsigned k = 0; k < 4; k++) {
+		begin();
+		vta_insn_t in;
+		switch (k) {
+		case 0: /* a STORE waits for a g2s token never pushed; FINISH waits for it */
+			in = st(0, 0, 0, 0, 0);
+			in.pop_prev = 1;
+			in.push_prev = 1;
+			emit(in);
+			in = fin();
+			in.pop_next = 1;
+			emit(in);
+			break;
+		case 1:
+			emit(ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), 1, 2, 2));
+			cs_emit_raw(&P, 6, 0);
+			emit(fin());
+			break;
+		case 2:
+			emit(ld(VTA_MEM_ID_ACC, VTA_ACC_BUFF_DEPTH - 1, din(VTA_MEM_ID_ACC), 1, 2, 2));
+			emit(fin());
+			break;
+		default:
+			for (int i = 0; i <= VTA_TOKEN_QUEUE_DEPTH; i++) {
+				in = cnop();
+				in.push_next = 1;
+				emit(in);
+			}
+			break;
+		}
+		int code = -1;
+		if (cs_run_warm(C(), &P, &code))
+			test_fail_(__FILE__, __LINE__, "fault %u: %s", k, C()->why);
+		CHECK_EQ(code, want[k]);
+		soft_reset();
+		check_next();
+	}
+	/* a compute->store token left behind (by a program that also leaves other
+	 * values in OUT 0..7): first without the soft reset, where the next
+	 * program's STORE takes the stale token and stores those values */
+	for (int reset = 0; reset < 2; reset++) {
+		begin();
+		uop(0, 0, 0, 0);
+		emit(ld_uops());
+		emit(ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC) + 64, 1, 8, 8));
+		vta_insn_t a = alu(VTA_ALU_OPCODE_ADD, 1, 1, 0, 1, 8, 1);
+		a.dst_factor_out = a.src_factor_out = 1;
+		emit(a);
+		vta_insn_t n = cnop();
+		n.push_next = 1;
+		emit(n);
+		emit(fin());
+		int code = -1;
+		if (cs_run_warm(C(), &P, &code))
+			test_fail_(__FILE__, __LINE__, "%s", C()->why);
+		CHECK_EQ(reg(VTA_REG_TOKENS2) & 0x1FF, 1);
+		if (reset) {
+			soft_reset();
+			check_next();
+		} else {
+			reference_program();
+			CHECK_EQ(cs_run_warm(C(), &P, &code), 1); /* stale output */
+			CHECK(!strncmp(C()->why, "DRAM differs", 12));
+			soft_reset();
+		}
+	}
+}
+
 /* ------------------------------------------------------------ errors */
 static void e_reserved_opcodes(void)
 {
@@ -1072,6 +1504,13 @@ int main(int argc, char **argv)
 		{"finish", test_finish},
 		{"tokens_persist", test_tokens_persist},
 		{"finish_drops_queued", test_finish_drops_queued},
+		{"soft_reset_idle", test_soft_reset_idle},
+		{"soft_reset_midrun", test_soft_reset_midrun},
+		{"start_busy", test_start_busy},
+		{"interrupts", test_interrupts},
+		{"watchdog_zero", test_watchdog_zero},
+		{"bus_errors", test_bus_errors},
+		{"recovery", test_recovery},
 		{"err_reserved_opcodes", e_reserved_opcodes},
 		{"err_illegal_behind_blocked", e_illegal_behind_blocked},
 		{"err_load_types", e_load_types},
