@@ -50,8 +50,9 @@ typedef struct vta_backend {
 		   vta_error_t *err);
 
 	/* Optional. After a failed run, bring the device back to power-on
-	 * state (tokens, queues) so that the next run starts clean. */
-	void (*recover)(vta_dev_t *dev);
+	 * state (tokens, queues) so that the next run starts clean: the soft
+	 * reset on devices with registers. 0 or a VTA_E* code with err filled. */
+	int (*recover)(vta_dev_t *dev, vta_error_t *err);
 
 	/* Optional. Write back / discard CPU caches for window bytes
 	 * [off, off + n). NULL on coherent devices. */

@@ -55,10 +55,12 @@ static int fsim_run(vta_dev_t *dev, uint64_t insn_pa, uint32_t n, uint32_t wait_
 	return vta_fsim_run(p->sim, insn_pa, n, err);
 }
 
-static void fsim_recover(vta_dev_t *dev)
+static int fsim_recover(vta_dev_t *dev, vta_error_t *err)
 {
+	(void)err;
 	FsimDev *p = dev->priv;
 	vta_fsim_reset(p->sim);
+	return VTA_OK;
 }
 
 static void fsim_counters(vta_dev_t *dev, vta_counters_t *c)

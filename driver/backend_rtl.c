@@ -2,19 +2,43 @@
 /*
  * Backend "rtl": the Verilator model of the RTL in hw/, in-process (sim/rtl), clocked
  * only while the host waits for a run. Its DRAM is the DMA window, as for
- * fsim. This file is linked only into programs that also link the RTL
- * model (see runtime/module.mk); driver/device.c refers to it weakly.
+ * fsim. It is driven through its registers by the same code as a board
+ * (driver/regs.c): idle check, start, interrupt, soft reset after errors.
+ * This file is linked only into programs that also link the RTL model (see
+ * runtime/module.mk); driver/device.c refers to it weakly.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <vta/rtlsim.h>
 #include <vta/vta_regmap.h>
 
 #include "backend.h"
+#include "regs.h"
+#include "zynq.h"
+
+/* Cycles of one poll of the status register (pause, wait_irq). */
+#define POLL_CYCLES 64
 
 typedef struct {
 	vta_rtlsim_t *sim;
+	struct vta_mmio m; /* registers of sim (vta_rtl_mmio), as a board driver sees them */
 } RtlDev;
+
+static uint32_t sim_read32(void *opaque, uint32_t off) { return vta_rtlsim_reg_read(opaque, off); }
+static void sim_write32(void *opaque, uint32_t off, uint32_t v) { vta_rtlsim_reg_write(opaque, off, v); }
+static void sim_pause(void *opaque) { vta_rtlsim_step(opaque, POLL_CYCLES); }
+static int sim_wait_irq(void *opaque, uint32_t polls)
+{
+	return vta_rtlsim_wait_irq(opaque, (uint64_t)polls * POLL_CYCLES);
+}
+
+void vta_rtl_mmio(struct vta_rtlsim *sim, struct vta_mmio *m)
+{
+	*m = (struct vta_mmio){sim, sim_read32, sim_write32, sim_pause, sim_wait_irq,
+			       vta_rtlsim_dram(sim), 0, vta_rtlsim_dram_size(sim)};
+}
 
 static int rtl_open(vta_dev_t *dev, vta_error_t *err)
 {
@@ -22,9 +46,10 @@ static int rtl_open(vta_dev_t *dev, vta_error_t *err)
 	p->sim = vta_rtlsim_create(vta_sim_dram_bytes(), err);
 	if (!p->sim)
 		return err ? err->code : VTA_ENOMEM;
-	dev->dram_va = vta_rtlsim_dram(p->sim);
-	dev->dram_pa = 0;
-	dev->dram_size = vta_rtlsim_dram_size(p->sim);
+	vta_rtl_mmio(p->sim, &p->m);
+	dev->dram_va = p->m.dma_va;
+	dev->dram_pa = p->m.dma_pa;
+	dev->dram_size = p->m.dma_size;
 	dev->dram_first = 4096;
 	dev->coherent = 1;
 	return VTA_OK;
@@ -46,24 +71,53 @@ static int rtl_identify(vta_dev_t *dev, uint32_t *config_id, uint32_t *version, 
 	return VTA_OK;
 }
 
+/* $VTA_RTL_FAULT=ADDR+BYTES[:decerr]: the DRAM answers every access to that
+ * range with SLVERR (or DECERR), read before each run; unset or empty: none. */
+static int apply_fault(vta_rtlsim_t *sim, vta_error_t *err)
+{
+	const char *s = getenv("VTA_RTL_FAULT");
+	if (!s || !*s) {
+		vta_rtlsim_set_fault(sim, 0, 0, 0);
+		return VTA_OK;
+	}
+	char *end;
+	unsigned long long a = strtoull(s, &end, 0), n = 0;
+	if (*end == '+')
+		n = strtoull(end + 1, &end, 0);
+	unsigned resp = 2;
+	if (!strcmp(end, ":decerr"))
+		resp = 3;
+	else if (*end && strcmp(end, ":slverr"))
+		n = 0;
+	if (!n)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "VTA_RTL_FAULT=\"%s\" is not ADDR+BYTES[:slverr|:decerr]", s);
+	vta_rtlsim_set_fault(sim, a, n, resp);
+	return VTA_OK;
+}
+
 static int rtl_run(vta_dev_t *dev, uint64_t insn_pa, uint32_t n, uint32_t wait_cycles,
 		   vta_error_t *err)
 {
-	(void)wait_cycles; /* the RTL watchdog reports deadlocks */
 	RtlDev *p = dev->priv;
-	return vta_rtlsim_run(p->sim, insn_pa, n, err);
+	int rc = apply_fault(p->sim, err);
+	if (!rc)
+		rc = vta_regs_prepare(&p->m, err);
+	if (!rc)
+		rc = vta_regs_run(&p->m, insn_pa, n, wait_cycles, dev->dram_pa, dev->dram_size, err);
+	return rc;
 }
 
-static void rtl_recover(vta_dev_t *dev)
+static int rtl_recover(vta_dev_t *dev, vta_error_t *err)
 {
 	RtlDev *p = dev->priv;
-	vta_rtlsim_reset(p->sim, NULL);
+	return vta_regs_soft_reset(&p->m, err);
 }
 
 static void rtl_counters(vta_dev_t *dev, vta_counters_t *c)
 {
 	RtlDev *p = dev->priv;
-	vta_counters_add(c, vta_rtlsim_counters(p->sim));
+	vta_regs_counters(&p->m, c);
 }
 
 static void rtl_describe(vta_dev_t *dev, char *buf, size_t n)

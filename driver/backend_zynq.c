@@ -10,12 +10,16 @@
  * sync_for_device / sync_for_cpu files when it is mapped cached.
  *
  * All register traffic goes through a struct vta_mmio (driver/zynq.h), so
- * tests run this exact code against the RTL simulation.
+ * tests run this exact code against the RTL simulation. Runs, the idle check,
+ * the interrupt wait and the soft reset after an error are driver/regs.c.
+ * Interrupts: through the UIO device (read/poll on /dev/uioN, re-enabled by
+ * writing 1); with /dev/mem there is none and the run polls.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,12 +32,14 @@
 #include <vta/vta_regmap.h>
 
 #include "backend.h"
+#include "regs.h"
 #include "zynq.h"
 
 typedef struct {
 	struct vta_mmio board; /* used when dev->mmio is NULL */
 	volatile uint32_t *regs;
 	size_t regs_len;
+	int uio_fd; /* the UIO device, for its interrupt; -1 with /dev/mem */
 	int udma_fd;
 	char udma_name[64];
 	int cached;
@@ -48,12 +54,6 @@ static uint32_t rd(vta_dev_t *dev, uint32_t off)
 {
 	const struct vta_mmio *m = mmio_of(dev);
 	return m->read32(m->opaque, off);
-}
-
-static void wr(vta_dev_t *dev, uint32_t off, uint32_t v)
-{
-	const struct vta_mmio *m = mmio_of(dev);
-	m->write32(m->opaque, off, v);
 }
 
 /* ---- The board: UIO or /dev/mem, u-dma-buf ------------------------------ */
@@ -75,6 +75,24 @@ static void board_pause(void *opaque)
 	(void)opaque;
 	struct timespec ts = {0, 1000};
 	nanosleep(&ts, NULL);
+}
+
+/* The UIO interrupt: re-enable it (write 1), wait up to polls microseconds
+ * (at least 1 ms) for it, and take its count. -1 when UIO cannot do it. */
+static int board_wait_irq(void *opaque, uint32_t polls)
+{
+	ZynqDev *z = opaque;
+	uint32_t one = 1, count;
+	if (write(z->uio_fd, &one, sizeof one) != (ssize_t)sizeof one)
+		return -1;
+	struct pollfd p = {z->uio_fd, POLLIN, 0};
+	int ms = polls < 1000 ? 1 : (int)(polls / 1000);
+	int r = poll(&p, 1, ms);
+	if (r < 0)
+		return errno == EINTR ? 0 : -1;
+	if (r == 0)
+		return 0;
+	return read(z->uio_fd, &count, sizeof count) == (ssize_t)sizeof count ? 1 : -1;
 }
 
 /* The register base of the board's block design, from the board table
@@ -186,11 +204,17 @@ static int map_registers(ZynqDev *z, vta_error_t *err)
 		return vta_error_set(err, VTA_EIO, -1, "cannot open %s: %s", what, strerror(errno));
 	z->regs_len = (VTA_REG_WINDOW_BYTES + 0xFFFu) & ~(size_t)0xFFF;
 	void *p = mmap(NULL, z->regs_len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off);
-	close(fd);
-	if (p == MAP_FAILED)
+	if (p == MAP_FAILED) {
+		int e = errno;
+		close(fd);
 		return vta_error_set(err, VTA_EIO, -1, "cannot map %zu bytes of VTA registers from %s: %s",
-				     z->regs_len, what, strerror(errno));
+				     z->regs_len, what, strerror(e));
+	}
 	z->regs = p;
+	if (what == uio)
+		z->uio_fd = fd; /* kept for the interrupt */
+	else
+		close(fd);
 	return VTA_OK;
 }
 
@@ -266,6 +290,8 @@ static void zynq_close(vta_dev_t *dev)
 		munmap(dev->dram_va, dev->dram_size);
 	if (z->udma_fd > 0)
 		close(z->udma_fd);
+	if (z->uio_fd >= 0)
+		close(z->uio_fd);
 }
 
 static int zynq_open(vta_dev_t *dev, vta_error_t *err)
@@ -276,9 +302,10 @@ static int zynq_open(vta_dev_t *dev, vta_error_t *err)
 		dev->dram_pa = dev->mmio->dma_pa;
 		dev->dram_size = dev->mmio->dma_size;
 	} else {
-		z->board = (struct vta_mmio){z, board_read32, board_write32, board_pause, NULL,
-					     NULL, 0, 0};
+		z->uio_fd = -1;
 		int rc = map_registers(z, err);
+		z->board = (struct vta_mmio){z, board_read32, board_write32, board_pause,
+					     z->uio_fd >= 0 ? board_wait_irq : NULL, NULL, 0, 0};
 		if (!rc)
 			rc = map_udmabuf(dev, z, err);
 		if (rc) {
@@ -300,87 +327,20 @@ static int zynq_identify(vta_dev_t *dev, uint32_t *config_id, uint32_t *version,
 	return VTA_OK;
 }
 
-static int status_error(vta_dev_t *dev, uint32_t st, vta_error_t *err)
-{
-	static const char *module[] = {"?", "fetch", "load", "compute", "store", "token queue",
-				       "watchdog"};
-	uint32_t who = rd(dev, VTA_REG_ERR_INFO);
-	const char *m = who < 7 ? module[who] : "?";
-	if (st & VTA_STATUS_ERR_ILLEGAL)
-		return vta_error_set(err, VTA_EILLEGAL, -1, "the device reports an illegal instruction "
-				     "(module %s, STATUS 0x%" PRIX32 ")", m, st);
-	if (st & (VTA_STATUS_ERR_RANGE | VTA_STATUS_ERR_DRAM))
-		return vta_error_set(err, VTA_ERANGE, -1, "the device reports an out-of-range %s access "
-				     "(module %s, STATUS 0x%" PRIX32 ")",
-				     st & VTA_STATUS_ERR_DRAM ? "DRAM" : "SRAM", m, st);
-	if (st & VTA_STATUS_ERR_TOKEN)
-		return vta_error_set(err, VTA_ETOKEN, -1, "the device reports a token queue overflow "
-				     "(STATUS 0x%" PRIX32 ")", st);
-	uint32_t t1 = rd(dev, VTA_REG_TOKENS), t2 = rd(dev, VTA_REG_TOKENS2);
-	return vta_error_set(err, VTA_EDEADLOCK, -1, "the device made no progress for %" PRIu32
-			     " cycles: deadlock (tokens l2g=%" PRIu32 " g2l=%" PRIu32 " g2s=%" PRIu32
-			     " s2g=%" PRIu32 ")", rd(dev, VTA_REG_WATCHDOG), t1 & 0x1FF,
-			     (t1 >> 16) & 0x1FF, t2 & 0x1FF, (t2 >> 16) & 0x1FF);
-}
-
 static int zynq_run(vta_dev_t *dev, uint64_t insn_pa, uint32_t n, uint32_t wait_cycles,
 		    vta_error_t *err)
 {
 	const struct vta_mmio *m = mmio_of(dev);
-	const uint32_t errors = VTA_STATUS_ERR_ILLEGAL | VTA_STATUS_ERR_RANGE | VTA_STATUS_ERR_DRAM |
-				VTA_STATUS_ERR_TOKEN | VTA_STATUS_ERR_WATCHDOG;
-	/* VTA-SPEC 5.1, run sequence of the PYNQ driver. */
-	wr(dev, VTA_REG_FETCH_INSN_COUNT, n);
-	wr(dev, VTA_REG_FETCH_INSN_ADDR, (uint32_t)insn_pa);
-	wr(dev, VTA_REG_FETCH_INSN_ADDR_HI, (uint32_t)(insn_pa >> 32));
-	static const uint32_t bases[] = {VTA_REG_LOAD_INP_ADDR, VTA_REG_LOAD_WGT_ADDR,
-					 VTA_REG_COMPUTE_UOP_ADDR, VTA_REG_COMPUTE_BIAS_ADDR,
-					 VTA_REG_STORE_OUT_ADDR};
-	for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
-		wr(dev, bases[i], 0);
-		wr(dev, bases[i] + 4, 0);
-	}
-	wr(dev, VTA_REG_FETCH_CTRL, 0x1);
-	wr(dev, VTA_REG_LOAD_CTRL, 0x81);
-	wr(dev, VTA_REG_COMPUTE_CTRL, 0x81);
-	wr(dev, VTA_REG_STORE_CTRL, 0x81);
-	for (uint32_t polls = 0;; polls++) {
-		if (rd(dev, VTA_REG_COMPUTE_DONE) == 1)
-			return VTA_OK;
-		uint32_t st = rd(dev, VTA_REG_STATUS);
-		if (st & errors)
-			return status_error(dev, st, err);
-		if (polls >= wait_cycles)
-			return vta_error_set(err, VTA_ETIMEOUT, -1, "the device did not finish %" PRIu32
-					     " instructions within %" PRIu32 " polls", n, wait_cycles);
-		if (m->pause)
-			m->pause(m->opaque);
-	}
+	int rc = vta_regs_prepare(m, err);
+	return rc ? rc : vta_regs_run(m, insn_pa, n, wait_cycles, dev->dram_pa, dev->dram_size, err);
 }
 
-static void zynq_recover(vta_dev_t *dev)
+static int zynq_recover(vta_dev_t *dev, vta_error_t *err)
 {
-	const struct vta_mmio *m = mmio_of(dev);
-	if (m->reset)
-		m->reset(m->opaque);
-	wr(dev, VTA_REG_STATUS, 0xFFFFFFF0u); /* clear the sticky error bits */
+	return vta_regs_soft_reset(mmio_of(dev), err);
 }
 
-static uint64_t rd64(vta_dev_t *dev, uint32_t off)
-{
-	uint64_t lo = rd(dev, off);
-	return lo | (uint64_t)rd(dev, off + 4) << 32;
-}
-
-static void zynq_counters(vta_dev_t *dev, vta_counters_t *c)
-{
-	c->cycles += rd64(dev, VTA_REG_CNT_CYCLES);
-	c->gemm_uops += rd64(dev, VTA_REG_CNT_GEMM_UOPS);
-	c->gemm_reset_uops += rd64(dev, VTA_REG_CNT_RESET_UOPS);
-	c->alu_uops += rd64(dev, VTA_REG_CNT_ALU_UOPS);
-	c->bytes_written += rd64(dev, VTA_REG_CNT_DMA_WR_BYTES);
-	c->insn_bytes_read += 16 * rd64(dev, VTA_REG_CNT_INSNS);
-}
+static void zynq_counters(vta_dev_t *dev, vta_counters_t *c) { vta_regs_counters(mmio_of(dev), c); }
 
 static void zynq_describe(vta_dev_t *dev, char *buf, size_t n)
 {

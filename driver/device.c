@@ -200,7 +200,12 @@ int vta_dev_run(vta_dev_t *dev, uint64_t insn_pa, uint32_t insn_count, uint32_t 
 	dev->runs++;
 	if (dev->be->counters)
 		dev->be->counters(dev, &dev->total);
-	if (rc && dev->be->recover)
-		dev->be->recover(dev);
+	vta_error_t rerr;
+	vta_error_clear(&rerr);
+	if (rc && dev->be->recover && dev->be->recover(dev, &rerr) && err) {
+		/* the run's error stays first; say that the device is not usable */
+		size_t len = strlen(err->msg);
+		snprintf(err->msg + len, sizeof err->msg - len, "; recovery failed: %s", rerr.msg);
+	}
 	return rc;
 }

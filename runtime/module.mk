@@ -80,10 +80,12 @@ $(OBJ)/driver/backend_rtl.o: $(REGMAP_H)
 RTL_BACKEND_LINK := $(OBJ)/driver/backend_rtl.o $(RTLSIM_LIB) $(LIB)/libvta.a $(RTL_LIB)
 TEST_PROGS += $(BIN)/tests/runtime/test_runtime_rtl
 $(BIN)/tests/runtime/test_runtime_rtl: $(OBJ)/tests/runtime/test_runtime_rtl.o $(RT_TEST_OBJS) \
-		$(TEST_HARNESS) $(RTL_BACKEND_LINK)
+		$(OBJ)/tests/runtime/rt_recovery.o $(TEST_HARNESS) $(RTL_BACKEND_LINK)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(RTL_LDLIBS)
--include $(OBJ)/tests/runtime/test_runtime_rtl.d $(OBJ)/driver/backend_rtl.d
+$(OBJ)/tests/runtime/test_runtime_rtl.o: $$(REGMAP_H)
+-include $(OBJ)/tests/runtime/test_runtime_rtl.d $(OBJ)/driver/backend_rtl.d \
+	$(OBJ)/tests/runtime/rt_recovery.d
 
 BENCH_PROGS += $(BIN)/tests/runtime/bench_runtime_rtl
 $(BIN)/tests/runtime/bench_runtime_rtl: $(OBJ)/tests/runtime/bench_runtime.o $(RTL_BACKEND_LINK)

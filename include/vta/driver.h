@@ -66,11 +66,14 @@ void VTADeviceFree(VTADeviceHandle handle);
 /*
  * Run insn_count instructions that start at physical address insn_phy_addr
  * (16-byte aligned, inside a VTAMemAlloc buffer) and wait until FINISH has
- * executed. wait_cycles bounds the wait: polls of the done register on a
- * board, clock cycles in the RTL simulation; the golden model never needs
- * it. Returns 0 on completion, 1 on timeout (as TVM did) and -1 on any other
- * error (a deadlocked or illegal program, a bad address); vta_errmsg() says
- * which. After an error the device is reset and ready for the next run.
+ * executed. wait_cycles bounds the wait in polls of the status register (on
+ * the rtl target one poll is 64 clock cycles; where the device interrupts,
+ * the wait sleeps on the interrupt and a wake-up counts as one poll); the
+ * golden model never needs it. Returns 0 on completion, 1 on timeout (as TVM
+ * did) and -1 on any other error (a deadlocked or illegal program, a bad
+ * address, a bus error); vta_errmsg() says which. After an error or a
+ * timeout the device is soft-reset and ready for the next run; a device left
+ * busy or with tokens by an earlier program is soft-reset before the run.
  */
 int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t insn_count,
 		 uint32_t wait_cycles);

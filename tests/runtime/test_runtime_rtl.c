@@ -2,26 +2,93 @@
 /*
  * The runtime cases of rt_cases.c on the RTL: first through the `rtl`
  * backend (the Verilator model in-process), then through the `zynq` backend
- * with its register accesses connected to the model's AXI4-Lite port and its
- * DMA window to the model's DRAM, so the board code path runs here.
+ * with its register accesses connected to the model's AXI4-Lite port, its
+ * interrupt wait to the irq pin and its DMA window to the model's DRAM, so
+ * the board code path runs here. On both, the recovery cases of
+ * rt_recovery.c; on zynq-over-RTL also the interrupt, its fallbacks and a
+ * start refused because someone else started first. No harness reset after
+ * the model's creation: recovery is the backends' soft reset.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <vta/isa.h>
 #include <vta/rtlsim.h>
 #include <vta/runtime.h>
 #include <vta/vta_config.h>
+#include <vta/vta_regmap.h>
 
 #include "../../driver/zynq.h"
 #include "../test.h"
 #include "rt_common.h"
+#include "rt_recovery.h"
 
 static vta_rtlsim_t *zsim;
+static struct vta_mmio zm_rtl; /* vta_rtl_mmio(zsim): what the wrappers below call */
 
-static uint32_t z_read(void *opaque, uint32_t off) { return vta_rtlsim_reg_read(opaque, off); }
-static void z_write(void *opaque, uint32_t off, uint32_t v) { vta_rtlsim_reg_write(opaque, off, v); }
-static void z_pause(void *opaque) { vta_rtlsim_step(opaque, 64); }
-static void z_reset(void *opaque) { vta_rtlsim_reset(opaque, NULL); }
+/* The zynq backend's port: the RTL's registers, irq pin and DRAM, with
+ * counters and switches for the interrupt and start-while-busy tests. */
+static struct {
+	int irq_mode;        /* 0 the irq pin, 1 no interrupt (-1), 2 never fires */
+	unsigned irq_wakes;  /* wait_irq calls that returned 1 */
+	unsigned pauses;     /* polls without interrupt */
+	int steal_start;     /* start another program just before the backend's start */
+} zport;
+
+static uint32_t z_read(void *opaque, uint32_t off) { return zm_rtl.read32(opaque, off); }
+static void z_write(void *opaque, uint32_t off, uint32_t v)
+{
+	if (zport.steal_start && off == VTA_REG_FETCH_CTRL && (v & 1)) {
+		/* someone else's run: 2 instructions at device address 0x100 (a
+		 * GEMM of 100,000 micro-ops on whatever UOP 0 holds, FINISH) */
+		zport.steal_start = 0;
+		vta_insn_t g = {0}, f = {0};
+		g.opcode = VTA_OPCODE_GEMM;
+		g.uop_end = 1;
+		g.iter_out = 1000;
+		g.iter_in = 100;
+		f.opcode = VTA_OPCODE_FINISH;
+		vta_insn_word_t w;
+		CHECK_EQ(vta_insn_encode(&g, &w, NULL), 0);
+		vta_insn_store(&w, vta_rtlsim_dram(zsim) + 0x100);
+		CHECK_EQ(vta_insn_encode(&f, &w, NULL), 0);
+		vta_insn_store(&w, vta_rtlsim_dram(zsim) + 0x110);
+		zm_rtl.write32(opaque, VTA_REG_FETCH_INSN_ADDR, 0x100);
+		zm_rtl.write32(opaque, VTA_REG_FETCH_INSN_COUNT, 2);
+		zm_rtl.write32(opaque, VTA_REG_FETCH_CTRL, 1);
+	}
+	zm_rtl.write32(opaque, off, v);
+}
+static void z_pause(void *opaque)
+{
+	zport.pauses++;
+	zm_rtl.pause(opaque);
+}
+static int z_wait_irq(void *opaque, uint32_t polls)
+{
+	if (zport.irq_mode == 1)
+		return -1;
+	if (zport.irq_mode == 2) { /* time passes, no interrupt */
+		vta_rtlsim_step(opaque, 64 * (uint64_t)polls);
+		return 0;
+	}
+	int r = zm_rtl.wait_irq(opaque, polls);
+	zport.irq_wakes += r > 0;
+	return r;
+}
+
+static void rtl_fault_env(uint64_t addr, uint64_t bytes)
+{
+	char v[64];
+	snprintf(v, sizeof v, "0x%llx+%llu", (unsigned long long)addr, (unsigned long long)bytes);
+	if (bytes)
+		setenv("VTA_RTL_FAULT", v, 1);
+	else
+		unsetenv("VTA_RTL_FAULT");
+}
+
+static void zsim_fault(uint64_t addr, uint64_t bytes) { vta_rtlsim_set_fault(zsim, addr, bytes, 2); }
 
 static void use_rtl(void)
 {
@@ -31,9 +98,14 @@ static void use_rtl(void)
 	CHECK(ctx != NULL);
 	if (ctx)
 		CHECK(strcmp(vta_context_backend(ctx), "rtl") == 0);
+	rt_inject_fault = rtl_fault_env;
+	rt_after_leftover = NULL;
 }
 
 static vta_context_t *zctx;
+
+/* the leftover program left exactly one g2s token on the device */
+static void z_check_leftover(void) { CHECK_EQ(vta_rtlsim_reg_read(zsim, VTA_REG_TOKENS2) & 0x1FF, 1); }
 
 static void use_zynq(void)
 {
@@ -43,14 +115,20 @@ static void use_zynq(void)
 	CHECK(zsim != NULL);
 	if (!zsim)
 		return;
+	vta_rtl_mmio(zsim, &zm_rtl);
 	static struct vta_mmio m;
-	m = (struct vta_mmio){zsim, z_read, z_write, z_pause, z_reset, vta_rtlsim_dram(zsim), 0,
-			      vta_rtlsim_dram_size(zsim)};
+	m = zm_rtl;
+	m.read32 = z_read;
+	m.write32 = z_write;
+	m.pause = z_pause;
+	m.wait_irq = z_wait_irq;
 	CHECK_EQ(vta_zynq_open_mmio(&m, &zctx, &err), 0);
 	CHECK_EQ(vta_context_bind(zctx), 0);
 	vta_device_info_t info;
 	CHECK_EQ(vta_context_info(zctx, &info), 0);
 	CHECK_U64(info.config_id, VTA_CONFIG_ID);
+	rt_inject_fault = zsim_fault;
+	rt_after_leftover = z_check_leftover;
 }
 
 /* A run that does not finish within wait_cycles polls: VTA_ETIMEOUT, the
@@ -81,23 +159,79 @@ static void test_timeout(void)
 			rt_cases[i].fn();
 }
 
-static test_case_t cases[64];
-static char names[64][48];
+static void run_case(const char *name)
+{
+	for (size_t i = 0; rt_cases[i].name; i++)
+		if (!strcmp(rt_cases[i].name, name))
+			rt_cases[i].fn();
+}
+
+/* Runs complete woken by the interrupt, and the irq pin is low after them. */
+static void test_irq(void)
+{
+	unsigned w = zport.irq_wakes, p = zport.pauses;
+	run_case("gemm-blocked");
+	CHECK(zport.irq_wakes > w);
+	CHECK_EQ(zport.pauses, p);
+	CHECK_EQ(vta_rtlsim_irq(zsim), 0);
+}
+
+/* Without an interrupt (wait_irq -1) the backend polls; with one that never
+ * fires, it still sees DONE after each wait. */
+static void test_irq_fallback(void)
+{
+	for (int mode = 1; mode <= 2; mode++) {
+		zport.irq_mode = mode;
+		unsigned w = zport.irq_wakes, p = zport.pauses;
+		run_case("gemm-blocked");
+		CHECK_EQ(zport.irq_wakes, w);
+		if (mode == 1)
+			CHECK(zport.pauses > p);
+	}
+	zport.irq_mode = 0;
+}
+
+/* Another program is started just before the backend's start: the device
+ * refuses the backend's start, the backend reports it and recovers. */
+static void test_start_busy(void)
+{
+	static void *slot;
+	VTACommandHandle cmd = VTATLSCommandHandle();
+	vta_set_log_errors(vta_context_current(), 0);
+	CHECK_EQ(VTAPushGEMMOp(&slot, k_big, NULL, 0), 0);
+	zport.steal_start = 1;
+	CHECK_EQ(vta_synchronize(cmd, 1u << 31), VTA_EIO);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "refused the start");
+	vta_clear_error(NULL);
+	vta_set_log_errors(vta_context_current(), 1);
+	run_case("gemm-blocked");
+}
+
+static test_case_t cases[96];
+static char names[96][48];
+
+static size_t add_cases(size_t n, const char *prefix, const test_case_t *list)
+{
+	for (size_t i = 0; list[i].name; i++, n++) {
+		snprintf(names[n], sizeof names[n], "%s/%s", prefix, list[i].name);
+		cases[n] = (test_case_t){names[n], list[i].fn};
+	}
+	return n;
+}
 
 int main(int argc, char **argv)
 {
 	size_t n = 0;
 	cases[n++] = (test_case_t){"rtl/open", use_rtl};
-	for (size_t i = 0; rt_cases[i].name; i++, n++) {
-		snprintf(names[n], sizeof names[n], "rtl/%s", rt_cases[i].name);
-		cases[n] = (test_case_t){names[n], rt_cases[i].fn};
-	}
+	n = add_cases(n, "rtl", rt_cases);
+	n = add_cases(n, "rtl", rt_recovery_cases);
 	cases[n++] = (test_case_t){"zynq-over-rtl/open", use_zynq};
-	for (size_t i = 0; rt_cases[i].name; i++, n++) {
-		snprintf(names[n], sizeof names[n], "zynq-over-rtl/%s", rt_cases[i].name);
-		cases[n] = (test_case_t){names[n], rt_cases[i].fn};
-	}
+	n = add_cases(n, "zynq-over-rtl", rt_cases);
 	cases[n++] = (test_case_t){"zynq-over-rtl/timeout", test_timeout};
+	cases[n++] = (test_case_t){"zynq-over-rtl/irq", test_irq};
+	cases[n++] = (test_case_t){"zynq-over-rtl/irq-fallback", test_irq_fallback};
+	cases[n++] = (test_case_t){"zynq-over-rtl/start-busy", test_start_busy};
+	n = add_cases(n, "zynq-over-rtl", rt_recovery_cases);
 	cases[n] = (test_case_t){NULL, NULL};
 	int rc = test_main(argc, argv, cases);
 	vta_context_bind(NULL);
