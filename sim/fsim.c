@@ -11,8 +11,9 @@
  * deadlock error naming the blocked instructions. So a run always ends.
  *
  * The hot loops (GEMM, ALU) are written as simple counted loops over
- * contiguous lanes so that gcc vectorizes them; GEMM reads the weights from a
- * shadow copy laid out for that purpose (see gemm_uop).
+ * contiguous lanes so that gcc vectorizes them; GEMM reads inputs and weights
+ * from shadow copies laid out for its kernels, an AVX2 one where the host
+ * has AVX2 and a portable one (see "GEMM" below).
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -23,6 +24,13 @@
 #include <vta/fsim.h>
 #include <vta/isa.h>
 
+#if defined(__x86_64__) && defined(__GNUC__) && VTA_BLOCK_OUT % 8 == 0
+#include <immintrin.h>
+#define VTA_FSIM_AVX2 1
+#else
+#define VTA_FSIM_AVX2 0
+#endif
+
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the golden model assumes a little-endian host (as are x86-64 and the Zynq ARM cores)"
 #endif
@@ -31,6 +39,7 @@ enum {
 	ACC_LANES = VTA_BATCH * VTA_BLOCK_OUT, /* int32 lanes of one ACC element */
 	INP_LANES = VTA_BATCH * VTA_BLOCK_IN,
 	WGT_LANES = VTA_BLOCK_OUT * VTA_BLOCK_IN,
+	PAIRS = VTA_BLOCK_IN / 2, /* configgen allows even blocks only */
 };
 
 /* One instruction waiting in a module queue. */
@@ -53,14 +62,21 @@ struct vta_fsim {
 	uint32_t *uop;  /* VTA_UOP_BUFF_DEPTH words */
 	int8_t *inp;    /* VTA_INP_BUFF_DEPTH x INP_LANES */
 	int8_t *wgt;    /* VTA_WGT_BUFF_DEPTH x WGT_LANES, layout of VTA-SPEC 2.3 */
-	int16_t *wgt2;  /* the same weights as [elem][k][c], widened (GEMM only) */
+	/* GEMM's shadows of INP and WGT (see "GEMM" below), kept in step by
+	 * LOAD; rebuilt at the next run once the host had a pointer to them. */
+	int16_t *inp16;   /* INP widened to int16, [elem][b][k] */
+	uint8_t *inp_np;  /* [elem][b]: pairs of k up to the last nonzero one */
+	int8_t *wgt_pairs; /* WGT as [elem][k/2][c][k%2] */
+	int shadow_stale;
 	int32_t *acc;   /* VTA_ACC_BUFF_DEPTH x ACC_LANES */
+	uint8_t *out_due; /* ACC rows written since OUT last got their low 8 bits */
 	vta_uop_t *uops; /* scratch: the decoded micro-ops of one instruction */
 	int8_t *out;    /* VTA_OUT_BUFF_DEPTH x ACC_LANES */
 
 	uint32_t tokens[VTA_Q_COUNT];
 	vta_counters_t ctr;
 	InsnQueue queue[4]; /* indexed by vta_module_t (1..3) */
+	int simd;           /* GEMM runs the AVX2 kernel */
 };
 
 static const char *queue_name[VTA_Q_COUNT] = {"l2g", "g2l", "g2s", "s2g"};
@@ -83,17 +99,22 @@ vta_fsim_t *vta_fsim_create(size_t dram_bytes, vta_error_t *err)
 	s->uop = calloc(VTA_UOP_BUFF_DEPTH, sizeof *s->uop);
 	s->inp = calloc((size_t)VTA_INP_BUFF_DEPTH * INP_LANES, 1);
 	s->wgt = calloc((size_t)VTA_WGT_BUFF_DEPTH * WGT_LANES, 1);
-	s->wgt2 = calloc((size_t)VTA_WGT_BUFF_DEPTH * WGT_LANES, sizeof *s->wgt2);
+	s->inp16 = calloc((size_t)VTA_INP_BUFF_DEPTH * INP_LANES, sizeof *s->inp16);
+	s->inp_np = calloc((size_t)VTA_INP_BUFF_DEPTH * VTA_BATCH, 1);
+	s->wgt_pairs = calloc((size_t)VTA_WGT_BUFF_DEPTH * WGT_LANES, sizeof *s->wgt_pairs);
+	s->out_due = calloc(VTA_ACC_BUFF_DEPTH, 1);
 	s->uops = calloc(VTA_UOP_BUFF_DEPTH, sizeof *s->uops);
 	s->acc = calloc((size_t)VTA_ACC_BUFF_DEPTH * ACC_LANES, sizeof *s->acc);
 	s->out = calloc((size_t)VTA_OUT_BUFF_DEPTH * ACC_LANES, 1);
 	for (int m = 1; m <= 3; m++)
 		s->queue[m].slot = calloc(VTA_INSN_QUEUE_DEPTH, sizeof(Slot));
-	if (!s->dram || !s->uop || !s->inp || !s->wgt || !s->wgt2 || !s->uops || !s->acc || !s->out ||
-	    !s->queue[1].slot || !s->queue[2].slot || !s->queue[3].slot) {
+	if (!s->dram || !s->uop || !s->inp || !s->wgt || !s->inp16 || !s->inp_np || !s->wgt_pairs ||
+	    !s->out_due || !s->uops || !s->acc || !s->out || !s->queue[1].slot || !s->queue[2].slot ||
+	    !s->queue[3].slot) {
 		vta_fsim_destroy(s);
 		goto oom;
 	}
+	vta_fsim_use_simd(s, 1);
 	return s;
 oom:
 	vta_error_set(err, VTA_ENOMEM, -1, "cannot allocate the golden model with %zu bytes of DRAM",
@@ -109,7 +130,10 @@ void vta_fsim_destroy(vta_fsim_t *s)
 	free(s->uop);
 	free(s->inp);
 	free(s->wgt);
-	free(s->wgt2);
+	free(s->inp16);
+	free(s->inp_np);
+	free(s->wgt_pairs);
+	free(s->out_due);
 	free(s->uops);
 	free(s->acc);
 	free(s->out);
@@ -130,9 +154,13 @@ void vta_fsim_reset(vta_fsim_t *s)
 	memset(s->uop, 0, (size_t)VTA_UOP_BUFF_DEPTH * sizeof *s->uop);
 	memset(s->inp, 0, (size_t)VTA_INP_BUFF_DEPTH * INP_LANES);
 	memset(s->wgt, 0, (size_t)VTA_WGT_BUFF_DEPTH * WGT_LANES);
-	memset(s->wgt2, 0, (size_t)VTA_WGT_BUFF_DEPTH * WGT_LANES * sizeof *s->wgt2);
+	memset(s->inp16, 0, (size_t)VTA_INP_BUFF_DEPTH * INP_LANES * sizeof *s->inp16);
+	memset(s->inp_np, 0, (size_t)VTA_INP_BUFF_DEPTH * VTA_BATCH);
+	memset(s->wgt_pairs, 0, (size_t)VTA_WGT_BUFF_DEPTH * WGT_LANES * sizeof *s->wgt_pairs);
+	s->shadow_stale = 0;
 	memset(s->acc, 0, (size_t)VTA_ACC_BUFF_DEPTH * ACC_LANES * sizeof *s->acc);
 	memset(s->out, 0, (size_t)VTA_OUT_BUFF_DEPTH * ACC_LANES);
+	memset(s->out_due, 0, VTA_ACC_BUFF_DEPTH);
 	memset(s->tokens, 0, sizeof s->tokens);
 	vta_fsim_clear_counters(s);
 }
@@ -149,6 +177,8 @@ uint8_t *vta_fsim_sram(vta_fsim_t *s, unsigned memory_type, size_t *bytes)
 	case VTA_MEM_ID_OUT: p = (uint8_t *)s->out; n = (size_t)VTA_OUT_BUFF_DEPTH * ACC_LANES; break;
 	default: p = NULL; n = 0; break;
 	}
+	if (memory_type == VTA_MEM_ID_INP || memory_type == VTA_MEM_ID_WGT)
+		s->shadow_stale = 1; /* the host may write through p */
 	if (bytes)
 		*bytes = n;
 	return p;
@@ -251,14 +281,138 @@ static void narrow_to_out(vta_fsim_t *s, uint32_t first, uint32_t n)
 		o[i] = (int8_t)a[i];
 }
 
-/* Keep the GEMM shadow of weight element e in step with the WGT SRAM. */
-static void widen_weight(vta_fsim_t *s, uint32_t e)
+/*
+ * OUT always equals the low 8 bits of ACC (VTA-SPEC Project rule), but only
+ * STORE reads it, so GEMM and ALU mark the rows they write (out_due) and OUT
+ * is brought up to date here: before a STORE, for the rows it reads, and at
+ * the end of every run, for all. One narrowing per row then serves a whole
+ * requantize sequence.
+ */
+static void flush_out(vta_fsim_t *s, uint32_t first, uint32_t n)
 {
-	const int8_t *w = s->wgt + (size_t)e * WGT_LANES;
-	int16_t *w2 = s->wgt2 + (size_t)e * WGT_LANES;
-	for (int k = 0; k < VTA_BLOCK_IN; k++)
+	for (uint32_t r = first; r < first + n; r++)
+		if (s->out_due[r]) {
+			s->out_due[r] = 0;
+			narrow_to_out(s, r, 1);
+		}
+}
+
+/*
+ * The GEMM shadows (see "GEMM" below) of n elements from the first: weights
+ * as [k/2][c][k%2], inputs widened to int16 with the number of leading pairs
+ * up to the last nonzero one. The AVX2 versions transpose 8 x 8 blocks of
+ * byte pairs and widen 16 inputs at once; the others go lane by lane.
+ */
+static void shadow_weights_portable(vta_fsim_t *s, uint32_t first, uint32_t n)
+{
+	for (uint32_t e = first; e < first + n; e++) {
+		const int8_t *w = s->wgt + (size_t)e * WGT_LANES;
+		int8_t *w2 = s->wgt_pairs + (size_t)e * WGT_LANES;
 		for (int c = 0; c < VTA_BLOCK_OUT; c++)
-			w2[k * VTA_BLOCK_OUT + c] = w[c * VTA_BLOCK_IN + k];
+			for (int j = 0; j < PAIRS; j++) {
+				w2[(j * VTA_BLOCK_OUT + c) * 2] = w[c * VTA_BLOCK_IN + 2 * j];
+				w2[(j * VTA_BLOCK_OUT + c) * 2 + 1] = w[c * VTA_BLOCK_IN + 2 * j + 1];
+			}
+	}
+}
+
+static void shadow_inputs_portable(vta_fsim_t *s, uint32_t first, uint32_t n)
+{
+	for (uint32_t e = first; e < first + n; e++)
+		for (int b = 0; b < VTA_BATCH; b++) {
+			const int8_t *x = s->inp + (size_t)e * INP_LANES + b * VTA_BLOCK_IN;
+			int16_t *x2 = s->inp16 + (size_t)e * INP_LANES + b * VTA_BLOCK_IN;
+			for (int k = 0; k < VTA_BLOCK_IN; k++)
+				x2[k] = x[k];
+			int np = PAIRS;
+			while (np > 0 && !(x[2 * np - 2] | x[2 * np - 1]))
+				np--;
+			s->inp_np[(size_t)e * VTA_BATCH + (size_t)b] = (uint8_t)np;
+		}
+}
+
+#if VTA_FSIM_AVX2 && VTA_BLOCK_IN % 16 == 0
+#define VTA_FSIM_AVX2_SHADOW 1
+__attribute__((target("avx2"))) static void shadow_weights_avx2(vta_fsim_t *s, uint32_t first, uint32_t n)
+{
+	for (uint32_t e = first; e < first + n; e++) {
+		const int8_t *w = s->wgt + (size_t)e * WGT_LANES;
+		int8_t *w2 = s->wgt_pairs + (size_t)e * WGT_LANES;
+		for (int c0 = 0; c0 < VTA_BLOCK_OUT; c0 += 8)
+			for (int j0 = 0; j0 < PAIRS; j0 += 8) {
+				/* rows c0..c0+7, pairs j0..j0+7: 16-bit units, transposed */
+				__m128i a[8], b[8], t[8];
+				for (int r = 0; r < 8; r++)
+					a[r] = _mm_loadu_si128((const __m128i *)(const void *)(w + (c0 + r) * VTA_BLOCK_IN + 2 * j0));
+				for (int r = 0; r < 8; r += 2) {
+					b[r] = _mm_unpacklo_epi16(a[r], a[r + 1]);
+					b[r + 1] = _mm_unpackhi_epi16(a[r], a[r + 1]);
+				}
+				for (int r = 0; r < 8; r += 4) {
+					t[r] = _mm_unpacklo_epi32(b[r], b[r + 2]);
+					t[r + 1] = _mm_unpackhi_epi32(b[r], b[r + 2]);
+					t[r + 2] = _mm_unpacklo_epi32(b[r + 1], b[r + 3]);
+					t[r + 3] = _mm_unpackhi_epi32(b[r + 1], b[r + 3]);
+				}
+				for (int r = 0; r < 4; r++) {
+					a[2 * r] = _mm_unpacklo_epi64(t[r], t[r + 4]);
+					a[2 * r + 1] = _mm_unpackhi_epi64(t[r], t[r + 4]);
+				}
+				for (int j = 0; j < 8; j++) /* a[j]: pair j0+j of rows c0..c0+7 */
+					_mm_storeu_si128((__m128i *)(void *)(w2 + ((j0 + j) * VTA_BLOCK_OUT + c0) * 2), a[j]);
+			}
+	}
+}
+
+__attribute__((target("avx2"))) static void shadow_inputs_avx2(vta_fsim_t *s, uint32_t first, uint32_t n)
+{
+	for (uint32_t e = first; e < first + n; e++)
+		for (int b = 0; b < VTA_BATCH; b++) {
+			const int8_t *x = s->inp + (size_t)e * INP_LANES + b * VTA_BLOCK_IN;
+			int16_t *x2 = s->inp16 + (size_t)e * INP_LANES + b * VTA_BLOCK_IN;
+			int np = 0;
+			for (int k = 0; k < VTA_BLOCK_IN; k += 16) {
+				__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(x + k));
+				_mm256_storeu_si256((__m256i *)(void *)(x2 + k), _mm256_cvtepi8_epi16(v));
+				/* two mask bits per pair, set where the pair is zero */
+				unsigned nz = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi16(v, _mm_setzero_si128())) & 0xFFFFu;
+				if (nz)
+					np = k / 2 + (31 - __builtin_clz(nz)) / 2 + 1;
+			}
+			s->inp_np[(size_t)e * VTA_BATCH + (size_t)b] = (uint8_t)np;
+		}
+}
+#else
+#define VTA_FSIM_AVX2_SHADOW 0
+#endif
+
+static void shadow_weights(vta_fsim_t *s, uint32_t first, uint32_t n)
+{
+#if VTA_FSIM_AVX2_SHADOW
+	if (s->simd) {
+		shadow_weights_avx2(s, first, n);
+		return;
+	}
+#endif
+	shadow_weights_portable(s, first, n);
+}
+
+static void shadow_inputs(vta_fsim_t *s, uint32_t first, uint32_t n)
+{
+#if VTA_FSIM_AVX2_SHADOW
+	if (s->simd) {
+		shadow_inputs_avx2(s, first, n);
+		return;
+	}
+#endif
+	shadow_inputs_portable(s, first, n);
+}
+
+static void rebuild_shadows(vta_fsim_t *s)
+{
+	shadow_inputs(s, 0, VTA_INP_BUFF_DEPTH);
+	shadow_weights(s, 0, VTA_WGT_BUFF_DEPTH);
+	s->shadow_stale = 0;
 }
 
 /* Zero n elements of a buffer starting at element p. */
@@ -328,8 +482,9 @@ static int exec_load(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
 	if (type == VTA_MEM_ID_ACC || type == VTA_MEM_ID_ACC_8BIT)
 		narrow_to_out(s, in->sram_base, (uint32_t)total);
 	if (type == VTA_MEM_ID_WGT)
-		for (uint32_t e = in->sram_base; e < in->sram_base + total; e++)
-			widen_weight(s, e);
+		shadow_weights(s, in->sram_base, (uint32_t)total);
+	if (type == VTA_MEM_ID_INP)
+		shadow_inputs(s, in->sram_base, (uint32_t)total);
 	s->ctr.bytes_read[type] += (uint64_t)in->x_size * in->y_size * elem;
 	return VTA_OK;
 }
@@ -348,6 +503,7 @@ static int exec_store(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
 	int rc = check_dram(s, sl, s->bases.out, VTA_OUT_ELEM_BYTES, err);
 	if (rc)
 		return rc;
+	flush_out(s, in->sram_base, (uint32_t)total);
 	for (uint32_t y = 0; y < in->y_size; y++) {
 		uint64_t addr = s->bases.out +
 				((uint64_t)in->dram_base + (uint64_t)y * in->x_stride) * VTA_OUT_ELEM_BYTES;
@@ -362,61 +518,202 @@ static int exec_store(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
 /* GEMM (VTA-SPEC 4.5.4) and ALU (4.5.5).                                    */
 
 /*
- * The GEMM loops of one instruction (VTA-SPEC 4.5.4), bounds already checked.
+ * GEMM (VTA-SPEC 4.5.4). Per micro-op, ACC[a][b][c] += sum_k INP[s][b][k] *
+ * WGT[w][c][k], accumulated modulo 2^32, and OUT gets the low 8 bits.
  *
- * Per micro-op, ACC[a][b][c] += sum_k INP[s][b][k] * WGT[w][c][k]. The
- * weights come from the shadow copy wgt2, laid out [k][c] as int16, so the
- * innermost loop runs over output channels with unit stride and each step
- * is one vector multiply and add. Products of two int8 fit in int16; the
- * sums are added as unsigned so that accumulation wraps modulo 2^32.
+ * A GEMM writes only ACC, and only by wrapping additions, so the order of
+ * its (outer, inner, micro-op) iterations does not change the result. The
+ * model therefore runs them as outer loop, micro-op, inner loop: along the
+ * inner loop the weights of a micro-op stay the same when wgt_factor_in is 0
+ * (as in every convolution the compiler emits), so a block of inner
+ * positions shares each weight load (see GEMM_LOOPS).
  *
- * gcc vectorizes the c loop; on x86-64 it also builds AVX2 and AVX-512
- * versions picked at load time (the function is small and hot).
+ * The kernels read shadows: inputs widened to int16 as [b][k], weights as
+ * [k/2][c][k%2], so that one pair of inputs (k, k+1), broadcast, meets the
+ * pairs of weights of consecutive output channels, sign-extended to int16 as
+ * they are loaded. That is what the AVX2 instruction vpmaddwd takes: it
+ * multiplies 16-bit lanes and adds adjacent products into 32-bit lanes. The
+ * sum of two int8 x int8 products fits in 32 bits, so the result is exact;
+ * the accumulation wraps like the hardware's. Pairs after the last nonzero
+ * pair of an input vector (inp_np: channel padding, zero padding rows) add
+ * nothing and are skipped.
+ *
+ * OUT follows later (see flush_out): the loops mark the rows they write.
  */
+
+/* The state one GEMM instruction's loops read. */
+typedef struct {
+	uint32_t *acc;
+	const int16_t *inp16;
+	const uint8_t *inp_np;
+	const int8_t *wgt_pairs;
+	uint8_t *out_due;
+	const vta_uop_t *uops;
+	uint32_t n_uops;
+	const vta_insn_t *in;
+} Gemm;
+
+/*
+ * The loops, for a kernel ONE(a, x, npp, w) that does one position (ACC row
+ * a, INP row x with its pair counts npp, weights w; all batch rows) and
+ * BLOCK(...) that does NPOS positions along the inner loop, da/dx/dn apart.
+ * When the weights stay the same along the inner loop the order is outer,
+ * micro-op, inner (blocks of positions share each weight load); otherwise it
+ * is the instruction's own order, so weights stream in address order.
+ */
+#define GEMM_LOOPS(ONE, BLOCK, NPOS)                                                                \
+	const vta_insn_t *in = g->in;                                                               \
+	size_t da = (size_t)in->dst_factor_in * ACC_LANES, dx = (size_t)in->src_factor_in * INP_LANES; \
+	size_t dn = (size_t)in->src_factor_in * VTA_BATCH;                                          \
+	int shared = in->wgt_factor_in == 0 && in->dst_factor_in != 0;                              \
+	for (uint32_t o = 0; o < in->iter_out; o++) {                                               \
+		uint32_t d_o = o * in->dst_factor_out, s_o = o * in->src_factor_out;                \
+		uint32_t w_o = o * in->wgt_factor_out;                                              \
+		for (uint32_t i = 0; i < (shared ? 1 : in->iter_in); i++)                           \
+			for (uint32_t u = 0; u < g->n_uops; u++) {                                  \
+				const vta_uop_t *op = &g->uops[u];                                  \
+				uint32_t d = op->dst_idx + d_o + i * in->dst_factor_in;             \
+				uint32_t xs = op->src_idx + s_o + i * in->src_factor_in;            \
+				uint32_t *a = g->acc + (size_t)d * ACC_LANES;                       \
+				const int16_t *x = g->inp16 + (size_t)xs * INP_LANES;               \
+				const uint8_t *npp = g->inp_np + (size_t)xs * VTA_BATCH;            \
+				const int8_t *w = g->wgt_pairs +                                    \
+					(size_t)(op->wgt_idx + w_o + i * in->wgt_factor_in) * WGT_LANES; \
+				if (!shared) {                                                      \
+					g->out_due[d] = 1;                                          \
+					ONE(a, x, npp, w);                                          \
+					continue;                                                   \
+				}                                                                   \
+				if (u == 0 || op->dst_idx != op[-1].dst_idx)                        \
+					for (uint32_t k = 0, n = in->iter_in; k < n; k++)           \
+						g->out_due[d + k * in->dst_factor_in] = 1;          \
+				uint32_t k = 0;                                                     \
+				for (; NPOS > 1 && k + NPOS <= in->iter_in;                         \
+				     k += NPOS, a += NPOS * da, x += NPOS * dx, npp += NPOS * dn)   \
+					BLOCK(a, x, npp, w, da, dx, dn);                            \
+				for (; k < in->iter_in; k++, a += da, x += dx, npp += dn)           \
+					ONE(a, x, npp, w);                                          \
+			}                                                                           \
+	}
+
+/* Portable kernel: one batch row of one position, the first np pairs. */
+static inline void gemm_row(uint32_t *restrict a, const int16_t *restrict x, const int8_t *restrict w,
+			    int np)
+{
+	for (int j = 0; j < np; j++) {
+		int32_t x0 = x[2 * j], x1 = x[2 * j + 1];
+		const int8_t *wj = w + j * 2 * VTA_BLOCK_OUT;
+		for (int c = 0; c < VTA_BLOCK_OUT; c++)
+			a[c] += (uint32_t)(x0 * wj[2 * c] + x1 * wj[2 * c + 1]);
+	}
+}
+
+#define PORTABLE_ONE(a, x, npp, w)                                                                  \
+	for (int b = 0; b < VTA_BATCH; b++)                                                         \
+		if (npp[b])                                                                         \
+			gemm_row(a + b * VTA_BLOCK_OUT, x + b * VTA_BLOCK_IN, w, npp[b]);
+
+#define PORTABLE_BLOCK(a, x, npp, w, da, dx, dn) PORTABLE_ONE(a, x, npp, w) /* NPOS 1: unused */
+
+static void gemm_portable(const Gemm *g)
+{
+	GEMM_LOOPS(PORTABLE_ONE, PORTABLE_BLOCK, 1)
+}
+#undef PORTABLE_ONE
+#undef PORTABLE_BLOCK
+
+#if VTA_FSIM_AVX2
+enum {
+	VEC = VTA_BLOCK_OUT / 8,       /* 8 int32 lanes per register */
+	POS = VEC >= 8 ? 1 : 8 / VEC,  /* positions per block: 8 accumulators */
+};
+
+/* P positions of one batch row from ACC row a and INP row x (pointers, da
+ * and dx apart), pairs [0, NP): accumulators v[p][q] for output channels
+ * 8q..8q+7 of position p; each weight register serves all P positions. */
+#define AVX2_ROWS(P, NP, a, x, w, da, dx)                                                           \
+	do {                                                                                        \
+		__m256i v[P][VEC];                                                                  \
+		_Pragma("GCC unroll 8") for (int p = 0; p < (P); p++)                               \
+			_Pragma("GCC unroll 8") for (int q = 0; q < VEC; q++)                       \
+				v[p][q] = _mm256_loadu_si256((const __m256i *)(const void *)((a) + p * (da) + 8 * q)); \
+		for (int j = 0; j < (NP); j++) {                                                    \
+			__m256i wv[VEC];                                                            \
+			_Pragma("GCC unroll 8") for (int q = 0; q < VEC; q++)                       \
+				wv[q] = _mm256_cvtepi8_epi16(_mm_loadu_si128(                 \
+					(const __m128i *)(const void *)((w) + j * 2 * VTA_BLOCK_OUT + 16 * q))); \
+			_Pragma("GCC unroll 8") for (int p = 0; p < (P); p++) {                     \
+				int32_t xx;                                                         \
+				memcpy(&xx, (x) + p * (dx) + 2 * j, 4);                             \
+				__m256i xj = _mm256_set1_epi32(xx);                                 \
+				_Pragma("GCC unroll 8") for (int q = 0; q < VEC; q++)               \
+					v[p][q] = _mm256_add_epi32(v[p][q], _mm256_madd_epi16(xj, wv[q])); \
+			}                                                                           \
+		}                                                                                   \
+		_Pragma("GCC unroll 8") for (int p = 0; p < (P); p++)                               \
+			_Pragma("GCC unroll 8") for (int q = 0; q < VEC; q++)                       \
+				_mm256_storeu_si256((__m256i *)(void *)((a) + p * (da) + 8 * q), v[p][q]); \
+	} while (0)
+
+/* All pairs when every position has them: constant trip counts, unrolled.
+ * A block takes the largest pair count of its positions (the pairs past a
+ * position's own count are zero and add nothing). */
+#define AVX2_ONE(a, x, npp, w)                                                                      \
+	for (int b = 0; b < VTA_BATCH; b++) {                                                       \
+		int np = npp[b];                                                                    \
+		if (np == PAIRS)                                                                    \
+			AVX2_ROWS(1, PAIRS, a + b * VTA_BLOCK_OUT, x + b * VTA_BLOCK_IN, w, 0, 0);  \
+		else if (np)                                                                        \
+			AVX2_ROWS(1, np, a + b * VTA_BLOCK_OUT, x + b * VTA_BLOCK_IN, w, 0, 0);     \
+	}
+#define AVX2_BLOCK(a, x, npp, w, da, dx, dn)                                                        \
+	for (int b = 0; b < VTA_BATCH; b++) {                                                       \
+		int np = 0;                                                                         \
+		for (int p = 0; p < POS; p++)                                                       \
+			np = npp[p * (dn) + b] > np ? npp[p * (dn) + b] : np;                       \
+		if (np == PAIRS)                                                                    \
+			AVX2_ROWS(POS, PAIRS, a + b * VTA_BLOCK_OUT, x + b * VTA_BLOCK_IN, w, da, dx); \
+		else if (np)                                                                        \
+			AVX2_ROWS(POS, np, a + b * VTA_BLOCK_OUT, x + b * VTA_BLOCK_IN, w, da, dx); \
+	}
+
+__attribute__((target("avx2"))) static void gemm_avx2(const Gemm *g)
+{
+	GEMM_LOOPS(AVX2_ONE, AVX2_BLOCK, POS)
+}
+#undef AVX2_ROWS
+#undef AVX2_ONE
+#undef AVX2_BLOCK
+#endif
+#undef GEMM_LOOPS
+
+int vta_fsim_use_simd(vta_fsim_t *s, int enable)
+{
+#if VTA_FSIM_AVX2
+	s->simd = enable && __builtin_cpu_supports("avx2");
+#else
+	(void)enable;
+	s->simd = 0;
+#endif
+	return s->simd;
+}
+
+
 #if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
 #define VTA_MULTIVERSION __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define VTA_MULTIVERSION
 #endif
 
-VTA_MULTIVERSION
-static void gemm_loops(int32_t *restrict acc, int8_t *restrict out, const int8_t *restrict inp,
-		       const int16_t *restrict wgt2, const vta_uop_t *restrict uops, uint32_t n_uops,
-		       const vta_insn_t *in)
-{
-	for (uint32_t o = 0; o < in->iter_out; o++) {
-		for (uint32_t i = 0; i < in->iter_in; i++) {
-			uint32_t d_off = o * in->dst_factor_out + i * in->dst_factor_in;
-			uint32_t s_off = o * in->src_factor_out + i * in->src_factor_in;
-			uint32_t w_off = o * in->wgt_factor_out + i * in->wgt_factor_in;
-			for (uint32_t u = 0; u < n_uops; u++) {
-				uint32_t *a = (uint32_t *)acc + (size_t)(uops[u].dst_idx + d_off) * ACC_LANES;
-				int8_t *ob = out + (size_t)(uops[u].dst_idx + d_off) * ACC_LANES;
-				const int8_t *x = inp + (size_t)(uops[u].src_idx + s_off) * INP_LANES;
-				const int16_t *w = wgt2 + (size_t)(uops[u].wgt_idx + w_off) * WGT_LANES;
-				for (int b = 0; b < VTA_BATCH; b++) {
-					uint32_t *ab = a + b * VTA_BLOCK_OUT;
-					for (int k = 0; k < VTA_BLOCK_IN; k++) {
-						int16_t xk = x[b * VTA_BLOCK_IN + k];
-						const int16_t *wk = w + k * VTA_BLOCK_OUT;
-						for (int c = 0; c < VTA_BLOCK_OUT; c++)
-							ab[c] += (uint32_t)(int32_t)(int16_t)(xk * wk[c]);
-					}
-				}
-				for (int l = 0; l < ACC_LANES; l++)
-					ob[l] = (int8_t)a[l];
-			}
-		}
-	}
-}
-
 /*
  * The ALU loops of one instruction (VTA-SPEC 4.5.5), bounds already checked.
  * R = f(A, B) per lane, with A the destination and B the source element or
- * the sign-extended immediate; R goes to ACC and its low 8 bits to OUT.
- * Destination and source may be the same element: each lane is read before
- * it is written. The switch is outside the loops so that each operation's
- * lane loop is vectorized on its own.
+ * the sign-extended immediate; R goes to ACC, and its row is marked for OUT
+ * (see flush_out). Unlike GEMM, the iterations run in the instruction's own
+ * order: a later micro-op may read what an earlier one wrote. Destination
+ * and source may be the same element: each lane is read before it is
+ * written. The switch is outside the loops so that each operation's lane
+ * loop is vectorized on its own.
  */
 #define ALU_LOOPS(EXPR)                                                                 \
 	for (uint32_t o = 0; o < in->iter_out; o++)                                     \
@@ -428,16 +725,16 @@ static void gemm_loops(int32_t *restrict acc, int8_t *restrict out, const int8_t
 						: acc + (size_t)(uops[u].src_idx + o * in->src_factor_out + \
 								 i * in->src_factor_in) * ACC_LANES;    \
 				int32_t *ap = acc + d;                                          \
+				due[d / ACC_LANES] = 1;                                         \
 				for (int l = 0; l < ACC_LANES; l++) {                           \
 					int32_t a = ap[l], b = bp[l];                           \
 					ap[l] = (EXPR);                                         \
-					out[d + (size_t)l] = (int8_t)ap[l];                     \
 				}                                                               \
 			}
 
 VTA_MULTIVERSION
-static void alu_loops(int32_t *acc, int8_t *out, const vta_uop_t *restrict uops, uint32_t n_uops,
-		      const vta_insn_t *in)
+static void alu_loops(int32_t *restrict acc, uint8_t *restrict due, const vta_uop_t *restrict uops,
+		      uint32_t n_uops, const vta_insn_t *in)
 {
 	int32_t immv[ACC_LANES];
 	for (int l = 0; l < ACC_LANES; l++)
@@ -502,8 +799,9 @@ static int exec_compute(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
 		if (op->src_idx > max_src) max_src = op->src_idx;
 		if (op->wgt_idx > max_wgt) max_wgt = op->wgt_idx;
 	}
-	rc = check_index(sl, "ACC", max_index(max_dst, in->iter_out, in->dst_factor_out, in->iter_in,
-					      in->dst_factor_in), VTA_ACC_BUFF_DEPTH, err);
+	uint64_t top_dst = max_index(max_dst, in->iter_out, in->dst_factor_out, in->iter_in,
+				     in->dst_factor_in);
+	rc = check_index(sl, "ACC", top_dst, VTA_ACC_BUFF_DEPTH, err);
 	if (rc)
 		return rc;
 	if (is_gemm && !in->reset) {
@@ -524,7 +822,13 @@ static int exec_compute(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
 
 	uint64_t total = (uint64_t)in->iter_out * in->iter_in * n_uops;
 	if (is_gemm && !in->reset) {
-		gemm_loops(s->acc, s->out, s->inp, s->wgt2, s->uops, n_uops, in);
+		Gemm g = {(uint32_t *)s->acc, s->inp16, s->inp_np, s->wgt_pairs, s->out_due, s->uops, n_uops, in};
+#if VTA_FSIM_AVX2
+		if (s->simd)
+			gemm_avx2(&g);
+		else
+#endif
+			gemm_portable(&g);
 		s->ctr.gemm_uops += total;
 		return VTA_OK;
 	}
@@ -538,7 +842,7 @@ static int exec_compute(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
 					memset(s->out + d, 0, ACC_LANES);
 				}
 	} else {
-		alu_loops(s->acc, s->out, s->uops, n_uops, in);
+		alu_loops(s->acc, s->out_due, s->uops, n_uops, in);
 	}
 	if (is_gemm)
 		s->ctr.gemm_reset_uops += total;
@@ -620,7 +924,16 @@ static int deadlock_error(vta_fsim_t *s, uint32_t fetched, uint32_t count, vta_e
 			     " instructions: %s", fetched, count, msg);
 }
 
+static int run(vta_fsim_t *s, uint64_t insn_addr, uint32_t insn_count, vta_error_t *err);
+
 int vta_fsim_run(vta_fsim_t *s, uint64_t insn_addr, uint32_t insn_count, vta_error_t *err)
+{
+	int rc = run(s, insn_addr, insn_count, err);
+	flush_out(s, 0, VTA_ACC_BUFF_DEPTH); /* the host sees OUT as the hardware leaves it */
+	return rc;
+}
+
+static int run(vta_fsim_t *s, uint64_t insn_addr, uint32_t insn_count, vta_error_t *err)
 {
 	vta_error_clear(err);
 	if (insn_addr % 16)
@@ -633,6 +946,8 @@ int vta_fsim_run(vta_fsim_t *s, uint64_t insn_addr, uint32_t insn_count, vta_err
 				     insn_count, insn_addr, s->dram_size);
 	for (int m = 1; m <= 3; m++)
 		s->queue[m].head = s->queue[m].count = 0;
+	if (s->shadow_stale)
+		rebuild_shadows(s);
 
 	uint32_t fetched = 0;
 	for (;;) {

@@ -4,6 +4,8 @@
 
 #include <stdarg.h>
 
+#include <vta/isa.h>
+
 _Thread_local int test_failed_;
 _Thread_local char test_why_[1024];
 
@@ -88,4 +90,18 @@ const char *test_root(void)
 {
 	const char *r = getenv("VTA_ROOT");
 	return r && *r ? r : ".";
+}
+
+int32_t test_ref_alu(unsigned op, int32_t a, int32_t b)
+{
+	switch (op) {
+	case VTA_ALU_OPCODE_MIN: return a < b ? a : b;
+	case VTA_ALU_OPCODE_MAX: return a > b ? a : b;
+	case VTA_ALU_OPCODE_ADD: return (int32_t)((uint32_t)a + (uint32_t)b);
+	case VTA_ALU_OPCODE_SHR:
+		if (b >= 0)
+			return a >> (b & 31); /* arithmetic on gcc and clang */
+		return (int32_t)((uint32_t)a << ((0u - (uint32_t)b) & 31));
+	default: return (int32_t)((uint32_t)a * (uint32_t)b);
+	}
 }

@@ -961,6 +961,180 @@ static void failed_instruction_writes_nothing(void)
 	prog_done(&p);
 }
 
+/* ------------------------------------------------------------------------ */
+/* GEMM and ALU kernels (AVX2 and portable) against plain loops here.       */
+
+enum { K_INP = 64, K_WGT = 32, K_ACC = 64, K_UOPS = 16 };
+
+/* The state a random program leaves, computed from VTA-SPEC 4.5.4-4.5.5. */
+typedef struct {
+	int8_t inp[K_INP][INP_LANES];
+	int8_t wgt[K_WGT][WGT_LANES];
+	int32_t acc[K_ACC][LANES];
+} KState;
+
+static void ref_compute(KState *k, const vta_insn_t *in, const vta_uop_t *u, int n)
+{
+	for (uint32_t o = 0; o < in->iter_out; o++)
+		for (uint32_t i = 0; i < in->iter_in; i++)
+			for (int m = 0; m < n; m++) {
+				uint32_t d = u[m].dst_idx + o * in->dst_factor_out + i * in->dst_factor_in;
+				uint32_t x = u[m].src_idx + o * in->src_factor_out + i * in->src_factor_in;
+				uint32_t w = u[m].wgt_idx + o * in->wgt_factor_out + i * in->wgt_factor_in;
+				if (in->opcode == VTA_OPCODE_ALU) {
+					for (int l = 0; l < LANES; l++)
+						k->acc[d][l] = test_ref_alu(in->alu_opcode, k->acc[d][l],
+								       in->use_imm ? in->imm : k->acc[x][l]);
+					continue;
+				}
+				for (int b = 0; b < VTA_BATCH; b++)
+					for (int c = 0; c < VTA_BLOCK_OUT; c++) {
+						int64_t sum = 0;
+						for (int q = 0; q < VTA_BLOCK_IN; q++)
+							sum += k->inp[x][b * VTA_BLOCK_IN + q] *
+							       k->wgt[w][c * VTA_BLOCK_IN + q];
+						int32_t *a = &k->acc[d][b * VTA_BLOCK_OUT + c];
+						*a = (int32_t)((uint32_t)*a + (uint32_t)sum);
+					}
+			}
+}
+
+/*
+ * Random GEMM and ALU instructions, with input vectors that end in zero
+ * pairs or are all zero (the kernels skip those), loop factors of 0 (ACC rows
+ * or weights shared along a loop), and register-mode ALU reading rows that
+ * earlier micro-ops of the same instruction wrote. Both kernels must leave
+ * what the plain loops compute, in ACC, OUT and the stored DRAM bytes.
+ */
+static void kernels_match_reference(void)
+{
+	uint64_t seed = 11;
+	for (int round = 0; round < 100; round++) {
+		static KState k;
+		for (int e = 0; e < K_INP; e++) {
+			int zero_from = (int)test_rand_range(&seed, 0, 2) ? INP_LANES
+					: (int)test_rand_range(&seed, 0, INP_LANES);
+			for (int l = 0; l < INP_LANES; l++)
+				k.inp[e][l] = l % VTA_BLOCK_IN >= zero_from ? 0 : (int8_t)test_rand_range(&seed, -128, 127);
+		}
+		for (int e = 0; e < K_WGT; e++)
+			for (int l = 0; l < WGT_LANES; l++)
+				k.wgt[e][l] = (int8_t)test_rand_range(&seed, -128, 127);
+		for (int e = 0; e < K_ACC; e++)
+			for (int l = 0; l < LANES; l++)
+				k.acc[e][l] = (int32_t)test_rand_range(&seed, -(1ll << 31), (1ll << 31) - 1);
+
+		/* The program: loads, NI compute instructions over one micro-op list,
+		 * store of every ACC element. */
+		enum { NI = 6 };
+		vta_uop_t u[K_UOPS];
+		int nu = (int)test_rand_range(&seed, 1, K_UOPS);
+		for (int m = 0; m < nu; m++) {
+			u[m].dst_idx = (uint32_t)test_rand_range(&seed, 0, 15);
+			u[m].src_idx = (uint32_t)test_rand_range(&seed, 0, 15);
+			u[m].wgt_idx = (uint32_t)test_rand_range(&seed, 0, 7);
+			if (m > 0 && test_rand_range(&seed, 0, 1))
+				u[m].dst_idx = u[m - 1].dst_idx; /* taps into one row */
+		}
+		vta_insn_t ins[NI];
+		for (int j = 0; j < NI; j++) {
+			int gemm = j < 3 || test_rand_range(&seed, 0, 1);
+			vta_insn_t in = compute(gemm ? VTA_OPCODE_GEMM : VTA_OPCODE_ALU, 0, (uint32_t)nu,
+						(uint32_t)test_rand_range(&seed, 1, 3), (uint32_t)test_rand_range(&seed, 1, 9));
+			in.dst_factor_out = (uint32_t)test_rand_range(&seed, 0, 8);
+			in.src_factor_out = (uint32_t)test_rand_range(&seed, 0, 8);
+			in.dst_factor_in = (uint32_t)test_rand_range(&seed, 0, 3);
+			in.src_factor_in = (uint32_t)test_rand_range(&seed, 0, 2);
+			if (gemm) {
+				in.wgt_factor_out = (uint32_t)test_rand_range(&seed, 0, 4);
+				in.wgt_factor_in = (uint32_t)test_rand_range(&seed, 0, 1) * (uint32_t)test_rand_range(&seed, 1, 2);
+			} else {
+				in.alu_opcode = (uint32_t)test_rand_range(&seed, 0, VTA_ALU_OPCODE_MUL);
+				in.use_imm = (uint32_t)test_rand_range(&seed, 0, 1);
+				in.imm = in.alu_opcode == VTA_ALU_OPCODE_SHR ? (int32_t)test_rand_range(&seed, -40, 40)
+					: (int32_t)test_rand_range(&seed, -(1 << 15), (1 << 15) - 1);
+			}
+			ins[j] = in;
+		}
+
+		Prog p[2];
+		for (int v = 0; v < 2; v++) {
+			prog_init(&p[v]);
+			vta_fsim_use_simd(p[v].sim, v == 0);
+			memcpy(p[v].dram + INP_AT, k.inp, sizeof k.inp);
+			memcpy(p[v].dram + WGT_AT, k.wgt, sizeof k.wgt);
+			memcpy(p[v].dram + ACC_AT, k.acc, sizeof k.acc);
+			for (int m = 0; m < nu; m++)
+				put_uop(&p[v], (uint32_t)m, u[m].dst_idx, u[m].src_idx, u[m].wgt_idx);
+			vta_insn_t in = load(VTA_MEM_ID_INP, 0, INP_AT, 1, K_INP, K_INP);
+			emit(&p[v], &in);
+			in = load(VTA_MEM_ID_WGT, 0, WGT_AT, 1, K_WGT, K_WGT);
+			in.push_next = 1;
+			emit(&p[v], &in);
+			in = load(VTA_MEM_ID_UOP, 0, UOP_AT, 1, (uint32_t)nu, (uint32_t)nu);
+			in.pop_prev = 1;
+			emit(&p[v], &in);
+			in = load(VTA_MEM_ID_ACC, 0, ACC_AT, 1, K_ACC, K_ACC);
+			emit(&p[v], &in);
+			for (int j = 0; j < NI; j++) {
+				in = ins[j];
+				in.push_next = j == NI - 1;
+				emit(&p[v], &in);
+			}
+			in = store(0, OUT_AT, 1, K_ACC, K_ACC);
+			in.pop_prev = 1;
+			in.push_prev = 1;
+			emit(&p[v], &in);
+			in = finish();
+			in.pop_next = 1;
+			emit(&p[v], &in);
+			CHECK_EQ(run(&p[v]), VTA_OK);
+		}
+		for (int j = 0; j < NI; j++)
+			ref_compute(&k, &ins[j], u, nu);
+		for (int v = 0; v < 2; v++) {
+			int bad_acc = 0, bad_out = 0, bad_dram = 0;
+			for (int e = 0; e < K_ACC; e++)
+				for (int l = 0; l < LANES; l++) {
+					bad_acc += acc_at(&p[v], (uint32_t)e, l) != k.acc[e][l];
+					bad_out += out_at(&p[v], (uint32_t)e, l) != (int8_t)k.acc[e][l];
+					bad_dram += (int8_t)p[v].dram[OUT_AT + (size_t)e * LANES + (size_t)l] != (int8_t)k.acc[e][l];
+				}
+			if (bad_acc || bad_out || bad_dram)
+				test_fail_(__FILE__, __LINE__, "round %d, %s kernel: %d ACC, %d OUT, %d DRAM lanes differ",
+					   round, v == 0 ? "AVX2" : "portable", bad_acc, bad_out, bad_dram);
+		}
+
+		/* The host writes INP and WGT through the SRAM view: the next GEMM
+		 * sees the new values without a LOAD. */
+		for (int v = 0; v < 2; v++) {
+			int8_t *inp = (int8_t *)vta_fsim_sram(p[v].sim, VTA_MEM_ID_INP, NULL);
+			int8_t *wgt = (int8_t *)vta_fsim_sram(p[v].sim, VTA_MEM_ID_WGT, NULL);
+			inp[0] = 3, wgt[0] = 5; /* element 0, lane 0: batch 0, input channel 0 (and out 0) */
+			vta_insn_t in = compute(VTA_OPCODE_GEMM, 0, 1, 1, 1);
+			in.reset = 1;
+			emit(&p[v], &in);
+			in = compute(VTA_OPCODE_GEMM, 0, 1, 1, 1);
+			emit(&p[v], &in);
+			in = finish();
+			emit(&p[v], &in);
+			put_uop(&p[v], 0, 0, 0, 0);
+			in = load(VTA_MEM_ID_UOP, 0, UOP_AT, 1, 1, 1);
+			memmove(p[v].dram + 16, p[v].dram, 48);
+			vta_insn_word_t w;
+			vta_insn_encode(&in, &w, NULL);
+			vta_insn_store(&w, p[v].dram);
+			p[v].n = 4;
+			CHECK_EQ(run(&p[v]), VTA_OK);
+			int64_t want = 0;
+			for (int q = 0; q < VTA_BLOCK_IN; q++)
+				want += inp[q] * wgt[q];
+			CHECK_EQ(acc_at(&p[v], 0, 0), want);
+			prog_done(&p[v]);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const test_case_t cases[] = {
@@ -983,6 +1157,7 @@ int main(int argc, char **argv)
 		{"errors", errors},
 		{"run_arguments", run_arguments},
 		{"failed_instruction_writes_nothing", failed_instruction_writes_nothing},
+		{"kernels_match_reference", kernels_match_reference},
 		{NULL, NULL},
 	};
 	return test_main(argc, argv, cases);

@@ -64,6 +64,13 @@ uint32_t vta_fsim_tokens(const vta_fsim_t *sim, int q);
  */
 uint8_t *vta_fsim_sram(vta_fsim_t *sim, unsigned memory_type, size_t *bytes);
 
+/*
+ * GEMM runs an AVX2 kernel where the host has AVX2 (the default) or the
+ * portable one; both give the same results. Returns 1 if the AVX2 kernel is
+ * used after the call. Tests compare the two.
+ */
+int vta_fsim_use_simd(vta_fsim_t *sim, int enable);
+
 #ifdef __cplusplus
 }
 #endif

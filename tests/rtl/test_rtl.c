@@ -170,20 +170,6 @@ static void check_out_(uint32_t e, unsigned l, int32_t want, int line)
 }
 #define check_out(e, l, want) check_out_(e, l, want, __LINE__)
 
-static int32_t ref_alu(unsigned op, int32_t a, int32_t b)
-{
-	switch (op) {
-	case VTA_ALU_OPCODE_MIN: return a < b ? a : b;
-	case VTA_ALU_OPCODE_MAX: return a > b ? a : b;
-	case VTA_ALU_OPCODE_ADD: return (int32_t)((uint32_t)a + (uint32_t)b);
-	case VTA_ALU_OPCODE_SHR:
-		if (b >= 0)
-			return a >> (b & 31);
-		return (int32_t)((uint32_t)a << ((0u - (uint32_t)b) & 31));
-	default: return (int32_t)((uint32_t)a * (uint32_t)b);
-	}
-}
-
 /* ------------------------------------------------------------ registers */
 static void test_registers(void)
 {
@@ -504,7 +490,7 @@ static void test_same_acc_sequential(void)
  * Every ALU op with immediates at the edges (SHR: negative and >= 32
  * amounts) and in register mode (random 32-bit operands: SHR by negative
  * amounts). The result is stored (bits 7..0), shifted right by 16 and stored
- * again (bits 23..16), both checked against ref_alu.
+ * again (bits 23..16), both checked against test_ref_alu.
  */
 static void alu_case(unsigned op, int use_imm, int32_t imm)
 {
@@ -528,7 +514,7 @@ static void alu_case(unsigned op, int use_imm, int32_t imm)
 	go(0);
 	for (uint32_t e = 0; e < 4; e++)
 		for (unsigned l = 0; l < LANES; l++) {
-			int32_t r = ref_alu(op, acc_in(7 + e, l), use_imm ? imm : acc_in(7 + e + 4, l));
+			int32_t r = test_ref_alu(op, acc_in(7 + e, l), use_imm ? imm : acc_in(7 + e + 4, l));
 			check_out(e, l, r);
 			check_out(4 + e, l, r >> 16);
 		}
