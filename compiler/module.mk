@@ -8,8 +8,8 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 # Folders by stage (docs/compiler.md, "Source map"); each has one header.
 VC_SRCS := $(addprefix compiler/, \
 	ir/ir.c ir/print.c ir/verify.c ir/util.c \
-	exec/tensor.c exec/ref.c exec/ref_int8.c exec/ref_float.c exec/interp.c \
-	import/import.c import/onnx.c import/flatbuf.c import/tflite.c \
+	exec/tensor.c exec/ref.c exec/ref_int8.c exec/ref_float.c exec/interp.c exec/detect.c \
+	import/import.c import/onnx.c import/flatbuf.c import/tflite.c import/darknet.c \
 	pass/pass.c pass/manager.c pass/registry.c \
 	graph/canonicalize.c graph/fold_bn.c graph/fold_const.c graph/partition.c graph/fuse.c graph/pack.c \
 	quant/quantize.c \
@@ -65,6 +65,7 @@ $(eval $(call vc_test,test_compiler))
 $(eval $(call vc_test,test_onnx))
 $(eval $(call vc_test,test_lowering))
 $(eval $(call vc_test,test_datasets))
+$(eval $(call vc_test,test_darknet))
 
 # With the Verilator model (hw/module.mk), the bench also runs on the rtl backend.
 BENCH_PROGS += $(BIN)/bench_compiler

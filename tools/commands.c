@@ -14,19 +14,50 @@ int vta_cmd_compile(int argc, char **argv);
 int vta_cmd_run(int argc, char **argv);
 int vta_cmd_flash(int argc, char **argv);
 
+static const char info_usage[] = "usage: vta info [BACKEND]\n"
+				 "\n"
+				 "The backends this tool can open (fsim, rtl, zynq, xrt), the configuration of the\n"
+				 "library and, for BACKEND, its hardware version and counters.\n"
+				 "\n"
+				 "examples:\n"
+				 "  vta info\n"
+				 "  vta info fsim\n";
+
 static const vta_command_t commands[] = {
-	{"info", vta_cmd_info, "[BACKEND]  backends on this machine; configuration, version, counters"},
-	{"flash", vta_cmd_flash, "FILE.bit|FILE.bin  load a bitstream into the PL (fpga_manager; --jtag: USB-JTAG)"},
-	{"compile", vta_cmd_compile, "MODEL.onnx -o MODEL.vtam  compile a network for VTA (docs/compiler.md)"},
-	{"run", vta_cmd_run, "MODEL.vtam [--target=fsim|rtl] --input=F|--dataset=IDX|CIFAR.bin  run a compiled network"},
-	{NULL, NULL, NULL},
+	{"info", vta_cmd_info, "[BACKEND]  backends on this machine; configuration, version, counters", info_usage},
+	{"flash", vta_cmd_flash, "FILE.bit|FILE.bin  load a bitstream into the PL (fpga_manager; --jtag: USB-JTAG)", NULL},
+	{"compile", vta_cmd_compile, "MODEL.onnx|MODEL.cfg -o MODEL.vtam  compile a network for VTA (docs/compiler.md)", NULL},
+	{"run", vta_cmd_run, "MODEL.vtam [--target=fsim|rtl] --input=F|random|--dataset=F  run a compiled network", NULL},
+	{NULL, NULL, NULL, NULL},
 };
+
+static int wants_help(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
+int vta_extra_command_help(const char *name)
+{
+	for (const vta_command_t *c = commands; c->name; c++)
+		if (!strcmp(c->name, name)) {
+			if (c->usage) {
+				fputs(c->usage, stdout);
+				return 0;
+			}
+			char arg[] = "--help", *argv[] = {arg, NULL};
+			return c->run(1, argv) == 0 ? 0 : 1;
+		}
+	return -1;
+}
 
 int vta_extra_command(const char *name, int argc, char **argv)
 {
 	for (const vta_command_t *c = commands; c->name; c++)
 		if (!strcmp(c->name, name))
-			return c->run(argc, argv);
+			return c->usage && wants_help(argc, argv) ? vta_extra_command_help(name) : c->run(argc, argv);
 	return -1;
 }
 

@@ -30,9 +30,33 @@ static int usage(FILE *f)
 		"                            its .print regions and counters\n"
 		"  config                    show the configuration this tool was built for\n"
 		"%s"
-		"  help                      this text\n",
+		"  help [COMMAND]            this text, or a command's options and an example\n",
 		vta_extra_commands_help());
 	return f == stderr ? 2 : 0;
+}
+
+static const struct {
+	const char *name, *usage;
+} builtin_usage[] = {
+	{"asm", "usage: vta asm SRC.s -o OUT.bin\n\nAssemble a program (docs/assembly.md).\n\n"
+		"example:\n  vta asm examples/gemm.s -o gemm.bin\n"},
+	{"disasm", "usage: vta disasm PROG.bin\n\nPrint a program as assembly that assembles back.\n\n"
+		   "example:\n  vta disasm gemm.bin > gemm.s\n"},
+	{"sim", "usage: vta sim PROG.s|PROG.bin\n\nRun a program on the golden model; print its .print regions, "
+		"instruction and micro-op counts, DRAM bytes and token waits.\n\nexample:\n  vta sim examples/gemm.s\n"},
+	{"config", "usage: vta config\n\nThe configuration this tool was built for (GEMM tile, buffers, bus).\n\n"
+		   "example:\n  vta config\n"},
+};
+
+/* `vta help CMD`, `vta CMD --help`: 0 printed, -1 no such command. */
+static int command_help(const char *cmd)
+{
+	for (size_t i = 0; i < sizeof builtin_usage / sizeof builtin_usage[0]; i++)
+		if (!strcmp(builtin_usage[i].name, cmd)) {
+			fputs(builtin_usage[i].usage, stdout);
+			return 0;
+		}
+	return vta_extra_command_help(cmd);
 }
 
 static int fail(const vta_error_t *e)
@@ -219,6 +243,16 @@ int main(int argc, char **argv)
 	const char *cmd = argv[1];
 	argc -= 2;
 	argv += 2;
+	if (!strcmp(cmd, "help") && argc == 1) {
+		int h = command_help(argv[0]);
+		if (h < 0)
+			fprintf(stderr, "vta: unknown command \"%s\"\n", argv[0]);
+		return h < 0 ? usage(stderr) : h;
+	}
+	for (int i = 0; i < argc; i++)
+		if ((!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) &&
+		    (!strcmp(cmd, "asm") || !strcmp(cmd, "disasm") || !strcmp(cmd, "sim") || !strcmp(cmd, "config")))
+			return command_help(cmd);
 	if (!strcmp(cmd, "asm"))
 		return cmd_asm(argc, argv);
 	if (!strcmp(cmd, "disasm"))

@@ -27,7 +27,7 @@
 #include "ir/kernel.h"
 
 #define VC_VTAM_MAGIC "VTAM"
-#define VC_VTAM_VERSION 1
+#define VC_VTAM_VERSION 2 /* 2: attrs carry the leaky shift */
 
 int vc_artifact_write(vc_module *m, const char *path);
 int vc_artifact_bytes(vc_module *m, uint8_t **bytes, size_t *len); /* malloc'd */

@@ -89,6 +89,7 @@ static void get_attrs(rbuf *r, vc_attrs *a)
 	a->qhi = (int64_t)get_u64(r);
 	a->dev_off = (int64_t)get_u64(r);
 	a->kernel_id = (int32_t)get_u32(r);
+	a->leaky = (int32_t)get_u32(r);
 }
 
 static int get_type(rbuf *r, vc_type *t)

@@ -90,6 +90,7 @@ static void put_attrs(wbuf *b, const vc_attrs *a)
 	put_u64(b, (uint64_t)a->qhi);
 	put_u64(b, (uint64_t)a->dev_off);
 	put_u32(b, (uint32_t)a->kernel_id);
+	put_u32(b, (uint32_t)a->leaky);
 }
 
 static void put_type(wbuf *b, const vc_type *t)

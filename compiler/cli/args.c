@@ -2,6 +2,7 @@
 /*
  * Command-line options shared by `vta compile` and `vta run`.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -22,4 +23,13 @@ const char *vc_take_opt(int argc, char **argv, int *i, const char *name)
 	if (!strcmp(argv[*i], name) && *i + 1 < argc)
 		return argv[++*i];
 	return NULL;
+}
+
+void vc_tty_progress(void *ctx, const char *what, int done, int total)
+{
+	(void)ctx;
+	fprintf(stderr, "\r%s: %d/%d ", what, done, total);
+	if (done >= total)
+		fprintf(stderr, "\r%*s\r", (int)strlen(what) + 24, "");
+	fflush(stderr);
 }

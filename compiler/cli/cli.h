@@ -18,7 +18,7 @@
 typedef struct vc_compile_opts {
 	const char *pipeline; /* NULL: vta-default */
 	vc_instr instr;
-	const char *calib_path; /* IDX images or raw float32 */
+	const char *calib_path; /* IDX images or CIFAR binary; "synthetic": seeded random pixels 0..255 */
 	int calib_count;
 } vc_compile_opts;
 int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n);
@@ -35,5 +35,11 @@ int vta_cmd_run(int argc, char **argv);
 
 /* args.c: --opt=value or --opt value; NULL if argv[*i] is not that option. */
 const char *vc_take_opt(int argc, char **argv, int *i, const char *name);
+/* Progress for vc_module.progress: "\rwhat: done/total" on stderr (the
+ * commands install it only when stderr is a terminal). */
+void vc_tty_progress(void *ctx, const char *what, int done, int total);
+
+/* The --help text of each command (options and an example). */
+extern const char vta_compile_usage[], vta_run_usage[];
 
 #endif /* VC_CLI_H */

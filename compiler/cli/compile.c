@@ -17,7 +17,27 @@
 
 int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n)
 {
-	if (o->calib_path) {
+	if (o->calib_path && !strcmp(o->calib_path, "synthetic")) {
+		/* the explicit opt-in for models without data: uniform pixels 0..255 */
+		int64_t elems = vc_type_elems(&m->g->inputs[0]->type);
+		int cnt = o->calib_count > 0 ? o->calib_count : 8;
+		if (cnt > 100000 || elems * cnt > (1ll << 30)) {
+			snprintf(err, n, "--calib=synthetic: %d samples of %lld values are too many", cnt, (long long)elems);
+			return -1;
+		}
+		m->calib.data = vc_alloc(m, (size_t)(cnt * elems) * sizeof(float));
+		if (!m->calib.data) {
+			snprintf(err, n, "out of memory");
+			return -1;
+		}
+		uint64_t st = 0x243F6A8885A308D3ull;
+		for (int64_t i = 0; i < cnt * elems; i++) {
+			st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+			m->calib.data[i] = (float)(st >> 56);
+		}
+		m->calib.count = cnt;
+		m->calib.elems = elems;
+	} else if (o->calib_path) {
 		vc_dataset d;
 		if (vc_dataset_load(o->calib_path, NULL, VC_DATASET_AUTO, &d, err, n))
 			return -1;
@@ -87,18 +107,66 @@ static void abs_path(const char *p, char *buf, size_t n)
 	buf[k + l] = 0;
 }
 
+const char vta_compile_usage[] =
+	"usage: vta compile MODEL -o MODEL.vtam [options]\n"
+	"       vta compile --replay=REPRODUCER -o MODEL.vtam [options]   (re-run a failed compile)\n"
+	"\n"
+	"MODEL is an ONNX file (*.onnx), a TFLite file (*.tflite) or a Darknet cfg (*.cfg).\n"
+	"  -o FILE                   the artifact to write\n"
+	"  --calib=FILE|synthetic    calibration data: IDX images, CIFAR binary (*.bin), or\n"
+	"                            'synthetic' (seeded random pixels 0..255)\n"
+	"  --calib-count=N           use N calibration samples (synthetic: default 8)\n"
+	"  --weights=FILE            Darknet: the .weights file of the cfg\n"
+	"  --synthetic-weights=SEED  Darknet: deterministic random weights from SEED instead\n"
+	"  --input-size=N            Darknet: input N x N instead of the cfg's width x height\n"
+	"  --pipeline=TEXT|NAME      pass pipeline (default vta-default); --print-pipeline shows it\n"
+	"  --verify-each --time-passes --stats   instruments\n"
+	"  --print-ir-before=PASS|all --print-ir-after=PASS|all --reproducer=FILE\n"
+	"\n"
+	"examples:\n"
+	"  vta compile ../shared/models/mnist-8.onnx -o mnist.vtam \\\n"
+	"      --calib=../shared/data/mnist-10k-images-idx3-ubyte --calib-count=500\n"
+	"  vta compile ../shared/models/yolov3-tiny.cfg --synthetic-weights=1 --calib=synthetic -o yolo.vtam\n";
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
 int vta_cmd_compile(int argc, char **argv)
 {
-	const char *in = NULL, *out = NULL, *replay = NULL;
+	const char *in = NULL, *out = NULL, *replay = NULL, *weights = NULL;
 	vc_compile_opts o;
 	memset(&o, 0, sizeof o);
+	vc_darknet_opts dk;
+	memset(&dk, 0, sizeof dk);
 	int print_pipeline = 0, calib_count_set = 0;
 	static char r_model[4096], r_pipe[4096], r_calib[4096], r_count[32];
 	for (int i = 0; i < argc; i++) {
 		const char *v;
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
-		else if ((v = vc_take_opt(argc, argv, &i, "--replay")))
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(vta_compile_usage, stdout);
+			return 0;
+		} else if ((v = vc_take_opt(argc, argv, &i, "--weights")))
+			weights = v;
+		else if ((v = vc_take_opt(argc, argv, &i, "--synthetic-weights"))) {
+			char *end;
+			dk.seed = strtoull(v, &end, 0);
+			if (!*v || *end) {
+				fprintf(stderr, "vta compile: --synthetic-weights=%s: expected an integer seed\n", v);
+				return 2;
+			}
+			dk.synthetic = 1;
+		} else if ((v = vc_take_opt(argc, argv, &i, "--input-size"))) {
+			dk.input_size = atoi(v);
+			if (dk.input_size < 1 || dk.input_size > 8192) {
+				fprintf(stderr, "vta compile: --input-size=%s: expected 1..8192\n", v);
+				return 2;
+			}
+		} else if ((v = vc_take_opt(argc, argv, &i, "--replay")))
 			replay = v;
 		else if ((v = vc_take_opt(argc, argv, &i, "--pipeline")))
 			o.pipeline = v;
@@ -192,19 +260,27 @@ int vta_cmd_compile(int argc, char **argv)
 			return 0;
 	}
 	if (!in || !out) {
-		fprintf(stderr, "usage: vta compile MODEL.onnx -o MODEL.vtam [--pipeline=TEXT] [--print-pipeline]\n"
-				"         [--verify-each] [--time-passes] [--stats] [--print-ir-before=PASS]\n"
-				"         [--print-ir-after=PASS] [--reproducer=FILE] [--calib=IDX|CIFAR.bin] [--calib-count=N]\n"
-				"       vta compile --replay=REPRODUCER -o MODEL.vtam [options]   (re-run a failed compile)\n");
+		fputs(vta_compile_usage, stderr);
+		return 2;
+	}
+	int darknet = ends_with(in, ".cfg");
+	if (!darknet && (weights || dk.synthetic || dk.input_size)) {
+		fprintf(stderr, "vta compile: --weights, --synthetic-weights and --input-size are for Darknet cfg models\n");
+		return 2;
+	}
+	if (darknet && !!weights == !!dk.synthetic) {
+		fprintf(stderr, "vta compile: %s: give exactly one of --weights=FILE and --synthetic-weights=SEED\n", in);
 		return 2;
 	}
 	vc_module *m = vc_module_new();
 	if (!m)
 		return 1;
+	if (isatty(2))
+		m->progress = vc_tty_progress;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = 1;
-	if (vc_import_file(m, in)) {
+	if (darknet ? vc_import_darknet_files(m, in, weights, &dk) : vc_import_file(m, in)) {
 		fprintf(stderr, "vta compile: %s\n", m->diag.msg);
 		goto done;
 	}

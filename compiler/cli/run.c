@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <math.h>
 
 #include "cli/cli.h"
 
@@ -105,67 +107,375 @@ int vc_eval_dataset(vc_module *m, vc_runner *r, const vc_dataset *d, int count, 
 	return s == total ? total : -1;
 }
 
-int vta_cmd_run(int argc, char **argv)
+/*
+ * `vta run`: the command line (options, input sources, output formats) is
+ * kept apart from the execution (run_model), which only maps one input
+ * tensor to the model's outputs through a runner or the host simulation.
+ */
+
+const char vta_run_usage[] =
+	"usage: vta run MODEL.vtam [--target=fsim|rtl|...] INPUTS [options]\n"
+	"\n"
+	"inputs (one of):\n"
+	"  --input=FILE...           images (any format stb_image reads: PNG, BMP, JPEG, ...; resized\n"
+	"                            to the model input) or raw float32 tensors of the input's size\n"
+	"  --input=random            a seeded random image (pixels 0..255; --seed=N, default 1)\n"
+	"  --dataset=FILE            IDX images (+ --labels=IDX labels) or CIFAR-10 binary (*.bin);\n"
+	"                            --format=auto|idx|cifar, --count=N (first N samples)\n"
+	"options:\n"
+	"  --labels=FILE             class names, one per line (or IDX labels of a --dataset)\n"
+	"  --top=K                   classes shown per input (default 5)\n"
+	"  --json                    one JSON object per input:\n"
+	"                            {\"input\": ..., \"top\": [{\"index\", \"label\", \"prob\"}, ...]}\n"
+	"                            (detectors: \"detections\": [{\"class\", \"label\", \"prob\", \"box\"}])\n"
+	"  --scale=S --mean=M[,M..] --std=S[,S..]   pixel preprocessing: (pixel * S - mean) / std per\n"
+	"                            channel (images, datasets, random; not raw tensors)\n"
+	"  --thresh=P --nms=IOU      detectors: box threshold (0.5) and suppression overlap (0.45)\n"
+	"  --show=N                  print the first N dataset predictions\n"
+	"  --simulate                run on the host only (VTA kernels by the int8 reference)\n"
+	"With a labelled dataset it ends with 'accuracy: C/N = P%'. Progress goes to a terminal only.\n"
+	"\n"
+	"examples:\n"
+	"  vta run mnist.vtam --dataset=../shared/data/mnist-10k-images-idx3-ubyte \\\n"
+	"      --labels=../shared/data/mnist-10k-labels-idx1-ubyte --count=1000\n"
+	"  vta run r18.vtam --input=../shared/images/cat.bmp --labels=../shared/models/imagenet_labels.txt --top=3 --json\n"
+	"  vta run yolo.vtam --input=random --target=rtl\n";
+
+typedef struct run_opts {
+	const char *model, *target, *dataset, *labels;
+	const char *inputs[64];
+	int n_inputs, random, topk, count, show, simulate, json;
+	uint64_t seed;
+	vc_dataset_format fmt;
+	double scale, mean[4], std[4];
+	int n_mean, n_std;
+	float thresh, nms;
+} run_opts;
+
+/* Execution: one inference. */
+static int run_model(vc_module *m, vc_runner *r, const vc_tensor *in, vc_tensor *out)
 {
-	const char *model = NULL, *target = NULL, *images = NULL, *labels = NULL;
-	const char *inputs[8];
-	vc_dataset_format fmt = VC_DATASET_AUTO;
-	int n_inputs = 0, topk = 5, count = 0, simulate = 0, show = 0;
+	return r ? vc_runner_run(r, in, out) : vc_simulate(m, in, out);
+}
+
+static int parse_list(const char *v, double *out, int max)
+{
+	int n = 0;
+	for (const char *p = v; *p && n < max;) {
+		char *end;
+		out[n++] = strtod(p, &end);
+		if (end == p || (*end && *end != ','))
+			return -1;
+		p = *end ? end + 1 : end;
+	}
+	return n;
+}
+
+/* Class names, one per line (a trailing empty line ignored). */
+static char **read_label_names(const char *path, int *n, char *err, size_t en)
+{
+	size_t len;
+	uint8_t *buf = vc_read_all(path, &len, err, en);
+	*n = 0;
+	if (!buf)
+		return NULL;
+	int lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	char **names = calloc((size_t)lines + 1, sizeof *names);
+	char *text = realloc(buf, len + 1);
+	if (!names || !text) {
+		free(names);
+		free(text ? text : (char *)buf);
+		snprintf(err, en, "out of memory");
+		return NULL;
+	}
+	text[len] = 0;
+	names[0] = text; /* owns the text */
+	for (char *s = text; s && *s;) {
+		char *e = strchr(s, '\n');
+		if (e)
+			*e = 0;
+		size_t k = strlen(s);
+		if (k && s[k - 1] == '\r')
+			s[k - 1] = 0;
+		names[1 + (*n)++] = s;
+		s = e ? e + 1 : NULL;
+	}
+	return names;
+}
+
+static void free_label_names(char **names)
+{
+	if (names)
+		free(names[0]);
+	free(names);
+}
+
+static int is_idx_labels(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t h[4] = {0};
+	if (f) {
+		if (fread(h, 1, 4, f) != 4)
+			h[0] = 1;
+		fclose(f);
+	}
+	return h[0] == 0 && h[1] == 0 && h[2] == 8 && h[3] == 1;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* The node an output value comes from, through dequantize. */
+static const vc_node *source_of(const vc_node *n)
+{
+	while (n->op == VC_OP_DEQUANTIZE && n->n_in)
+		n = n->in[0];
+	return n;
+}
+
+/* Probabilities of a classifier output: the model's own softmax, or a
+ * softmax of its scores. */
+static void probabilities(const vc_module *m, const vc_tensor *o, float *p)
+{
+	int64_t n = vc_type_elems(&o->t);
+	const float *v = o->data;
+	if (source_of(m->g->outputs[0])->op == VC_OP_SOFTMAX) {
+		memcpy(p, v, (size_t)n * sizeof *p);
+		return;
+	}
+	double mx = -INFINITY, sum = 0;
+	for (int64_t i = 0; i < n; i++)
+		mx = v[i] > mx ? v[i] : mx;
+	for (int64_t i = 0; i < n; i++)
+		sum += exp(v[i] - mx);
+	for (int64_t i = 0; i < n; i++)
+		p[i] = (float)(exp(v[i] - mx) / sum);
+}
+
+static const char *label_of(char **names, int n_names, int i, char *buf, size_t n)
+{
+	if (names && i >= 0 && i < n_names)
+		return names[1 + i];
+	snprintf(buf, n, "%d", i);
+	return buf;
+}
+
+/* Output formatting of one input's result. */
+static void print_result(const run_opts *o, const vc_module *m, const char *name, const vc_tensor *out, char **names,
+			 int n_names, int label, int print, int *top1)
+{
+	char lb[32];
+	const vc_graph *g = m->g;
+	if (source_of(g->outputs[0])->op == VC_OP_YOLO) {
+		vc_box *boxes;
+		int nb = vc_yolo_decode(m, out, g->n_outputs, o->thresh, o->nms, &boxes);
+		*top1 = -1;
+		if (!print || nb < 0) {
+			free(boxes);
+			return;
+		}
+		if (o->json) {
+			printf("{\"input\": ");
+			json_string(stdout, name);
+			printf(", \"detections\": [");
+			for (int i = 0; i < nb; i++) {
+				printf("%s{\"class\": %d, \"label\": ", i ? ", " : "", boxes[i].cls);
+				json_string(stdout, label_of(names, n_names, boxes[i].cls, lb, sizeof lb));
+				printf(", \"prob\": %.6f, \"box\": [%.4f, %.4f, %.4f, %.4f]}", boxes[i].prob, boxes[i].x,
+				       boxes[i].y, boxes[i].w, boxes[i].h);
+			}
+			printf("]}\n");
+		} else {
+			printf("%s: %d detection%s%s\n", name, nb, nb == 1 ? "" : "s",
+			       nb > o->topk ? " (the best --top shown)" : "");
+			for (int i = 0; i < nb && i < o->topk; i++)
+				printf("  %s %.3f at x=%.3f y=%.3f w=%.3f h=%.3f\n",
+				       label_of(names, n_names, boxes[i].cls, lb, sizeof lb), boxes[i].prob, boxes[i].x,
+				       boxes[i].y, boxes[i].w, boxes[i].h);
+		}
+		free(boxes);
+		return;
+	}
+	int64_t n = vc_type_elems(&out[0].t);
+	float *p = malloc((size_t)n * sizeof *p);
+	if (!p)
+		return;
+	probabilities(m, &out[0], p);
+	int k = o->topk < n ? o->topk : (int)n, idx[64];
+	if (k > 64)
+		k = 64;
+	top_k(p, n, k, idx);
+	*top1 = idx[0];
+	if (!print) {
+		free(p);
+		return;
+	}
+	if (o->json) {
+		printf("{\"input\": ");
+		json_string(stdout, name);
+		if (label >= 0)
+			printf(", \"label\": %d", label);
+		printf(", \"top\": [");
+		for (int j = 0; j < k; j++) {
+			printf("%s{\"index\": %d, \"label\": ", j ? ", " : "", idx[j]);
+			json_string(stdout, label_of(names, n_names, idx[j], lb, sizeof lb));
+			printf(", \"prob\": %.6f}", p[idx[j]]);
+		}
+		printf("]}\n");
+	} else {
+		printf("%s:", name);
+		if (label >= 0)
+			printf(" label %d", label);
+		printf(" top-%d", k);
+		for (int j = 0; j < k; j++) {
+			if (names)
+				printf(" %d %s (%.3f)", idx[j], label_of(names, n_names, idx[j], lb, sizeof lb), p[idx[j]]);
+			else
+				printf(" %d (%.3f)", idx[j], p[idx[j]]);
+		}
+		printf("\n");
+	}
+	free(p);
+}
+
+/* Pixels (0..255) to model values: (pixel * scale - mean[c]) / std[c]. */
+static void preprocess(const run_opts *o, vc_tensor *in)
+{
+	const vc_type *t = &in->t;
+	int64_t C = t->rank >= 2 ? t->dim[1] : 1, plane = vc_type_elems(t) / (t->dim[0] * C);
+	float *x = in->data;
+	for (int64_t i = 0; i < vc_type_elems(t); i++) {
+		int64_t c = (i / plane) % C;
+		double mu = o->n_mean ? o->mean[o->n_mean == 1 ? 0 : c % o->n_mean] : 0;
+		double sd = o->n_std ? o->std[o->n_std == 1 ? 0 : c % o->n_std] : 1;
+		x[i] = (float)((x[i] * o->scale - mu) / sd);
+	}
+}
+
+static int parse_run(int argc, char **argv, run_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->topk = 5;
+	o->seed = 1;
+	o->scale = 1;
+	o->thresh = 0.5f;
+	o->nms = 0.45f;
 	for (int i = 0; i < argc; i++) {
 		const char *v;
-		if ((v = vc_take_opt(argc, argv, &i, "--target")))
-			target = v;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(vta_run_usage, stdout);
+			return 1;
+		} else if ((v = vc_take_opt(argc, argv, &i, "--target")))
+			o->target = v;
 		else if ((v = vc_take_opt(argc, argv, &i, "--input"))) {
-			if (n_inputs == 8) {
-				fprintf(stderr, "vta run: at most 8 --input files\n");
+			if (!strcmp(v, "random")) {
+				o->random = 1;
+				continue;
+			}
+			if (o->n_inputs == 64) {
+				fprintf(stderr, "vta run: at most 64 --input files\n");
 				return 2;
 			}
-			inputs[n_inputs++] = v;
+			o->inputs[o->n_inputs++] = v;
 		} else if ((v = vc_take_opt(argc, argv, &i, "--dataset")))
-			images = v;
+			o->dataset = v;
 		else if ((v = vc_take_opt(argc, argv, &i, "--format"))) {
-			if (vc_dataset_format_parse(v, &fmt)) {
+			if (vc_dataset_format_parse(v, &o->fmt)) {
 				fprintf(stderr, "vta run: --format=%s: expected auto, idx or cifar\n", v);
 				return 2;
 			}
 		} else if ((v = vc_take_opt(argc, argv, &i, "--labels")))
-			labels = v;
+			o->labels = v;
 		else if ((v = vc_take_opt(argc, argv, &i, "--count")))
-			count = atoi(v);
+			o->count = atoi(v);
 		else if ((v = vc_take_opt(argc, argv, &i, "--top")))
-			topk = atoi(v);
+			o->topk = atoi(v);
 		else if ((v = vc_take_opt(argc, argv, &i, "--show")))
-			show = atoi(v);
+			o->show = atoi(v);
+		else if ((v = vc_take_opt(argc, argv, &i, "--seed")))
+			o->seed = strtoull(v, NULL, 0);
+		else if ((v = vc_take_opt(argc, argv, &i, "--scale")))
+			o->scale = atof(v);
+		else if ((v = vc_take_opt(argc, argv, &i, "--thresh")))
+			o->thresh = (float)atof(v);
+		else if ((v = vc_take_opt(argc, argv, &i, "--nms")))
+			o->nms = (float)atof(v);
+		else if ((v = vc_take_opt(argc, argv, &i, "--mean")) || (v = vc_take_opt(argc, argv, &i, "--std"))) {
+			int is_mean = !strncmp(argv[i], "--mean", 6) || (i > 0 && !strcmp(argv[i - 1], "--mean"));
+			int k = parse_list(v, is_mean ? o->mean : o->std, 4);
+			if (k < 1) {
+				fprintf(stderr, "vta run: %s=%s: expected one number or a comma list per channel\n",
+					is_mean ? "--mean" : "--std", v);
+				return 2;
+			}
+			for (int j = 0; !is_mean && j < k; j++)
+				if (o->std[j] == 0) {
+					fprintf(stderr, "vta run: --std=%s: a standard deviation of 0\n", v);
+					return 2;
+				}
+			*(is_mean ? &o->n_mean : &o->n_std) = k;
+		} else if (!strcmp(argv[i], "--json"))
+			o->json = 1;
 		else if (!strcmp(argv[i], "--simulate"))
-			simulate = 1;
+			o->simulate = 1;
 		else if (argv[i][0] == '-') {
-			fprintf(stderr, "vta run: unknown option %s\n", argv[i]);
+			fprintf(stderr, "vta run: unknown option %s (vta run --help lists them)\n", argv[i]);
 			return 2;
-		} else if (!model)
-			model = argv[i];
+		} else if (!o->model)
+			o->model = argv[i];
 		else {
 			fprintf(stderr, "vta run: more than one model given\n");
 			return 2;
 		}
 	}
-	if (!model || (!n_inputs && !images)) {
-		fprintf(stderr, "usage: vta run MODEL.vtam [--target=fsim|rtl] (--input=FILE... | --dataset=FILE "
-				"[--format=auto|idx|cifar] [--labels=IDX] [--count=N] [--show=N]) [--top=K] [--simulate]\n"
-				"  datasets: IDX images (+ IDX labels), or CIFAR-10 binary (auto: a *.bin file)\n");
+	if (!o->model || (!o->n_inputs && !o->dataset && !o->random)) {
+		fputs(vta_run_usage, stderr);
 		return 2;
 	}
-	if (topk < 1)
-		topk = 1;
+	if (o->topk < 1)
+		o->topk = 1;
+	return 0;
+}
+
+int vta_cmd_run(int argc, char **argv)
+{
+	run_opts o;
+	int prc = parse_run(argc, argv, &o);
+	if (prc)
+		return prc == 1 ? 0 : prc;
 	vc_module *m = vc_module_new();
 	if (!m)
 		return 1;
-	int rc = 1;
-	char err[1024];
+	int rc = 1, n_names = 0, tty = isatty(2);
+	char err[1024], **names = NULL;
+	const char *ds_labels = NULL;
 	vc_runner *r = NULL;
 	vc_dataset d = {0};
 	vc_tensor in = {0};
-	if (vc_artifact_read(m, model)) {
-		fprintf(stderr, "vta run: %s: %s\n", model, m->diag.msg);
+	if (o.labels) {
+		if (o.dataset && is_idx_labels(o.labels))
+			ds_labels = o.labels;
+		else if (!(names = read_label_names(o.labels, &n_names, err, sizeof err))) {
+			fprintf(stderr, "vta run: --labels: %s\n", err);
+			goto done;
+		}
+	}
+	if (vc_artifact_read(m, o.model)) {
+		fprintf(stderr, "vta run: %s: %s\n", o.model, m->diag.msg);
 		goto done;
 	}
 	vc_graph *g = m->g;
@@ -173,58 +483,90 @@ int vta_cmd_run(int argc, char **argv)
 		fprintf(stderr, "vta run: models with %d inputs are not supported by this command\n", g->n_inputs);
 		goto done;
 	}
-	if (images && vc_dataset_load(images, labels, fmt, &d, err, sizeof err)) {
+	if (o.dataset && vc_dataset_load(o.dataset, ds_labels, o.fmt, &d, err, sizeof err)) {
 		fprintf(stderr, "vta run: %s\n", err);
 		goto done;
 	}
-	if (!simulate && !(r = vc_runner_open(m, target, err, sizeof err))) {
+	if (!o.simulate && !(r = vc_runner_open(m, o.target, err, sizeof err))) {
 		fprintf(stderr, "vta run: %s\n", err);
-		goto done;
-	}
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (images) {
-		int correct = 0;
-		int total = vc_eval_dataset(m, r, &d, count, topk, show, stdout, &correct, err, sizeof err);
-		if (total < 0) {
-			fprintf(stderr, "vta run: %s: %s\n", images, err);
-			goto done;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-		if (d.labels)
-			printf("accuracy: %d/%d = %.2f%% (top-1, %s, %.2f ms per sample)\n", correct, total,
-			       100.0 * correct / (total ? total : 1),
-			       simulate ? "host simulation" : target ? target : "default target", 1e3 * secs / (total ? total : 1));
-		rc = 0;
 		goto done;
 	}
 	if (vc_tensor_alloc(&in, &g->inputs[0]->type))
 		goto done;
-	for (int s = 0; s < n_inputs; s++) {
-		if (vc_read_input(inputs[s], &in.t, in.data, err, sizeof err)) {
-			fprintf(stderr, "vta run: %s\n", err);
-			goto done;
+	int64_t elems = vc_type_elems(&in.t);
+	if (o.dataset && (int64_t)d.channels * d.rows * d.cols != elems) {
+		fprintf(stderr, "vta run: %s: images are %dx%dx%d (channels x rows x columns), the model input '%s' takes %lld values\n",
+			o.dataset, d.channels, d.rows, d.cols, g->inputs[0]->name, (long long)elems);
+		goto done;
+	}
+	int total = o.dataset ? (o.count > 0 && o.count < d.count ? o.count : d.count) : o.n_inputs + o.random;
+	int correct = 0;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int s = 0; s < total; s++) {
+		char name[4200];
+		int label = -1;
+		float *x = in.data;
+		if (o.dataset) {
+			const uint8_t *px = d.pixels + (size_t)s * (size_t)elems;
+			for (int64_t i = 0; i < elems; i++)
+				x[i] = px[i];
+			preprocess(&o, &in);
+			label = d.labels ? d.labels[s] : -1;
+			snprintf(name, sizeof name, "#%d", s);
+		} else if (s < o.n_inputs) {
+			int raw = 0;
+			if (vc_read_input(o.inputs[s], &in.t, x, err, sizeof err)) {
+				fprintf(stderr, "vta run: %s\n", err);
+				goto done;
+			}
+			size_t len;
+			uint8_t *b = vc_read_all(o.inputs[s], &len, err, sizeof err);
+			raw = b && len == (size_t)elems * 4;
+			free(b);
+			if (!raw)
+				preprocess(&o, &in);
+			snprintf(name, sizeof name, "%s", o.inputs[s]);
+		} else {
+			uint64_t st = o.seed * 0x9E3779B97F4A7C15ull + 1;
+			for (int64_t i = 0; i < elems; i++) {
+				st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+				x[i] = (float)(st >> 56);
+			}
+			preprocess(&o, &in);
+			snprintf(name, sizeof name, "random(seed=%llu)", (unsigned long long)o.seed);
 		}
 		vc_tensor out[8];
-		if (simulate ? vc_simulate(m, &in, out) : vc_runner_run(r, &in, out)) {
-			fprintf(stderr, "vta run: %s: %s\n", inputs[s], m->diag.msg);
+		if (run_model(m, r, &in, out)) {
+			fprintf(stderr, "vta run: %s: %s\n", name, m->diag.msg);
 			goto done;
 		}
-		int64_t n = vc_type_elems(&out[0].t);
-		int k = topk < n ? topk : (int)n, idx[64];
-		if (k > 64)
-			k = 64;
-		top_k(out[0].data, n, k, idx);
-		printf("%s: top-%d", inputs[s], k);
-		for (int j = 0; j < k; j++)
-			printf(" %d (%.3f)", idx[j], ((float *)out[0].data)[idx[j]]);
-		printf("\n");
-		for (int o = 0; o < g->n_outputs; o++)
-			vc_tensor_free(&out[o]);
+		if (out[0].t.dtype != VC_F32) {
+			fprintf(stderr, "vta run: the output '%s' is not float32\n", g->outputs[0]->name);
+			for (int q = 0; q < g->n_outputs; q++)
+				vc_tensor_free(&out[q]);
+			goto done;
+		}
+		int top1 = -1, print = !o.dataset || o.json || s < o.show;
+		if (print && tty && total > 1)
+			fprintf(stderr, "\r%*s\r", 40, "");
+		print_result(&o, m, name, out, names, n_names, label, print, &top1);
+		fflush(stdout);
+		correct += label >= 0 && top1 == label;
+		for (int q = 0; q < g->n_outputs; q++)
+			vc_tensor_free(&out[q]);
+		if (tty && total > 1)
+			vc_tty_progress(NULL, "vta run: inputs", s + 1, total);
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+	if (o.dataset && d.labels)
+		printf("accuracy: %d/%d = %.2f%% (top-1, %s, %.2f ms per sample)\n", correct, total,
+		       100.0 * correct / (total ? total : 1), o.simulate ? "host simulation" : o.target ? o.target : "default target",
+		       1e3 * secs / (total ? total : 1));
 	rc = 0;
 done:
+	free_label_names(names);
 	vc_tensor_free(&in);
 	vc_dataset_free(&d);
 	vc_runner_close(r);

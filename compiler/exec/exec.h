@@ -14,6 +14,7 @@
  *                pooling, softmax, batchnorm): calibration and the float
  *                baseline
  *   interp.c     runs a graph node by node; VTA kernels may go to a hook
+ *   detect.c     boxes from the outputs of Darknet yolo layers
  */
 #ifndef VC_EXEC_H
 #define VC_EXEC_H
@@ -39,6 +40,9 @@ int vc_ref_run(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *o
 /* Rounding of quantize and requantize (shared with the lowering). */
 int8_t vc_quantize_value(float x, int exp);
 int32_t vc_requant_value(int32_t acc, int shift, int64_t lo, int64_t hi);
+/* The same with a fused leaky ReLU (leaky > 0): max(rq(acc, s), rq(acc, s +
+ * leaky)) before the clip, as the ALU computes it. */
+int32_t vc_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t hi);
 
 /* ---- interp.c */
 
@@ -60,5 +64,17 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 int vc_ref_run_float(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out);
 /* Element i of a tensor of any dtype, as a double. */
 double vc_tensor_get(const vc_tensor *x, int64_t i);
+
+/* ---- detect.c */
+
+/* A detection: centre, size (fractions of the input), probability, class. */
+typedef struct vc_box {
+	float x, y, w, h, prob;
+	int cls;
+} vc_box;
+/* Boxes of the yolo outputs of a Darknet model above thresh (objectness x
+ * class probability), best first, after per-class non-maximum suppression
+ * at IoU nms. Returns the number kept, *boxes malloc'd (free it), or -1. */
+int vc_yolo_decode(const vc_module *m, const vc_tensor *outs, int n_outs, float thresh, float nms, vc_box **boxes);
 
 #endif /* VC_EXEC_H */

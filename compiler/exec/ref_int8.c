@@ -47,6 +47,16 @@ int32_t vc_requant_value(int32_t acc, int shift, int64_t lo, int64_t hi)
 	return v;
 }
 
+int32_t vc_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t hi)
+{
+	if (!leaky)
+		return vc_requant_value(acc, shift, lo, hi);
+	int32_t v = vc_requant_value(acc, shift, INT32_MIN, INT32_MAX);
+	int32_t t = vc_requant_value(acc, shift + leaky, INT32_MIN, INT32_MAX);
+	v = v < t ? t : v;
+	return v < lo ? (int32_t)lo : v > hi ? (int32_t)hi : v;
+}
+
 static void conv_i8(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, const vc_tensor *b, vc_tensor *y)
 {
 	int64_t N = x->t.dim[0], C = x->t.dim[1], H = x->t.dim[2], W = x->t.dim[3];
@@ -170,7 +180,7 @@ static void vta_conv(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, 
 							int64_t o = ((((nb * OB + ob) * OH + oh) * OW + ow) * B + b) * BO + c;
 							if (res) /* the ALU's SHR by -res_shift, then ADD */
 								s += (uint32_t)((const int8_t *)res->data)[o] << a->res_shift;
-							yd[o] = (int8_t)vc_requant_value((int32_t)s, a->shift, lo, a->qhi);
+							yd[o] = (int8_t)vc_requant_leaky((int32_t)s, a->shift, a->leaky, lo, a->qhi);
 						}
 }
 
@@ -195,8 +205,8 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 		return 0;
 	case VC_OP_REQUANT:
 		for (int64_t i = 0; i < e; i++)
-			((int8_t *)out->data)[i] = (int8_t)vc_requant_value(((const int32_t *)x->data)[i], n->a.shift,
-									    n->a.relu ? 0 : n->a.qlo, n->a.qhi);
+			((int8_t *)out->data)[i] = (int8_t)vc_requant_leaky(((const int32_t *)x->data)[i], n->a.shift,
+									    n->a.leaky, n->a.relu ? 0 : n->a.qlo, n->a.qhi);
 		return 0;
 	case VC_OP_PACK:
 		pack(x, out);
@@ -222,8 +232,8 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 				((int32_t *)t.data)[i] = (int32_t)((uint32_t)((const int32_t *)t.data)[i] +
 								   ((uint32_t)((const int8_t *)in[3].data)[i] << n->a.res_shift));
 		for (int64_t i = 0; i < e; i++)
-			((int8_t *)out->data)[i] = (int8_t)vc_requant_value(((const int32_t *)t.data)[i], n->a.shift,
-									    n->a.relu ? 0 : n->a.qlo, n->a.qhi);
+			((int8_t *)out->data)[i] = (int8_t)vc_requant_leaky(((const int32_t *)t.data)[i], n->a.shift,
+									    n->a.leaky, n->a.relu ? 0 : n->a.qlo, n->a.qhi);
 		vc_tensor_free(&t);
 		return 0;
 	}

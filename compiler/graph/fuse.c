@@ -26,6 +26,7 @@ static int fuse(vc_pass *p, vc_module *m, vc_unit *u)
 		a.relu = r->a.relu;
 		a.qlo = r->a.qlo;
 		a.qhi = r->a.qhi;
+		a.leaky = r->a.leaky;
 		if (r->n_users == 1 && r->users[0]->op == VC_OP_RELU && r->users[0]->on_vta) {
 			a.relu = 1;
 			last = r->users[0];

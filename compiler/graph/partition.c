@@ -10,7 +10,7 @@
 #include "vta/codegen.h"
 
 /* Can VTA run this qconv/qdense? why names the first reason it cannot. */
-static int vta_legal(const vc_target *t, const vc_node *n, int res, char *why, size_t wn)
+static int vta_legal(const vc_target *t, const vc_node *n, int res, int leaky, char *why, size_t wn)
 {
 	if (n->op != VC_OP_QCONV && n->op != VC_OP_QDENSE)
 		return snprintf(why, wn, "%s has no VTA lowering", vc_op_name(n->op)), 0;
@@ -25,6 +25,7 @@ static int vta_legal(const vc_target *t, const vc_node *n, int res, char *why, s
 	vc_tiling tl;
 	vc_geom_of(t, n, &g);
 	g.res = res;
+	g.leaky = leaky;
 	if (res && t->block_in != t->block_out)
 		return snprintf(why, wn, "residual add with BLOCK_IN != BLOCK_OUT"), 0;
 	if (vc_kernel_plan(t, &g, &tl, why, wn))
@@ -53,7 +54,7 @@ static int partition(vc_pass *p, vc_module *m, vc_unit *u)
 		}
 		char why[256] = "";
 		if (!vc_only_user(qa ? qa : c, r) || (qa && !vc_only_user(c, qa)) || vc_listed(cpu, c) ||
-		    !vta_legal(&m->target, c, qa != NULL, why, sizeof why)) {
+		    !vta_legal(&m->target, c, qa != NULL, r->a.leaky != 0, why, sizeof why)) {
 			if (why[0] && vc_opt_int(p, "verbose"))
 				fprintf(stderr, "partition: %s '%s'%s stays on the CPU: %s\n", vc_op_name(c->op), c->name,
 					qa ? " with its residual add" : "", why);

@@ -9,6 +9,8 @@
  *   import.c   vc_import_file: the importer by the file's contents
  *   tflite.c   TFLite through flatbuf.c, a bounds-checked FlatBuffers
  *              reader (flatbuf.h)
+ *   darknet.c  Darknet .cfg + .weights (or seeded synthetic weights); the
+ *              cfg and weights readers take buffers (fuzzable)
  */
 #ifndef VC_IMPORT_H
 #define VC_IMPORT_H
@@ -30,5 +32,32 @@ int vc_import_tflite_bytes(vc_module *m, const uint8_t *bytes, size_t len);
 
 /* A model file of any supported format. */
 int vc_import_file(vc_module *m, const char *path);
+
+/* Darknet import: a .cfg and its .weights, or synthetic weights drawn from a
+ * seed (deterministic), optionally at another square input size. */
+typedef struct vc_darknet_opts {
+	int synthetic;   /* 1: no weights file, values from seed */
+	uint64_t seed;
+	int input_size;  /* > 0: width = height = input_size instead of [net]'s */
+} vc_darknet_opts;
+
+/* The cfg text as sections of key=value lines (fuzzable on its own). */
+typedef struct vc_dn_cfg vc_dn_cfg;
+/* 0, or -1 with vc_dn_cfg_error(*out) naming the file and line; free *out
+ * with vc_dn_cfg_free either way. */
+int vc_dn_cfg_parse(const char *name, const uint8_t *buf, size_t len, vc_dn_cfg **out);
+const char *vc_dn_cfg_error(const vc_dn_cfg *c);
+void vc_dn_cfg_free(vc_dn_cfg *c);
+int vc_dn_cfg_sections(const vc_dn_cfg *c);
+const char *vc_dn_cfg_type(const vc_dn_cfg *c, int i);
+/* The size of a .weights header (16 or 20 bytes), or -1 with a message. */
+int vc_dn_weights_header(const uint8_t *buf, size_t len, size_t *header, char *err, size_t n);
+/* Build the float graph: input "data" [1,C,H,W] of pixels 0..255, outputs
+ * every [yolo] layer, or else the last layer. weights NULL: o->synthetic. */
+int vc_import_darknet(vc_module *m, vc_dn_cfg *cfg, const char *weights_name, const uint8_t *weights, size_t wlen,
+		      const vc_darknet_opts *o);
+int vc_import_darknet_bytes(vc_module *m, const char *cfg_name, const uint8_t *cfg, size_t cfg_len,
+			    const char *weights_name, const uint8_t *weights, size_t weights_len, const vc_darknet_opts *o);
+int vc_import_darknet_files(vc_module *m, const char *cfg_path, const char *weights_path, const vc_darknet_opts *o);
 
 #endif /* VC_IMPORT_H */

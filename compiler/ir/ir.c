@@ -125,6 +125,8 @@ static const char *const op_names[VC_OP_COUNT] = {
 	[VC_OP_DEQUANTIZE] = "dequantize", [VC_OP_QCONV] = "qconv",     [VC_OP_QDENSE] = "qdense",
 	[VC_OP_REQUANT] = "requant",   [VC_OP_PACK] = "pack",           [VC_OP_UNPACK] = "unpack",
 	[VC_OP_VTA_CONV] = "vta.conv", [VC_OP_QCONV_RQ] = "qconv.rq", [VC_OP_QADD] = "qadd",
+	[VC_OP_LEAKY] = "leaky",       [VC_OP_UPSAMPLE] = "upsample",   [VC_OP_ALIGN] = "align",
+	[VC_OP_YOLO] = "yolo",
 };
 
 const char *vc_op_name(vc_op op)
@@ -268,7 +270,7 @@ static int infer(vc_module *m, vc_node *n)
 		[VC_OP_RESHAPE] = 1, [VC_OP_FLATTEN] = 1, [VC_OP_SOFTMAX] = 1, [VC_OP_BATCHNORM] = 5,
 		[VC_OP_CONCAT] = 1, [VC_OP_QUANTIZE] = 1, [VC_OP_DEQUANTIZE] = 1, [VC_OP_QCONV] = 3,
 		[VC_OP_QDENSE] = 3, [VC_OP_REQUANT] = 1, [VC_OP_PACK] = 1, [VC_OP_UNPACK] = 1, [VC_OP_VTA_CONV] = 3, [VC_OP_QCONV_RQ] = 3,
-		[VC_OP_QADD] = 2,
+		[VC_OP_QADD] = 2, [VC_OP_LEAKY] = 1, [VC_OP_UPSAMPLE] = 1, [VC_OP_ALIGN] = 1, [VC_OP_YOLO] = 2,
 	};
 	NEED(n->n_in >= arity[n->op], "needs %d inputs, has %d", arity[n->op], n->n_in);
 	for (int i = 0; i < n->n_in; i++)
@@ -435,6 +437,8 @@ static int infer(vc_module *m, vc_node *n)
 		for (int i = 1; i < n->n_in; i++) {
 			const vc_type *y = &n->in[i]->type;
 			NEED(y->rank == x->rank && y->dtype == x->dtype, "concat input %d differs in rank or dtype", i);
+			NEED(y->layout == x->layout && y->quantized == x->quantized && (!x->quantized || y->exp == x->exp),
+			     "concat input %d differs in layout or scale", i);
 			for (int k = 0; k < x->rank; k++)
 				NEED(k == ax || y->dim[k] == x->dim[k], "concat input %d differs in dimension %d", i, k);
 			t->dim[ax] += y->dim[ax];
@@ -462,6 +466,7 @@ static int infer(vc_module *m, vc_node *n)
 		t->exp = a->exp;
 		a->shift = a->exp - x->exp;
 		NEED(a->shift >= -31 && a->shift <= 31, "requant shift %d is out of the ALU range [-31,31]", a->shift);
+		NEED(a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31, "requant leaky shift %d is out of range", a->leaky);
 		return 0;
 	case VC_OP_QCONV_RQ: {
 		/* typed as the qconv/qdense it contains, then requantized */
@@ -486,6 +491,7 @@ static int infer(vc_module *m, vc_node *n)
 		t->exp = a->exp;
 		a->shift = a->exp - (x->exp + w->exp);
 		NEED(a->shift >= -31 && a->shift <= 31, "shift %d is out of the ALU range [-31,31]", a->shift);
+		NEED(a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31, "leaky shift %d is out of range", a->leaky);
 		NEED(n->n_in <= 4, "qconv.rq takes at most 4 inputs");
 		if (n->n_in == 4) {
 			const vc_type *r = &n->in[3]->type;
@@ -557,6 +563,7 @@ static int infer(vc_module *m, vc_node *n)
 		t->quantized = 1;
 		t->exp = a->exp;
 		NEED(a->shift >= -31 && a->shift <= 31, "shift %d is out of the ALU range [-31,31]", a->shift);
+		NEED(a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31, "leaky shift %d is out of range", a->leaky);
 		NEED(n->n_in <= 4, "vta.conv takes at most 4 inputs");
 		if (n->n_in == 4) {
 			const vc_type *r = &n->in[3]->type;
@@ -568,6 +575,38 @@ static int infer(vc_module *m, vc_node *n)
 			a->res_shift = r->exp - (x->exp + w->exp);
 			NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
 		}
+		return 0;
+	}
+	case VC_OP_LEAKY:
+		NEED(x->dtype == VC_F32 && x->layout == VC_PLAIN, "leaky needs plain f32 data (int8 leaky is fused into requant)");
+		NEED(a->leaky >= 1 && a->leaky <= 15, "leaky slope 2^-%d: the shift must be in [1,15]", a->leaky);
+		*t = *x;
+		return 0;
+	case VC_OP_UPSAMPLE:
+		NEED(x->rank == 4 && x->layout == VC_PLAIN && x->dtype != VC_I32, "upsample needs plain 4-D f32 or int8 data");
+		NEED(a->stride[0] >= 1 && a->stride[1] >= 1 && a->stride[0] <= 64 && a->stride[1] <= 64,
+		     "upsample stride %lldx%lld is outside [1,64]", (long long)a->stride[0], (long long)a->stride[1]);
+		*t = *x;
+		t->dim[2] *= a->stride[0];
+		t->dim[3] *= a->stride[1];
+		return 0;
+	case VC_OP_ALIGN:
+		NEED(x->rank == 4 && x->layout == VC_PLAIN && x->dtype != VC_I32 && a->nshape == 4,
+		     "align needs plain 4-D f32 or int8 data and a 4-D target shape");
+		NEED(a->shape[0] == x->dim[0] && a->shape[1] >= 1 && a->shape[2] >= 1 && a->shape[3] >= 1,
+		     "align target shape must keep the batch and be positive");
+		*t = *x;
+		for (int i = 1; i < 4; i++)
+			t->dim[i] = a->shape[i];
+		return 0;
+	case VC_OP_YOLO: {
+		const vc_type *an = &n->in[1]->type;
+		NEED(x->rank == 4 && x->dtype == VC_F32 && x->layout == VC_PLAIN, "yolo needs plain 4-D f32 data");
+		NEED(an->rank == 2 && an->dim[1] == 2 && an->dtype == VC_F32 && n->in[1]->op == VC_OP_CONST,
+		     "yolo anchors must be a constant f32 [n,2]");
+		NEED(a->axis >= 1 && x->dim[1] == an->dim[0] * (a->axis + 5), "yolo input has %lld channels, %lld anchors x (%lld classes + 5) expected",
+		     (long long)x->dim[1], (long long)an->dim[0], (long long)a->axis);
+		*t = *x;
 		return 0;
 	}
 	default:

@@ -79,6 +79,10 @@ typedef enum vc_op {
 	VC_OP_UNPACK,     /* packed -> plain int8 of shape attrs.shape */
 	VC_OP_VTA_CONV,   /* fused VTA kernel: packed x, packed w, packed bias[, packed int8 residual] */
 	VC_OP_QADD,       /* int32 acc + (int8 residual << res_shift) -> int32 at acc's exponent */
+	VC_OP_LEAKY,      /* x >= 0 ? x : x * 2^-leaky: the slope the VTA ALU realizes (VC_LEAKY_SHIFT) */
+	VC_OP_UPSAMPLE,   /* nearest neighbour by stride[0] x stride[1]; plain NCHW, f32 or int8 */
+	VC_OP_ALIGN,      /* Darknet's shortcut operand: the input brought to shape attrs.shape (see darknet.c) */
+	VC_OP_YOLO,       /* x, anchors[n,2]: logistic on x, y, objectness and classes (axis = classes) */
 	VC_OP_COUNT
 } vc_op;
 
@@ -105,7 +109,14 @@ typedef struct vc_attrs {
 	/* where the value lives in device memory, once emit has placed it */
 	int64_t dev_off;
 	int kernel_id; /* VTA_CONV: index of its kernel function */
+	/* LEAKY, and REQUANT / QCONV_RQ / VTA_CONV with a fused leaky ReLU: the
+	 * negative slope is 2^-leaky (0: no leaky ReLU) */
+	int leaky;
 } vc_attrs;
+
+/* Darknet's leaky slope 0.1 as the ALU realizes it: one arithmetic shift,
+ * slope 2^-3 = 0.125 (docs/compiler.md, "Leaky ReLU"). */
+#define VC_LEAKY_SHIFT 3
 
 typedef struct vc_node vc_node;
 struct vc_node {
@@ -167,6 +178,10 @@ typedef struct vc_module {
 	vc_stream *stream;
 	vc_samples calib;
 	vc_diag diag;
+	/* Optional: told about long steps (calibration samples, layers of a
+	 * run); the library never prints, the tool decides whether to. */
+	void (*progress)(void *ctx, const char *what, int done, int total);
+	void *progress_ctx;
 } vc_module;
 
 /* IR properties that passes require and provide. */

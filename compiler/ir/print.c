@@ -28,6 +28,8 @@ static void print_attrs(FILE *f, const vc_node *n)
 				(long long)a->qhi, a->kernel_id);
 		if ((n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ) && n->n_in > 3)
 			fprintf(f, " residual-shift=%d", a->res_shift);
+		if ((n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ) && a->leaky)
+			fprintf(f, " leaky=2^-%d", a->leaky);
 		fprintf(f, "}");
 		break;
 	case VC_OP_MAXPOOL:
@@ -40,7 +42,19 @@ static void print_attrs(FILE *f, const vc_node *n)
 		fprintf(f, " {lo=%g hi=%g}", a->lo, a->hi);
 		break;
 	case VC_OP_REQUANT:
-		fprintf(f, " {shift=%d relu=%d clip=%lld..%lld}", a->shift, a->relu, (long long)a->qlo, (long long)a->qhi);
+		fprintf(f, " {shift=%d relu=%d clip=%lld..%lld", a->shift, a->relu, (long long)a->qlo, (long long)a->qhi);
+		if (a->leaky)
+			fprintf(f, " leaky=2^-%d", a->leaky);
+		fprintf(f, "}");
+		break;
+	case VC_OP_LEAKY:
+		fprintf(f, " {slope=2^-%d}", a->leaky);
+		break;
+	case VC_OP_UPSAMPLE:
+		fprintf(f, " {stride=%lldx%lld}", (long long)a->stride[0], (long long)a->stride[1]);
+		break;
+	case VC_OP_YOLO:
+		fprintf(f, " {classes=%lld}", (long long)a->axis);
 		break;
 	case VC_OP_FLATTEN:
 	case VC_OP_SOFTMAX:

@@ -114,6 +114,8 @@ static int calibrate(vc_pass *p, vc_module *m, vc_range *rng)
 			       (size_t)elems * sizeof(float));
 		if (!rc)
 			rc = vc_interp(m, in, out, rng, NULL, NULL);
+		if (!rc && m->progress)
+			m->progress(m->progress_ctx, "calibration samples", s + 1, n);
 		for (int k = 0; k < g->n_inputs; k++)
 			vc_tensor_free(&in[k]);
 		if (!rc)
@@ -123,6 +125,45 @@ static int calibrate(vc_pass *p, vc_module *m, vc_range *rng)
 	vc_stat_add(p, "samples", n);
 	free(synthetic);
 	return rc;
+}
+
+/* The leaky ReLU that is v's only user (folded into v's requantization). */
+static vc_node *leaky_user(const vc_node *v)
+{
+	return v->n_users == 1 && v->users[0]->op == VC_OP_LEAKY && v->users[0]->in[0] == v ? v->users[0] : NULL;
+}
+
+/* Ops that only move int8 values: they keep their input's exponent. */
+static int moves_only(vc_op op)
+{
+	return op == VC_OP_RELU || op == VC_OP_CLIP || op == VC_OP_MAXPOOL || op == VC_OP_RESHAPE || op == VC_OP_FLATTEN ||
+	       op == VC_OP_UPSAMPLE || op == VC_OP_ALIGN;
+}
+
+/*
+ * A concat stays int8 when its inputs share one exponent: give every
+ * producer feeding it (through ops that only move values) the concat's
+ * calibrated range, so that they all quantize to the concat's exponent.
+ */
+static void unify_concat_ranges(vc_module *m, vc_range *rng)
+{
+	vc_graph *g = m->g;
+	for (int i = g->n - 1; i >= 0; i--) {
+		vc_node *c = g->nodes[i];
+		if (c->op != VC_OP_CONCAT)
+			continue;
+		float r = rng[c->id].absmax;
+		for (int k = 0; k < c->n_in; k++) {
+			vc_node *v = c->in[k];
+			while (moves_only(v->op) && v->n_in) {
+				rng[v->id].absmax = rng[v->id].posmax = r;
+				v = v->in[0];
+			}
+			rng[v->id].absmax = rng[v->id].posmax = r;
+			if (v->op == VC_OP_LEAKY && v->n_in)
+				rng[v->in[0]->id].absmax = rng[v->in[0]->id].posmax = r;
+		}
+	}
 }
 
 static int same_dims(const vc_type *a, const vc_type *b)
@@ -173,10 +214,15 @@ static int quantize_residual_add(vc_pass *p, qstate *s, vc_node *n)
 		if (!qa)
 			return -1;
 		double r = s->rng[n->id].absmax;
+		vc_node *lk = leaky_user(n);
 		if (n->n_users == 1 && n->users[0]->op == VC_OP_RELU)
 			r = s->rng[n->id].posmax;
 		vc_attrs ra;
 		vc_attrs_init(&ra);
+		if (lk) {
+			r = s->rng[lk->id].absmax;
+			ra.leaky = lk->a.leaky;
+		}
 		ra.exp = exp_for(r);
 		if (ra.exp - qa->type.exp > 31)
 			ra.exp = qa->type.exp + 31;
@@ -186,11 +232,23 @@ static int quantize_residual_add(vc_pass *p, qstate *s, vc_node *n)
 		vc_node *rq2 = vc_build(m, VC_OP_REQUANT, &qa, 1, &ra, nm);
 		if (!rq2)
 			return -1;
-		s->q[n->id] = rq2;
+		s->q[lk ? lk->id : n->id] = rq2;
 		vc_stat_add(p, "residual-adds", 1);
 		return 1;
 	}
 	return 0;
+}
+
+/* Are all inputs of n integers at one exponent? */
+static int all_int_same_exp(const qstate *s, const vc_node *n)
+{
+	for (int k = 0; k < n->n_in; k++) {
+		const vc_node *v = n->in[k];
+		if (!s->q[v->id] || s->fl[v->id] || s->q[v->id]->type.exp != s->q[n->in[0]->id]->type.exp ||
+		    s->q[v->id]->type.dtype != VC_I8)
+			return 0;
+	}
+	return 1;
 }
 
 static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
@@ -215,13 +273,16 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 		free(s.rng);
 		return -1;
 	}
+	unify_concat_ranges(m, s.rng);
 	int rc = -1, hit;
 	for (int i = 0; i < count; i++) {
 		vc_node *n = nodes[i];
 		vc_set_insert_before(m, n);
 		vc_node *x = n->n_in ? n->in[0] : NULL;
 		int int_in = x && s.q[x->id] && !s.fl[x->id]; /* input lives as integers */
-		if (n->op == VC_OP_INPUT || n->op == VC_OP_CONST) {
+		if (s.q[n->id]) {
+			/* a leaky ReLU already folded into its producer's requant */
+		} else if (n->op == VC_OP_INPUT || n->op == VC_OP_CONST) {
 			s.fl[n->id] = n;
 		} else if ((n->op == VC_OP_CONV || n->op == VC_OP_DENSE) && n->in[1]->op == VC_OP_CONST &&
 			   (n->n_in < 3 || n->in[2]->op == VC_OP_CONST) && !vc_listed(skip, n)) {
@@ -246,12 +307,18 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 			vc_node *acc = vc_build(m, n->op == VC_OP_CONV ? VC_OP_QCONV : VC_OP_QDENSE, args, 3, &n->a, n->name);
 			if (!acc)
 				goto done;
-			/* a relu consumer only keeps the positive range */
+			/* a relu consumer only keeps the positive range; a leaky
+			 * one is folded into the requantization */
 			double r = s.rng[n->id].absmax;
+			vc_node *lk = leaky_user(n);
 			if (n->n_users == 1 && n->users[0]->op == VC_OP_RELU)
 				r = s.rng[n->id].posmax;
 			vc_attrs ra;
 			vc_attrs_init(&ra);
+			if (lk) {
+				r = s.rng[lk->id].absmax;
+				ra.leaky = lk->a.leaky;
+			}
 			ra.exp = exp_for(r);
 			if (ra.exp - acc->type.exp > 31)
 				ra.exp = acc->type.exp + 31;
@@ -262,17 +329,25 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 			vc_node *rq = vc_build(m, VC_OP_REQUANT, &acc, 1, &ra, rn);
 			if (!rq)
 				goto done;
-			s.q[n->id] = rq;
+			s.q[lk ? lk->id : n->id] = rq;
 			vc_stat_add(p, "quantized-layers", 1);
 		} else if (n->op == VC_OP_ADD && (hit = quantize_residual_add(p, &s, n)) != 0) {
 			if (hit < 0)
 				goto done;
-		} else if (int_in && (n->op == VC_OP_RELU || n->op == VC_OP_CLIP || n->op == VC_OP_MAXPOOL ||
-				      n->op == VC_OP_RESHAPE || n->op == VC_OP_FLATTEN)) {
+		} else if (int_in && moves_only(n->op)) {
 			vc_node *qn = vc_build(m, n->op, &s.q[x->id], 1, &n->a, n->name);
 			if (!qn)
 				goto done;
 			s.q[n->id] = qn;
+		} else if (n->op == VC_OP_CONCAT && n->n_in <= 16 && all_int_same_exp(&s, n)) {
+			vc_node *qin[16];
+			for (int k = 0; k < n->n_in; k++)
+				qin[k] = s.q[n->in[k]->id];
+			vc_node *qn = vc_build(m, VC_OP_CONCAT, qin, n->n_in, &n->a, n->name);
+			if (!qn)
+				goto done;
+			s.q[n->id] = qn;
+			vc_stat_add(p, "int8-concats", 1);
 		} else {
 			for (int k = 0; k < n->n_in; k++) {
 				vc_node *f = get_f(&s, n->in[k]);
@@ -310,6 +385,7 @@ const vc_pass_desc vc_pass_quantize = {
 	.opts = {{"calib", VC_OPT_INT, "0", "calibration samples to use (0: all given)"},
 		 {"skip", VC_OPT_STRING, "", "layers kept in float: names or node ids separated by ':'"},
 		 {"bits", VC_OPT_INT, "8", "activation and weight bits (8)"}},
-	.stats = {"samples", "synthetic-samples", "quantized-layers", "float-layers", "residual-adds", "residual-adds-float"},
+	.stats = {"samples", "synthetic-samples", "quantized-layers", "float-layers", "residual-adds", "residual-adds-float",
+		  "int8-concats"},
 	.run = quantize,
 };

@@ -27,6 +27,7 @@ typedef struct vc_geom {
 	int64_t oh, ow, sh, sw; /* output size, strides */
 	int64_t pt, pl, pb, pr; /* padding */
 	int res;                /* a residual is added (its tile takes ACC space) */
+	int leaky;              /* a leaky ReLU: one more ACC region, shared with the residual's */
 } vc_geom;
 /* Geometry of a QCONV, QDENSE, QCONV_RQ or VTA_CONV node. */
 int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g);

@@ -103,6 +103,25 @@ static int uop_word(lowering *L, uint32_t dst, uint32_t src, uint32_t wgt, uint3
 	return 0;
 }
 
+static int alu(lowering *L, int op, int use_imm, int32_t imm, int ubgn, uint32_t iter_out, uint32_t iter_in,
+	       uint32_t dfo, uint32_t dfi, uint32_t sfo, uint32_t sfi, int acc_res);
+
+/* The rounding shift of the requantization on one ACC region (micro-op ub):
+ * [SHR s-15], ADD 2^(s-1), SHR s; a negative s is a left shift. */
+static int requant_shift(lowering *L, int ub, int s, uint32_t io, uint32_t ii, uint32_t f, int ares)
+{
+	if (s > 15) {
+		if (alu(L, VTA_ALU_OPCODE_SHR, 1, s - 15, ub, io, ii, f, 1, f, 1, ares))
+			return -1;
+		s = 15;
+	}
+	if (s > 0 && alu(L, VTA_ALU_OPCODE_ADD, 1, 1 << (s - 1), ub, io, ii, f, 1, f, 1, ares))
+		return -1;
+	if (s != 0 && alu(L, VTA_ALU_OPCODE_SHR, 1, s, ub, io, ii, f, 1, f, 1, ares))
+		return -1;
+	return 0;
+}
+
 /* One ALU instruction over the accumulator block of a tile. */
 static int alu(lowering *L, int op, int use_imm, int32_t imm, int ubgn, uint32_t iter_out, uint32_t iter_in,
 	       uint32_t dfo, uint32_t dfi, uint32_t sfo, uint32_t sfi, int acc_res)
@@ -290,22 +309,47 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 					vc_stat_add(p, "residual-tiles", 1);
 				}
 
+				/* leaky ReLU: a copy T of the accumulators (reset, ADD), requantized
+				 * by s + leaky next to them, then X = MAX(X, T) (vc_requant_leaky).
+				 * T takes the residual's region, which is dead by now. */
+				uint32_t io = (uint32_t)(tco * th), ii = (uint32_t)g.ow, f = (uint32_t)g.ow;
+				uint32_t tbase = bbase + (uint32_t)tco;
+				int ut = -1;
+				if (n->a.leaky) {
+					if (uop_word(L, tbase, 0, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 || !(ki = emit(L)))
+						goto done;
+					ki->insn.opcode = VTA_OPCODE_GEMM;
+					ki->insn.reset = 1;
+					ki->insn.uop_bgn = (uint32_t)ub, ki->insn.uop_end = (uint32_t)ub + 1;
+					ki->insn.iter_out = io, ki->insn.iter_in = ii;
+					ki->insn.dst_factor_out = f, ki->insn.dst_factor_in = 1;
+					ki->writes = 1u << ares;
+					ki->reads = 1u << VC_RES_UOP;
+					if (uop_word(L, tbase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 ||
+					    alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, io, ii, f, 1, f, 1, ares))
+						goto done;
+					if (uop_word(L, tbase, tbase, 0, &ubuf[0]) || (ut = uops(L, ubuf, 1)) < 0 ||
+					    requant_shift(L, ut, shift + n->a.leaky, io, ii, f, ares))
+						goto done;
+					vc_stat_add(p, "leaky-tiles", 1);
+				}
+
 				/* requantize: [SHR s-15], ADD 2^(s-1), SHR s, MAX lo, MIN hi */
 				if (uop_word(L, abase, abase, 0, &ubuf[0]))
 					goto done;
 				if ((ub = uops(L, ubuf, 1)) < 0)
 					goto done;
-				uint32_t io = (uint32_t)(tco * th), ii = (uint32_t)g.ow, f = (uint32_t)g.ow;
-				int s = shift;
-				if (s > 15) {
-					if (alu(L, VTA_ALU_OPCODE_SHR, 1, s - 15, ub, io, ii, f, 1, f, 1, ares))
+				if (requant_shift(L, ub, shift, io, ii, f, ares))
+					goto done;
+				if (n->a.leaky) {
+					int um;
+					if (uop_word(L, abase, tbase, 0, &ubuf[0]) || (um = uops(L, ubuf, 1)) < 0 ||
+					    alu(L, VTA_ALU_OPCODE_MAX, 0, 0, um, io, ii, f, 1, f, 1, ares))
 						goto done;
-					s = 15;
+					/* the micro-op SRAM may have been refilled: fetch ub again */
+					if (uop_word(L, abase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
+						goto done;
 				}
-				if (s > 0 && alu(L, VTA_ALU_OPCODE_ADD, 1, 1 << (s - 1), ub, io, ii, f, 1, f, 1, ares))
-					goto done;
-				if (s != 0 && alu(L, VTA_ALU_OPCODE_SHR, 1, s, ub, io, ii, f, 1, f, 1, ares))
-					goto done;
 				if (alu(L, VTA_ALU_OPCODE_MAX, 1, (int32_t)lo, ub, io, ii, f, 1, f, 1, ares) ||
 				    alu(L, VTA_ALU_OPCODE_MIN, 1, (int32_t)hi, ub, io, ii, f, 1, f, 1, ares))
 					goto done;
@@ -344,6 +388,6 @@ const vc_pass_desc vc_pass_lower = {
 	.anchor = VC_ANCHOR_KERNEL,
 	.requires_props = VC_PROP_TILED,
 	.provides_props = VC_PROP_LOWERED,
-	.stats = {"instructions", "uops", "tiles", "residual-tiles"},
+	.stats = {"instructions", "uops", "tiles", "residual-tiles", "leaky-tiles"},
 	.run = lower,
 };

@@ -30,6 +30,7 @@ int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g)
 		g->cob = (w->dim[0] + t->block_out - 1) / t->block_out;
 	}
 	g->res = (n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ) && n->n_in > 3;
+	g->leaky = (n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ) && n->a.leaky;
 	int conv = x->rank == 4 || n->op == VC_OP_VTA_CONV;
 	g->sh = conv ? n->a.stride[0] : 1, g->sw = conv ? n->a.stride[1] : 1;
 	g->pt = conv ? n->a.pad[0] : 0, g->pl = conv ? n->a.pad[1] : 0;
@@ -52,7 +53,7 @@ static int fits(const vc_target *t, const vc_geom *g, int64_t th, int64_t tco, i
 		return 0;
 	if (tco * tci * k2 > t->wgt_depth / halves)
 		return 0;
-	if (tco * th * g->ow * (1 + g->res) + tco > t->acc_depth / halves)
+	if (tco * th * g->ow * (1 + (g->res || g->leaky)) + tco > t->acc_depth / halves)
 		return 0;
 	if (tco * tci * k2 > t->uop_depth / 2)
 		return 0;
