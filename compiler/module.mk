@@ -81,6 +81,13 @@ $(BIN)/bench_compiler: $(OBJ)/tests/compiler/bench_compiler.o $(LIB)/libvtacc.a 
 endif
 -include $(OBJ)/tests/compiler/bench_compiler.d
 
+# Whole Darknet networks on the golden model (synthetic weights).
+BENCH_PROGS += $(BIN)/bench_darknet
+$(BIN)/bench_darknet: $(OBJ)/tests/compiler/bench_darknet.o $(TEST_HARNESS) $(LIB)/libvtacc.a $(LIB)/libvta.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_darknet.o $(TEST_HARNESS) $(VC_LIBS) $(LDLIBS)
+-include $(OBJ)/tests/compiler/bench_darknet.d
+
 # The MNIST demo: compile, run on the golden model, show a few digits.
 MNIST_ONNX ?= ../shared/models/mnist-8.onnx
 MNIST_IMAGES ?= ../shared/data/mnist-10k-images-idx3-ubyte

@@ -281,6 +281,11 @@ int vc_artifact_parse(vc_module *m, const uint8_t *bytes, size_t len)
 			vc_error(m, n, ".vtam: device placement outside the image");
 			goto done;
 		}
+		if (n->a.dev_off >= 0 && !vc_in_one_segment(n->a.dev_off, (int64_t)vc_type_bytes(&n->type))) {
+			vc_error(m, n, ".vtam: device placement at %lld crosses a %lld-byte buffer boundary",
+				 (long long)n->a.dev_off, (long long)VC_SEGMENT_BYTES);
+			goto done;
+		}
 		if (n->op == VC_OP_CONST && data_off[i] >= 0)
 			memcpy(n->data, s->image + data_off[i], vc_type_bytes(&n->type));
 	}
@@ -289,6 +294,12 @@ int vc_artifact_parse(vc_module *m, const uint8_t *bytes, size_t len)
 		if (kn->insn_off < 0 || kn->insn_count < 1 || kn->insn_off + 16 * kn->insn_count > size ||
 		    kn->uop_off < 0 || kn->uop_off + 4 * (int64_t)kn->n_uops > size) {
 			vc_error(m, kn->node, ".vtam: kernel %d lies outside the image", k);
+			goto done;
+		}
+		if (!vc_in_one_segment(kn->insn_off, 16 * kn->insn_count) ||
+		    !vc_in_one_segment(kn->uop_off, 4 * (int64_t)kn->n_uops)) {
+			vc_error(m, kn->node, ".vtam: kernel %d crosses a %lld-byte buffer boundary", k,
+				 (long long)VC_SEGMENT_BYTES);
 			goto done;
 		}
 	}

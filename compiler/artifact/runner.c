@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Running a loaded artifact: the device image copied into one buffer of the
- * runtime (VTAMemAlloc), the DRAM addresses of the LOAD/STORE instructions
- * relocated, each kernel run with VTADeviceRun on the context's backend and
+ * Running a loaded artifact: the device image copied into buffers of the
+ * runtime (VTAMemAlloc), one per segment of the image (ir/kernel.h), the DRAM
+ * addresses of the LOAD/STORE instructions relocated into them, each kernel run with VTADeviceRun on the context's backend and
  * the rest of the graph on the host.
  */
 #include <stdlib.h>
@@ -15,17 +15,37 @@ struct vc_runner {
 	vc_module *m;
 	vta_context_t *ctx;
 	VTADeviceHandle dev;
-	uint8_t *arena;
-	vta_phy_addr_t phys;
+	int n_seg;
+	uint8_t **seg;          /* host view of each segment */
+	vta_phy_addr_t *seg_pa; /* its physical address */
 	uint64_t runs, cycles, gemm_uops;
 };
 
-static int relocate(vc_module *m, uint8_t *arena, vta_phy_addr_t phys)
+/* Host and physical address of image offset off (placed by emit, so a
+ * region starting there stays in the segment). */
+static uint8_t *host_at(const vc_runner *r, int64_t off)
+{
+	return r->seg[off / VC_SEGMENT_BYTES] + off % VC_SEGMENT_BYTES;
+}
+
+static vta_phy_addr_t phys_at(const vc_runner *r, int64_t off)
+{
+	return r->seg_pa[off / VC_SEGMENT_BYTES] + (vta_phy_addr_t)(off % VC_SEGMENT_BYTES);
+}
+
+/* Copy a host tensor into the image at off and make it visible to the device. */
+static void to_device(vc_runner *r, int64_t off, const void *data, size_t bytes)
+{
+	memcpy(host_at(r, off), data, bytes);
+	VTAFlushCache(host_at(r, off), phys_at(r, off), (int)bytes);
+}
+
+static int relocate(vc_module *m, vc_runner *r)
 {
 	for (int k = 0; k < m->n_kernels; k++) {
 		vc_kernel *kn = m->kernels[k];
 		for (int64_t i = 0; i < kn->insn_count; i++) {
-			uint8_t *p = arena + kn->insn_off + 16 * i;
+			uint8_t *p = host_at(r, kn->insn_off + 16 * i);
 			vta_insn_word_t w;
 			vta_insn_t in;
 			vta_insn_load(p, &w);
@@ -33,9 +53,14 @@ static int relocate(vc_module *m, uint8_t *arena, vta_phy_addr_t phys)
 			if (in.opcode != VTA_OPCODE_LOAD && in.opcode != VTA_OPCODE_STORE)
 				continue;
 			uint32_t eb = vta_mem_elem_bytes(in.memory_type);
-			if (!eb || phys % eb)
+			int64_t off = (int64_t)in.dram_base * eb;
+			if (!eb || off >= m->stream->size)
+				return vc_error(m, kn->node, "kernel %d instruction %lld: DRAM address outside the image", k,
+						(long long)i);
+			vta_phy_addr_t pa = phys_at(r, off);
+			if (pa % eb || pa / eb > UINT32_MAX)
 				return vc_error(m, kn->node, "kernel %d instruction %lld: cannot relocate", k, (long long)i);
-			in.dram_base += (uint32_t)(phys / eb);
+			in.dram_base = (uint32_t)(pa / eb);
 			vta_error_t err;
 			if (vta_insn_encode(&in, &w, &err))
 				return vc_error(m, kn->node, "relocating kernel %d: %s", k, err.msg);
@@ -68,25 +93,33 @@ vc_runner *vc_runner_open(vc_module *m, const char *target, char *err, size_t n)
 	}
 	int64_t size = m->stream ? m->stream->size : 0;
 	if (size > 0) {
-		if (size > VTA_MAX_XFER) {
-			snprintf(err, n, "the model needs %lld bytes of device memory in one buffer (at most %d)",
-				 (long long)size, VTA_MAX_XFER);
-			goto fail;
-		}
+		r->n_seg = (int)((size + VC_SEGMENT_BYTES - 1) / VC_SEGMENT_BYTES);
+		r->seg = calloc((size_t)r->n_seg, sizeof *r->seg);
+		r->seg_pa = calloc((size_t)r->n_seg, sizeof *r->seg_pa);
 		r->dev = VTADeviceAlloc();
-		r->arena = VTAMemAlloc((size_t)size, VTA_NOT_CACHED);
-		if (!r->arena || !r->dev) {
-			snprintf(err, n, "cannot allocate %lld bytes of device memory: %s", (long long)size,
-				 vta_errmsg(r->ctx));
+		if (!r->seg || !r->seg_pa || !r->dev) {
+			snprintf(err, n, "cannot allocate a VTA device: %s", vta_errmsg(r->ctx));
 			goto fail;
 		}
-		r->phys = VTAMemGetPhyAddr(r->arena);
-		memcpy(r->arena, m->stream->image, (size_t)size);
-		if (relocate(m, r->arena, r->phys)) {
+		for (int i = 0; i < r->n_seg; i++) {
+			int64_t at = (int64_t)i * VC_SEGMENT_BYTES;
+			size_t bytes = (size_t)(size - at < VC_SEGMENT_BYTES ? size - at : VC_SEGMENT_BYTES);
+			if (!(r->seg[i] = VTAMemAlloc(bytes, VTA_NOT_CACHED))) {
+				snprintf(err, n, "cannot allocate %zu bytes of device memory (buffer %d of %d, %lld bytes in all): %s",
+					 bytes, i + 1, r->n_seg, (long long)size, vta_errmsg(r->ctx));
+				goto fail;
+			}
+			r->seg_pa[i] = VTAMemGetPhyAddr(r->seg[i]);
+			memcpy(r->seg[i], m->stream->image + at, bytes);
+		}
+		if (relocate(m, r)) {
 			snprintf(err, n, "%s", m->diag.msg);
 			goto fail;
 		}
-		VTAFlushCache(r->arena, r->phys, (int)size);
+		for (int i = 0; i < r->n_seg; i++) {
+			int64_t at = (int64_t)i * VC_SEGMENT_BYTES;
+			VTAFlushCache(r->seg[i], r->seg_pa[i], (int)(size - at < VC_SEGMENT_BYTES ? size - at : VC_SEGMENT_BYTES));
+		}
 	}
 	return r;
 fail:
@@ -99,8 +132,11 @@ void vc_runner_close(vc_runner *r)
 	if (!r)
 		return;
 	vta_context_bind(r->ctx); /* several runners may be open: act on ours */
-	if (r->arena)
-		VTAMemFree(r->arena);
+	for (int i = 0; r->seg && i < r->n_seg; i++)
+		if (r->seg[i])
+			VTAMemFree(r->seg[i]);
+	free(r->seg);
+	free(r->seg_pa);
 	if (r->dev)
 		VTADeviceFree(r->dev);
 	vta_context_bind(NULL);
@@ -118,23 +154,21 @@ static int device_hook(void *ctx, vc_module *m, const vc_node *n, const vc_tenso
 	size_t xb = vc_type_bytes(&x->type), yb = vc_type_bytes(&n->type);
 	if (vta_context_bind(r->ctx))
 		return vc_error(m, n, "run: cannot bind the runner's VTA context");
-	memcpy(r->arena + x->a.dev_off, in[0].data, xb);
-	VTAFlushCache(r->arena + x->a.dev_off, r->phys + (vta_phy_addr_t)x->a.dev_off, (int)xb);
+	to_device(r, x->a.dev_off, in[0].data, xb);
 	if (n->n_in > 3) { /* the residual */
 		const vc_node *res = n->in[3];
 		size_t rb = vc_type_bytes(&res->type);
 		if (res->a.dev_off < 0)
 			return vc_error(m, n, "run: the residual operand was not placed in device memory");
-		memcpy(r->arena + res->a.dev_off, in[3].data, rb);
-		VTAFlushCache(r->arena + res->a.dev_off, r->phys + (vta_phy_addr_t)res->a.dev_off, (int)rb);
+		to_device(r, res->a.dev_off, in[3].data, rb);
 	}
-	if (VTADeviceRun(r->dev, r->phys + (vta_phy_addr_t)kn->insn_off, (uint32_t)kn->insn_count, 1u << 30))
+	if (VTADeviceRun(r->dev, phys_at(r, kn->insn_off), (uint32_t)kn->insn_count, 1u << 30))
 		return vc_error(m, n, "run: kernel %d failed on the device: %s", kn->id, vta_errmsg(r->ctx));
 	r->runs++;
-	VTAInvalidateCache(r->arena + n->a.dev_off, r->phys + (vta_phy_addr_t)n->a.dev_off, (int)yb);
+	VTAInvalidateCache(host_at(r, n->a.dev_off), phys_at(r, n->a.dev_off), (int)yb);
 	if (vc_tensor_alloc(out, &n->type))
 		return vc_error(m, n, "out of memory");
-	memcpy(out->data, r->arena + n->a.dev_off, yb);
+	memcpy(out->data, host_at(r, n->a.dev_off), yb);
 	return 0;
 }
 

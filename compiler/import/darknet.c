@@ -463,6 +463,22 @@ static int layer_ref(dn *d, int64_t v, int layer, const char *key, int *out)
 
 static const char *const conv_ignored[] = {"flipped", "dot", NULL};
 
+/* Darknet's batchnorm (x - mean) / (sqrt(var) + 1e-6) * scale + bias folded
+ * into n outputs of `per` weights each; bn3 holds scales, means, variances. */
+static int fold_batchnorm(dn *d, const float *bn3, int64_t n, int64_t per, float *wt, float *bias)
+{
+	for (int64_t f = 0; f < n; f++) {
+		if (bn3[2 * n + f] < 0)
+			return dn_fail(d, "batchnorm variance %lld is negative (%g): corrupt weights", (long long)f,
+				       bn3[2 * n + f]);
+		double k = bn3[f] / (sqrt((double)bn3[2 * n + f]) + 1e-6);
+		for (int64_t j = 0; j < per; j++)
+			wt[f * per + j] = (float)(wt[f * per + j] * k);
+		bias[f] = (float)(bias[f] - bn3[n + f] * k);
+	}
+	return 0;
+}
+
 static int conv_layer(dn *d, int layer, dn_layer *in, dn_layer *o)
 {
 	vc_module *m = d->m;
@@ -503,17 +519,7 @@ static int conv_layer(dn *d, int layer, dn_layer *in, dn_layer *o)
 	if (!rc)
 		rc = take_floats(d, "weights", DN_WEIGHTS, filters * per, per, wt);
 	if (!rc && bn)
-		for (int64_t f = 0; f < filters; f++) {
-			if (bn3[2 * filters + f] < 0) {
-				rc = dn_fail(d, "batchnorm variance %lld is negative (%g): corrupt weights", (long long)f,
-					     bn3[2 * filters + f]);
-				break;
-			}
-			double k = bn3[f] / (sqrt((double)bn3[2 * filters + f]) + 1e-6);
-			for (int64_t j = 0; j < per; j++)
-				wt[f * per + j] = (float)(wt[f * per + j] * k);
-			bias[f] = (float)(bias[f] - bn3[filters + f] * k);
-		}
+		rc = fold_batchnorm(d, bn3, filters, per, wt, bias);
 	free(bn3);
 	if (rc)
 		return -1;
@@ -560,17 +566,7 @@ static int connected_layer(dn *d, int layer, dn_layer *in, dn_layer *o)
 	if (!rc && bn)
 		rc = take_floats(d, "batchnorm scales, means and variances", DN_BN, 3 * outputs, 0, bn3);
 	if (!rc && bn)
-		for (int64_t f = 0; f < outputs; f++) {
-			if (bn3[2 * outputs + f] < 0) {
-				rc = dn_fail(d, "batchnorm variance %lld is negative (%g): corrupt weights", (long long)f,
-					     bn3[2 * outputs + f]);
-				break;
-			}
-			double k = bn3[f] / (sqrt((double)bn3[2 * outputs + f]) + 1e-6);
-			for (int64_t j = 0; j < inputs; j++)
-				wt[f * inputs + j] = (float)(wt[f * inputs + j] * k);
-			bias[f] = (float)(bias[f] - bn3[outputs + f] * k);
-		}
+		rc = fold_batchnorm(d, bn3, outputs, inputs, wt, bias);
 	free(bn3);
 	if (rc)
 		return -1;

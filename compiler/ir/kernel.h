@@ -8,6 +8,8 @@
 #ifndef VC_KERNEL_H
 #define VC_KERNEL_H
 
+#include <vta/driver.h>
+
 #include "ir/ir.h"
 
 /* Kernel IR: a fused VTA kernel, its tiling, and its instructions. */
@@ -44,6 +46,17 @@ struct vc_kernel {
 	int64_t uop_off;
 	int64_t macs;
 };
+
+/* The device image is cut into segments of VC_SEGMENT_BYTES, the largest
+ * contiguous device buffer (VTA_MAX_XFER): the runner allocates each segment
+ * as its own buffer, so no tensor, micro-op block or instruction stream may
+ * cross a segment boundary (emit places them so; the artifact reader checks). */
+#define VC_SEGMENT_BYTES ((int64_t)VTA_MAX_XFER)
+static inline int vc_in_one_segment(int64_t off, int64_t bytes)
+{
+	return off >= 0 && bytes >= 0 && bytes <= VC_SEGMENT_BYTES &&
+	       (bytes == 0 || off / VC_SEGMENT_BYTES == (off + bytes - 1) / VC_SEGMENT_BYTES);
+}
 
 /* The stream unit: the device memory image. */
 struct vc_stream {

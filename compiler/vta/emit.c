@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * emit: place every device tensor, micro-op and instruction stream in one
- * device memory image and encode the instructions.
+ * device memory image, none across a segment boundary (ir/kernel.h), and
+ * encode the instructions.
  */
 #include <string.h>
 
@@ -22,6 +23,20 @@ int64_t vc_arena_align(void)
 	return a;
 }
 
+/* The offset of a region of `bytes` at or after *off that does not cross a
+ * segment boundary (kernel.h); *off moves past it. -1 if it is larger than a
+ * segment. */
+static int64_t place(int64_t *off, int64_t bytes, int64_t A)
+{
+	if (bytes > VC_SEGMENT_BYTES)
+		return -1;
+	int64_t at = *off;
+	if (!vc_in_one_segment(at, bytes))
+		at = align_up(at, VC_SEGMENT_BYTES);
+	*off = align_up(at + bytes, A);
+	return at;
+}
+
 static int emit_stream(vc_pass *p, vc_module *m, vc_unit *u)
 {
 	(void)u;
@@ -32,16 +47,18 @@ static int emit_stream(vc_pass *p, vc_module *m, vc_unit *u)
 		n->a.dev_off = -1;
 		if (n->type.layout != VC_PACKED)
 			continue;
-		n->a.dev_off = off;
-		off = align_up(off + (int64_t)vc_type_bytes(&n->type), A);
+		if ((n->a.dev_off = place(&off, (int64_t)vc_type_bytes(&n->type), A)) < 0)
+			return vc_error(m, n, "emit: %zu bytes do not fit one device buffer of %lld bytes",
+					vc_type_bytes(&n->type), (long long)VC_SEGMENT_BYTES);
 	}
 	for (int k = 0; k < m->n_kernels; k++) {
 		vc_kernel *kn = m->kernels[k];
-		kn->uop_off = off;
-		off = align_up(off + 4 * (int64_t)kn->n_uops, A);
-		kn->insn_off = off;
 		kn->insn_count = kn->n;
-		off = align_up(off + 16 * (int64_t)kn->n, A);
+		kn->uop_off = place(&off, 4 * (int64_t)kn->n_uops, A);
+		kn->insn_off = place(&off, 16 * (int64_t)kn->n, A);
+		if (kn->uop_off < 0 || kn->insn_off < 0)
+			return vc_error(m, kn->node, "emit: kernel %d: %d micro-ops or %d instructions do not fit one device buffer", k,
+					kn->n_uops, kn->n);
 	}
 	vc_stream *s = vc_alloc(m, sizeof *s);
 	uint8_t *img = s ? vc_alloc(m, (size_t)(off ? off : 1)) : NULL;
