@@ -144,6 +144,31 @@ static int alu(lowering *L, int op, int use_imm, int32_t imm, int ubgn, uint32_t
 	return 0;
 }
 
+/* LOAD ACC_8BIT (the residual) or STORE of tco output channel blocks of
+ * th*ow elements from output row oh0: one instruction whose x_stride is the
+ * channel-block stride oh*ow or, when that does not fit the field (feature
+ * maps of 256x256 and more, YOLOv3-tiny's 416x416), one per block. */
+static int out_blocks(lowering *L, const vc_geom *g, int opcode, int mem, uint32_t sram, int64_t nb, int64_t co0,
+		      int64_t oh0, int64_t tco, int64_t th, int arg, uint32_t reads, uint32_t writes)
+{
+	int64_t plane = g->oh * g->ow, xs = th * g->ow;
+	int split = plane >= (1 << VTA_MEM_X_STRIDE_WIDTH);
+	for (int64_t j = 0; j < (split ? tco : 1); j++) {
+		vc_kinsn *ki = emit(L);
+		if (!ki)
+			return -1;
+		ki->insn.opcode = opcode;
+		ki->insn.memory_type = mem;
+		ki->insn.sram_base = sram + (uint32_t)(j * xs);
+		ki->insn.dram_base = (uint32_t)(((nb * g->cob + co0 + j) * g->oh + oh0) * g->ow);
+		ki->insn.y_size = (uint32_t)(split ? 1 : tco), ki->insn.x_size = (uint32_t)xs;
+		ki->insn.x_stride = (uint32_t)(split ? xs : plane);
+		ki->arg = arg;
+		ki->reads = reads, ki->writes = writes;
+	}
+	return 0;
+}
+
 static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 {
 	vc_kernel *k = u->kernel;
@@ -285,16 +310,9 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 				 * immediate), added with one tensor-tensor ALU ADD */
 				if (g.res) {
 					uint32_t rbase = bbase + (uint32_t)tco;
-					if (!(ki = emit(L)))
+					if (out_blocks(L, &g, VTA_OPCODE_LOAD, VTA_MEM_ID_ACC_8BIT, rbase, nb, co0, oh0, tco, th,
+						       VC_ARG_RES, 0, 1u << ares))
 						goto done;
-					ki->insn.opcode = VTA_OPCODE_LOAD;
-					ki->insn.memory_type = VTA_MEM_ID_ACC_8BIT;
-					ki->insn.sram_base = rbase;
-					ki->insn.dram_base = (uint32_t)(((nb * g.cob + co0) * g.oh + oh0) * g.ow);
-					ki->insn.y_size = (uint32_t)tco, ki->insn.x_size = (uint32_t)(th * g.ow);
-					ki->insn.x_stride = (uint32_t)(g.oh * g.ow);
-					ki->arg = VC_ARG_RES;
-					ki->writes = 1u << ares;
 					uint32_t rio = (uint32_t)(tco * th), rii = (uint32_t)g.ow, rf = (uint32_t)g.ow;
 					if (n->a.res_shift) {
 						if (uop_word(L, rbase, rbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
@@ -355,16 +373,9 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 					goto done;
 
 				/* store: tco rows of th*ow contiguous output elements */
-				if (!(ki = emit(L)))
+				if (out_blocks(L, &g, VTA_OPCODE_STORE, VTA_MEM_ID_OUT, abase, nb, co0, oh0, tco, th, VC_ARG_OUT,
+					       1u << ares, 0))
 					goto done;
-				ki->insn.opcode = VTA_OPCODE_STORE;
-				ki->insn.memory_type = VTA_MEM_ID_OUT;
-				ki->insn.sram_base = abase;
-				ki->insn.dram_base = (uint32_t)(((nb * g.cob + co0) * g.oh + oh0) * g.ow);
-				ki->insn.y_size = (uint32_t)tco, ki->insn.x_size = (uint32_t)(th * g.ow);
-				ki->insn.x_stride = (uint32_t)(g.oh * g.ow);
-				ki->arg = VC_ARG_OUT;
-				ki->reads = 1u << ares;
 				tiles++;
 			}
 	vc_kinsn *fin = emit(L);

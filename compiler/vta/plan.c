@@ -59,7 +59,8 @@ static int fits(const vc_target *t, const vc_geom *g, int64_t th, int64_t tco, i
 		return 0;
 	if (g->sh * cols >= 2048 || g->ow >= 2048 || th * g->ow >= 2048 || th > 16383 || tco * th > 16383)
 		return 0;
-	if (g->w >= 65536 || th * g->ow >= 65536 || g->cib * k2 >= 65536 || g->oh * g->ow >= 65536)
+	/* (a channel-block stride oh*ow over the x_stride field splits the stores, lower.c) */
+	if (g->w >= 65536 || th * g->ow >= 65536 || g->cib * k2 >= 65536)
 		return 0;
 	return 1;
 }

@@ -311,16 +311,64 @@ static void leaky_values(void)
 	CHECK_EQ(vc_requant_leaky(-80, 3, 0, -127, 127), -10);    /* no leaky */
 }
 
+/* The slow cases run on the default configuration, plain build only. */
+static int slow_cases_run_here(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return 0;
+#endif
+	return !strcmp(VTA_CONFIG_NAME, "1x16_i8w8a32_15_15_18_17") && !strcmp(VTA_TARGET, "sim");
+}
+
+/* A cfg text with synthetic weights, compiled with one synthetic
+ * calibration sample; NULL (the failure recorded) if it does not compile. */
+static vc_module *compile_cfg(const char *cfg, uint64_t seed)
+{
+	vc_darknet_opts o = {.synthetic = 1, .seed = seed};
+	vc_compile_opts co = {.calib_path = "synthetic", .calib_count = 1};
+	char err[1024];
+	vc_module *m = vc_module_new();
+	int rc = vc_import_darknet_bytes(m, "t.cfg", (const uint8_t *)cfg, strlen(cfg), NULL, NULL, 0, &o);
+	CHECK_EQ(rc, 0);
+	if (!rc)
+		CHECK_EQ(rc = vc_compile(m, &co, err, sizeof err), 0);
+	if (rc) {
+		vc_module_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* run's first output on fsim for a seeded random image equals the host
+ * int8 reference of ref. */
+static void fsim_equals_host(vc_module *run, vc_module *ref, uint64_t seed)
+{
+	char err[1024];
+	vc_tensor in, o1[8], o2[8];
+	CHECK_EQ(vc_tensor_alloc(&in, &ref->g->inputs[0]->type), 0);
+	for (int64_t i = 0; i < vc_type_elems(&in.t); i++)
+		((float *)in.data)[i] = (float)test_rand_range(&seed, 0, 255);
+	vc_runner *r = vc_runner_open(run, "fsim", err, sizeof err);
+	CHECK(r != NULL);
+	if (r && !vc_runner_run(r, &in, o1)) {
+		CHECK_EQ(vc_simulate(ref, &in, o2), 0);
+		CHECK_EQ(memcmp(o1[0].data, o2[0].data, vc_type_bytes(&o1[0].t)), 0);
+		vc_tensor_free(&o1[0]);
+		vc_tensor_free(&o2[0]);
+	} else {
+		CHECK(0);
+	}
+	vc_runner_close(r);
+	vc_tensor_free(&in);
+}
+
 /* YOLOv3-tiny (shared cfg, synthetic weights) at a small input on fsim:
  * bit-exact with the host int8 reference, detections decoded. Default
  * configuration, plain build only (it is the slow case). */
 static void yolov3_tiny(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
-	return;
-#endif
-	if (strcmp(VTA_CONFIG_NAME, "1x16_i8w8a32_15_15_18_17") || strcmp(VTA_TARGET, "sim"))
-		return; /* the default configuration only */
+	if (!slow_cases_run_here())
+		return;
 	char path[1024], err[1024];
 	snprintf(path, sizeof path, "%s/../shared/models/yolov3-tiny.cfg", test_root());
 	vc_darknet_opts o = {.synthetic = 1, .seed = 1, .input_size = 64};
@@ -372,33 +420,21 @@ static void yolov3_tiny(void)
 
 /* A network whose device image is larger than one device buffer (32 MiB):
  * sixteen 3x3 convolutions to 512 channels (2.25 MiB of int8 weights each
- * after the first) at 1x1.
- * emit keeps every region inside one buffer, the runner allocates one per
- * segment, and the device result equals the host int8 reference. Default
- * configuration, plain build only (it moves ~200 MB). */
+ * after the first) at 1x1. emit keeps every region inside one buffer, the
+ * runner allocates one per segment, and the device result read back from
+ * the .vtam equals the host int8 reference (it moves ~200 MB). */
 static void image_over_one_buffer(void)
 {
-#if defined(__SANITIZE_ADDRESS__)
-	return;
-#endif
-	if (strcmp(VTA_CONFIG_NAME, "1x16_i8w8a32_15_15_18_17") || strcmp(VTA_TARGET, "sim"))
+	if (!slow_cases_run_here())
 		return;
 	char cfg[4096];
 	int k = snprintf(cfg, sizeof cfg, "[net]\nwidth=1\nheight=1\nchannels=16\n");
 	for (int i = 0; i < 16; i++)
 		k += snprintf(cfg + k, sizeof cfg - (size_t)k,
 			      "[convolutional]\nbatch_normalize=1\nfilters=512\nsize=3\nstride=1\npad=1\nactivation=leaky\n");
-	vc_darknet_opts o = {.synthetic = 1, .seed = 2};
-	vc_module *m = vc_module_new();
-	CHECK_EQ(vc_import_darknet_bytes(m, "big.cfg", (const uint8_t *)cfg, (size_t)k, NULL, NULL, 0, &o), 0);
-	vc_compile_opts co = {.calib_path = "synthetic", .calib_count = 1};
-	char err[1024];
-	int rc = vc_compile(m, &co, err, sizeof err);
-	CHECK_EQ(rc, 0);
-	if (rc) {
-		vc_module_free(m);
+	vc_module *m = compile_cfg(cfg, 2);
+	if (!m)
 		return;
-	}
 	CHECK_EQ(m->n_kernels, 16);
 	CHECK(m->stream->size > VC_SEGMENT_BYTES);
 	int crossing = 0;
@@ -407,31 +443,36 @@ static void image_over_one_buffer(void)
 		crossing += n->a.dev_off >= 0 && !vc_in_one_segment(n->a.dev_off, (int64_t)vc_type_bytes(&n->type));
 	}
 	CHECK_EQ(crossing, 0);
-	/* through the artifact, as vta run reads it */
 	uint8_t *bytes;
 	size_t len;
 	vc_module *a = vc_module_new();
 	CHECK_EQ(vc_artifact_bytes(m, &bytes, &len), 0);
 	CHECK_EQ(vc_artifact_parse(a, bytes, len), 0);
 	free(bytes);
-	vc_tensor in, o1[8], o2[8];
-	CHECK_EQ(vc_tensor_alloc(&in, &m->g->inputs[0]->type), 0);
-	uint64_t st = 9;
-	for (int i = 0; i < 16; i++)
-		((float *)in.data)[i] = (float)test_rand_range(&st, 0, 255);
-	vc_runner *r = vc_runner_open(a, "fsim", err, sizeof err);
-	CHECK(r != NULL);
-	if (r && !vc_runner_run(r, &in, o1)) {
-		CHECK_EQ(vc_simulate(m, &in, o2), 0);
-		CHECK_EQ(memcmp(o1[0].data, o2[0].data, vc_type_bytes(&o1[0].t)), 0);
-		vc_tensor_free(&o1[0]);
-		vc_tensor_free(&o2[0]);
-	} else {
-		CHECK(0);
-	}
-	vc_runner_close(r);
-	vc_tensor_free(&in);
+	fsim_equals_host(a, m, 9);
 	vc_module_free(a);
+	vc_module_free(m);
+}
+
+/* Feature maps of 64 Ki elements and more (here 128x512): the channel-block
+ * stride of the output (oh*ow) does not fit a STORE's 16-bit x_stride, so
+ * the stores and the residual loads go one channel block at a time; both 1x1
+ * convolutions (32 channels: two blocks per tile) still run on VTA,
+ * bit-exact with the host int8 reference. */
+static void large_plane(void)
+{
+	if (!slow_cases_run_here())
+		return;
+	vc_module *m = compile_cfg("[net]\nwidth=128\nheight=512\nchannels=3\n"
+				   "[convolutional]\nbatch_normalize=1\nfilters=32\nsize=1\nstride=1\npad=0\nactivation=leaky\n"
+				   "[convolutional]\nbatch_normalize=1\nfilters=32\nsize=1\nstride=1\npad=0\nactivation=linear\n"
+				   "[shortcut]\nfrom=-2\nactivation=leaky\n",
+				   4);
+	if (!m)
+		return;
+	CHECK_EQ(m->n_kernels, 2);
+	CHECK(m->kernels[0]->tile.tco > 1 || m->kernels[1]->tile.tco > 1); /* the split stores more than one block */
+	fsim_equals_host(m, m, 5);
 	vc_module_free(m);
 }
 
@@ -443,6 +484,7 @@ int main(int argc, char **argv)
 		{"leaky_values", leaky_values},
 		{"yolov3_tiny", yolov3_tiny},
 		{"image_over_one_buffer", image_over_one_buffer},
+		{"large_plane", large_plane},
 		{NULL, NULL},
 	};
 	return test_main(argc, argv, cases);
