@@ -165,6 +165,8 @@ static int device_hook(void *ctx, vc_module *m, const vc_node *n, const vc_tenso
 	if (VTADeviceRun(r->dev, phys_at(r, kn->insn_off), (uint32_t)kn->insn_count, 1u << 30))
 		return vc_error(m, n, "run: kernel %d failed on the device: %s", kn->id, vta_errmsg(r->ctx));
 	r->runs++;
+	if (m->progress) /* a long run (rtl) shows which kernel it is at */
+		m->progress(m->progress_ctx, "VTA kernels", kn->id + 1, m->n_kernels);
 	VTAInvalidateCache(host_at(r, n->a.dev_off), phys_at(r, n->a.dev_off), (int)yb);
 	if (vc_tensor_alloc(out, &n->type))
 		return vc_error(m, n, "out of memory");

@@ -133,7 +133,7 @@ const char vta_run_usage[] =
 	"  --thresh=P --nms=IOU      detectors: box threshold (0.5) and suppression overlap (0.45)\n"
 	"  --show=N                  print the first N dataset predictions\n"
 	"  --simulate                run on the host only (VTA kernels by the int8 reference)\n"
-	"With a labelled dataset it ends with 'accuracy: C/N = P%'. Progress goes to a terminal only.\n"
+	"With a labelled dataset it ends with 'accuracy: C/N = P%'. Progress (inputs; VTA kernels for one input) goes to a terminal only.\n"
 	"\n"
 	"examples:\n"
 	"  vta run mnist.vtam --dataset=../shared/data/mnist-10k-images-idx3-ubyte \\\n"
@@ -478,6 +478,8 @@ int vta_cmd_run(int argc, char **argv)
 		fprintf(stderr, "vta run: %s: %s\n", o.model, m->diag.msg);
 		goto done;
 	}
+	if (tty && !o.dataset && o.n_inputs + o.random == 1)
+		m->progress = vc_tty_progress; /* per kernel (one input; several show inputs) */
 	vc_graph *g = m->g;
 	if (g->n_inputs != 1) {
 		fprintf(stderr, "vta run: models with %d inputs are not supported by this command\n", g->n_inputs);
