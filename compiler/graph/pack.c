@@ -5,6 +5,7 @@
  * every edge that crosses the region boundary (an unpack -> pack pair of
  * matching layout is elided); one kernel function per VTA op.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "graph/graph.h"
@@ -67,10 +68,32 @@ static int add_kernel(vc_module *m, vc_node *n)
 }
 
 /* The packed form of a plain int8 value: reuse the VTA result it was
- * unpacked from when that has the layout, else a new pack. */
+ * unpacked from when that has the layout; a channel concat of inputs that
+ * are whole channel blocks is the concat of their packed forms (the blocks
+ * line up, no unpack/pack round trip); else a new pack. */
 static vc_node *packed_form(vc_pass *p, vc_module *m, vc_node *x)
 {
 	const vc_target *t = &m->target;
+	if (x->op == VC_OP_CONCAT && x->type.rank == 4 && (x->a.axis == 1 || x->a.axis == -3)) {
+		int whole = 1;
+		for (int i = 0; i < x->n_in; i++)
+			whole &= x->in[i]->type.dim[1] % t->block_in == 0;
+		vc_node **parts = whole ? vc_alloc(m, (size_t)x->n_in * sizeof *parts) : NULL;
+		if (parts) {
+			for (int i = 0; i < x->n_in; i++)
+				if (!(parts[i] = packed_form(p, m, x->in[i])))
+					return NULL;
+			vc_attrs a;
+			vc_attrs_init(&a);
+			a.axis = 1;
+			char nm[64];
+			snprintf(nm, sizeof nm, "%.50s.packed", x->name);
+			vc_node *c = vc_build(m, VC_OP_CONCAT, parts, x->n_in, &a, nm);
+			if (c)
+				vc_stat_add(p, "concat-by-layout", 1);
+			return c;
+		}
+	}
 	if (x->op == VC_OP_UNPACK) {
 		const vc_type *pt = &x->in[0]->type;
 		int64_t C = x->type.dim[1], H = x->type.rank == 4 ? x->type.dim[2] : 1,
@@ -147,6 +170,6 @@ const vc_pass_desc vc_pass_pack = {
 	.anchor = VC_ANCHOR_GRAPH,
 	.requires_props = VC_PROP_FUSED,
 	.provides_props = VC_PROP_PACKED,
-	.stats = {"kernels", "channels-padded", "unpack-pack-elided"},
+	.stats = {"kernels", "channels-padded", "unpack-pack-elided", "concat-by-layout"},
 	.run = pack,
 };

@@ -320,12 +320,12 @@ static int slow_cases_run_here(void)
 	return !strcmp(VTA_CONFIG_NAME, "1x16_i8w8a32_15_15_18_17") && !strcmp(VTA_TARGET, "sim");
 }
 
-/* A cfg text with synthetic weights, compiled with one synthetic
- * calibration sample; NULL (the failure recorded) if it does not compile. */
-static vc_module *compile_cfg(const char *cfg, uint64_t seed)
+/* A cfg text with synthetic weights, compiled (pipeline NULL: the default)
+ * with one synthetic calibration sample; NULL (the failure recorded) if it does not compile. */
+static vc_module *compile_cfg(const char *cfg, uint64_t seed, const char *pipeline)
 {
 	vc_darknet_opts o = {.synthetic = 1, .seed = seed};
-	vc_compile_opts co = {.calib_path = "synthetic", .calib_count = 1};
+	vc_compile_opts co = {.pipeline = pipeline, .calib_path = "synthetic", .calib_count = 1};
 	char err[1024];
 	vc_module *m = vc_module_new();
 	int rc = vc_import_darknet_bytes(m, "t.cfg", (const uint8_t *)cfg, strlen(cfg), NULL, NULL, 0, &o);
@@ -432,7 +432,7 @@ static void image_over_one_buffer(void)
 	for (int i = 0; i < 16; i++)
 		k += snprintf(cfg + k, sizeof cfg - (size_t)k,
 			      "[convolutional]\nbatch_normalize=1\nfilters=512\nsize=3\nstride=1\npad=1\nactivation=leaky\n");
-	vc_module *m = compile_cfg(cfg, 2);
+	vc_module *m = compile_cfg(cfg, 2, NULL);
 	if (!m)
 		return;
 	CHECK_EQ(m->n_kernels, 16);
@@ -467,13 +467,40 @@ static void large_plane(void)
 				   "[convolutional]\nbatch_normalize=1\nfilters=32\nsize=1\nstride=1\npad=0\nactivation=leaky\n"
 				   "[convolutional]\nbatch_normalize=1\nfilters=32\nsize=1\nstride=1\npad=0\nactivation=linear\n"
 				   "[shortcut]\nfrom=-2\nactivation=leaky\n",
-				   4);
+				   4, NULL);
 	if (!m)
 		return;
 	CHECK_EQ(m->n_kernels, 2);
 	CHECK(m->kernels[0]->tile.tco > 1 || m->kernels[1]->tile.tco > 1); /* the split stores more than one block */
 	fsim_equals_host(m, m, 5);
 	vc_module_free(m);
+}
+
+/* A route of whole channel blocks (32 + 16 channels) into a convolution:
+ * the concat runs on the packed blocks (no unpack/pack of its inputs), and
+ * the device result equals the int8 reference of the graph before packing. */
+static void concat_by_layout(void)
+{
+	static const char cfg[] = "[net]\nwidth=8\nheight=8\nchannels=3\n"
+				  "[convolutional]\nbatch_normalize=1\nfilters=16\nsize=3\nstride=1\npad=1\nactivation=leaky\n"
+				  "[convolutional]\nbatch_normalize=1\nfilters=32\nsize=3\nstride=1\npad=1\nactivation=leaky\n"
+				  "[route]\nlayers=-1,-2\n"
+				  "[convolutional]\nbatch_normalize=1\nfilters=16\nsize=1\nstride=1\npad=0\nactivation=leaky\n";
+	vc_module *m = compile_cfg(cfg, 6, NULL);
+	vc_module *q = compile_cfg(cfg, 6, "canonicalize,fold-bn,fold-const,quantize");
+	if (m && q) {
+		CHECK_EQ(m->n_kernels, 3);
+		int packed_concat = 0, unpacks = 0;
+		for (int i = 0; i < m->g->n; i++) {
+			packed_concat += m->g->nodes[i]->op == VC_OP_CONCAT && m->g->nodes[i]->type.layout == VC_PACKED;
+			unpacks += m->g->nodes[i]->op == VC_OP_UNPACK;
+		}
+		CHECK_EQ(packed_concat, 1);
+		CHECK_EQ(unpacks, 1); /* only the output's */
+		fsim_equals_host(m, q, 8);
+	}
+	vc_module_free(m);
+	vc_module_free(q);
 }
 
 int main(int argc, char **argv)
@@ -485,6 +512,7 @@ int main(int argc, char **argv)
 		{"yolov3_tiny", yolov3_tiny},
 		{"image_over_one_buffer", image_over_one_buffer},
 		{"large_plane", large_plane},
+		{"concat_by_layout", concat_by_layout},
 		{NULL, NULL},
 	};
 	return test_main(argc, argv, cases);
