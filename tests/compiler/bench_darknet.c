@@ -7,10 +7,13 @@
  *   BENCH r18_fsim_ms             one ResNet-18 inference on the golden model
  *                                 (best of 3, the .vtam read back first)
  *   BENCH r18_vta_insns           VTA instructions per inference (load-independent)
+ *   BENCH r18_fsim_exact          1 if the golden model equals the host int8 reference
+ *   BENCH compile_r50_ms, r50_fsim_ms, r50_fsim_exact, r50_vta_insns
+ *                                 ResNet-50 at 224 (4 samples; two device buffers)
  *   BENCH compile_yolov3_tiny_ms  YOLOv3-tiny at 416, 4 calibration samples
  *   BENCH yolov3_tiny_fsim_ms     one YOLOv3-tiny inference on the golden model
  *   BENCH yolov3_tiny_vta_insns
- * VC_BENCH_DARKNET=r18 or =yolo runs only one of them.
+ * VC_BENCH_DARKNET=r18, =r50 or =yolo runs only those.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +97,18 @@ static int run(vc_module *m, const char *name)
 		for (int q = 0; q < m->g->n_outputs; q++)
 			vc_tensor_free(&out[q]);
 	}
+	vc_tensor dev[8], host[8];
+	if (!rc && !vc_runner_run(r, &in, dev)) { /* the golden model against the host int8 reference */
+		int sim = vc_simulate(m, &in, host), same = !sim;
+		for (int q = 0; q < m->g->n_outputs; q++) {
+			if (!sim) {
+				same = same && !memcmp(dev[q].data, host[q].data, vc_type_bytes(&dev[q].t));
+				vc_tensor_free(&host[q]);
+			}
+			vc_tensor_free(&dev[q]);
+		}
+		printf("BENCH %s_fsim_exact %d bool\n", name, same);
+	}
 	if (!rc) {
 		int64_t insns = 0;
 		for (int k = 0; k < m->n_kernels; k++)
@@ -116,6 +131,14 @@ int main(void)
 		if (m) {
 			printf("BENCH compile_r18_ms %.1f ms\n", ms);
 			rc |= run(m, "r18");
+		}
+		vc_module_free(m);
+	}
+	if (!only || strstr(only, "r50")) {
+		vc_module *m = compile("resnet50.cfg", 224, 4, &ms);
+		if (m) {
+			printf("BENCH compile_r50_ms %.1f ms\n", ms);
+			rc |= run(m, "r50");
 		}
 		vc_module_free(m);
 	}
