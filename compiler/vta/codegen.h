@@ -31,6 +31,12 @@ typedef struct vc_geom {
 } vc_geom;
 /* Geometry of a QCONV, QDENSE, QCONV_RQ or VTA_CONV node. */
 int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g);
+/* Micro-ops apart that two writing one ACC row must be for the second not to
+ * wait for the first (the GEMM pipeline's depth behind S1). */
+#define VC_HAZARD_SPAN 3
+/* Output columns per GEMM micro-op group: the least divisor of ow that, with
+ * tco output blocks, puts VC_HAZARD_SPAN micro-ops between writes of a row. */
+int64_t vc_column_group(int64_t tco, int64_t ow);
 /* Choose a tiling that fits every SRAM (with ping-pong halves) and the ISA
  * field widths; -1 with the reason in why when none exists. */
 int vc_kernel_plan(const vc_target *t, const vc_geom *g, vc_tiling *out, char *why, size_t whyn);

@@ -261,26 +261,31 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 					ki->insn.x_stride = (uint32_t)(g.cib * k2);
 					ki->arg = VC_ARG_WGT;
 					ki->writes = 1u << (VC_RES_WGT0 + h);
-					/* GEMM: one micro-op per (block out, block in, kh, kw); rows and
-					 * columns are the two hardware loops */
+					/* GEMM: one micro-op per (block in, kh, kw, block out, column of
+					 * the group); rows and column groups are the two hardware loops.
+					 * Consecutive micro-ops write different ACC rows (the block out
+					 * and the column innermost), so none waits for the one before
+					 * to leave the pipeline. */
+					int64_t grp = vc_column_group(tco, g.ow);
 					int nu = 0;
-					for (int64_t ob = 0; ob < tco; ob++)
-						for (int64_t cb = 0; cb < tci; cb++)
-							for (int64_t kh = 0; kh < g.kh; kh++)
-								for (int64_t kw = 0; kw < g.kw; kw++)
-									if (uop_word(L, abase + (uint32_t)(ob * th * g.ow),
-										     ibase + (uint32_t)(cb * rows * cols + kh * cols + kw),
-										     wbase + (uint32_t)((ob * tci + cb) * k2 + kh * g.kw + kw),
-										     &ubuf[nu++]))
-										goto done;
+					for (int64_t cb = 0; cb < tci; cb++)
+						for (int64_t kh = 0; kh < g.kh; kh++)
+							for (int64_t kw = 0; kw < g.kw; kw++)
+								for (int64_t ob = 0; ob < tco; ob++)
+									for (int64_t x = 0; x < grp; x++)
+										if (uop_word(L, abase + (uint32_t)(ob * th * g.ow + x),
+											     ibase + (uint32_t)(cb * rows * cols + kh * cols + kw + x * g.sw),
+											     wbase + (uint32_t)((ob * tci + cb) * k2 + kh * g.kw + kw),
+											     &ubuf[nu++]))
+											goto done;
 					ub = uops(L, ubuf, nu);
 					if (ub < 0 || !(ki = emit(L)))
 						goto done;
 					ki->insn.opcode = VTA_OPCODE_GEMM;
 					ki->insn.uop_bgn = (uint32_t)ub, ki->insn.uop_end = (uint32_t)(ub + nu);
-					ki->insn.iter_out = (uint32_t)th, ki->insn.iter_in = (uint32_t)g.ow;
-					ki->insn.dst_factor_out = (uint32_t)g.ow, ki->insn.dst_factor_in = 1;
-					ki->insn.src_factor_out = (uint32_t)(g.sh * cols), ki->insn.src_factor_in = (uint32_t)g.sw;
+					ki->insn.iter_out = (uint32_t)th, ki->insn.iter_in = (uint32_t)(g.ow / grp);
+					ki->insn.dst_factor_out = (uint32_t)g.ow, ki->insn.dst_factor_in = (uint32_t)grp;
+					ki->insn.src_factor_out = (uint32_t)(g.sh * cols), ki->insn.src_factor_in = (uint32_t)(grp * g.sw);
 					ki->reads = 1u << (VC_RES_INP0 + h) | 1u << (VC_RES_WGT0 + h) | 1u << ares | 1u << VC_RES_UOP;
 					ki->writes = 1u << ares;
 					k->macs += th * g.ow * tco * tci * k2 * t->batch * t->block_in * t->block_out;

@@ -39,6 +39,14 @@ int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g)
 }
 
 
+int64_t vc_column_group(int64_t tco, int64_t ow)
+{
+	for (int64_t grp = 1; grp < ow; grp++)
+		if (ow % grp == 0 && tco * grp >= VC_HAZARD_SPAN)
+			return grp;
+	return ow;
+}
+
 static int64_t cdiv(int64_t a, int64_t b)
 {
 	return (a + b - 1) / b;
@@ -55,7 +63,7 @@ static int fits(const vc_target *t, const vc_geom *g, int64_t th, int64_t tco, i
 		return 0;
 	if (tco * th * g->ow * (1 + (g->res || g->leaky)) + tco > t->acc_depth / halves)
 		return 0;
-	if (tco * tci * k2 > t->uop_depth / 2)
+	if (tco * tci * k2 * vc_column_group(tco, g->ow) > t->uop_depth / 2)
 		return 0;
 	if (g->sh * cols >= 2048 || g->ow >= 2048 || th * g->ow >= 2048 || th > 16383 || tco * th > 16383)
 		return 0;
