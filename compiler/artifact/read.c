@@ -277,7 +277,7 @@ int vc_artifact_parse(vc_module *m, const uint8_t *bytes, size_t len)
 	/* packed constants live in the image; everything placed must fit it */
 	for (uint32_t i = 0; i < nn; i++) {
 		vc_node *n = ord[i];
-		if (n->a.dev_off >= 0 && (n->a.dev_off + (int64_t)vc_type_bytes(&n->type) > size)) {
+		if (n->a.dev_off >= 0 && (n->a.dev_off > size || (int64_t)vc_type_bytes(&n->type) > size - n->a.dev_off)) {
 			vc_error(m, n, ".vtam: device placement outside the image");
 			goto done;
 		}
@@ -291,8 +291,10 @@ int vc_artifact_parse(vc_module *m, const uint8_t *bytes, size_t len)
 	}
 	for (int k = 0; k < m->n_kernels; k++) {
 		vc_kernel *kn = m->kernels[k];
-		if (kn->insn_off < 0 || kn->insn_count < 1 || kn->insn_off + 16 * kn->insn_count > size ||
-		    kn->uop_off < 0 || kn->uop_off + 4 * (int64_t)kn->n_uops > size) {
+		/* compared by division, so corrupt counts cannot overflow */
+		if (kn->insn_off < 0 || kn->insn_off > size || kn->insn_count < 1 ||
+		    kn->insn_count > (size - kn->insn_off) / 16 || kn->uop_off < 0 || kn->uop_off > size || kn->n_uops < 0 ||
+		    kn->n_uops > (size - kn->uop_off) / 4) {
 			vc_error(m, kn->node, ".vtam: kernel %d lies outside the image", k);
 			goto done;
 		}
