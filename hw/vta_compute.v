@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // Compute module (VTA-SPEC 4.5): LOAD UOP/ACC/ACC_8BIT, GEMM, ALU and FINISH.
-// Owns the UOP and ACC SRAMs, reads INP/WGT, writes OUT. GEMM and ALU share
-// one pipeline: S0 loop counters + UOP read, S1 index arithmetic + SRAM
-// reads (ALU register mode reads the source first, so 2 cycles per uop),
-// S2 products / ALU result, S3 adder tree + accumulate + ACC/OUT write.
-// Read-after-write hazards between micro-ops stall S1 (sequential semantics).
+// Owns the UOP and ACC SRAMs, reads INP/WGT, writes OUT. GEMM and ALU share one
+// pipeline that never stalls behind its read stage (docs/rtl.md, Compute
+// pipeline); k is the cycle after the micro-op was issued:
+//   k=0  loop counters, UOP read
+//   k=1  indices (offset + micro-op field), range and bank checks
+//   k=2  INP/WGT reads (GEMM) or the ACC reads (ALU: dst and src)
+//   k=3..6 GEMM only: dot-product array (vta_gemm_array); ACC read at k=5
+//   PA   accumulate (GEMM) or ALU, k=7 for GEMM and k=4 for ALU; the result
+//        goes to the history register H1 and is written to ACC/OUT one cycle later
+// Read-after-write hazards are resolved by forwarding: the ACC operands are
+// read two cycles before PA, and every row written since (the last three
+// results, H1..H3) is taken from the history instead of the SRAM. The only
+// waits are in front of the ALU's read stage: a register-mode micro-op whose
+// dst and src lie in the same ACC bank reads them in two cycles, and a MUL
+// (three cycles, DSP-pipelined) makes the next micro-op wait for its result.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -75,18 +85,11 @@ module vta_compute #(
   localparam LogInp = `VTA_LOG_INP_BUFF_DEPTH;
   localparam LogWgt = `VTA_LOG_WGT_BUFF_DEPTH;
   localparam Batch  = `VTA_BATCH;
-  localparam BlkIn  = `VTA_BLOCK_IN;
   localparam BlkOut = `VTA_BLOCK_OUT;
   localparam Lanes  = Batch * BlkOut;
   localparam AccW   = `VTA_ACC_WIDTH;
-  localparam InpW   = `VTA_INP_WIDTH;
-  localparam WgtW   = `VTA_WGT_WIDTH;
   localparam OutW   = `VTA_OUT_WIDTH;
   localparam AccBits = `VTA_ACC_MATRIX_WIDTH;
-  localparam ProdW  = InpW + WgtW;
-  localparam PackW  = WgtW + ProdW + 1;  // packed weight operand (see mul1)
-  localparam PairW  = PackW + InpW;      // packed product
-  localparam SlotW  = (PairW + 31) / 32 * 32;  // its storage, word aligned (fast simulation)
 
   function integer clog2i;
     input integer v;
@@ -211,7 +214,7 @@ module vta_compute #(
   wire load_uop_wr = l2d_wr_en && (mem_type == `VTA_MEM_ID_UOP);
   wire load_acc_wr = l2d_wr_en && (mem_type != `VTA_MEM_ID_UOP);
 
-  // ---------------------------------------------------------------- UOP / ACC SRAMs
+  // ---------------------------------------------------------------- UOP SRAM
   wire              uop_rd_en;
   wire [LogUop-1:0] uop_rd_addr;
   wire [31:0]       uop_rd_data;
@@ -220,212 +223,250 @@ module vta_compute #(
       .wr_data_i(l2d_wr_data[31:0]), .rd_en_i(uop_rd_en), .rd_addr_i(uop_rd_addr),
       .rd_data_o(uop_rd_data));
 
-  reg               acc_rd_en;
-  reg  [LogAcc-1:0] acc_rd_addr;
-  wire [AccBits-1:0] acc_rd_data;
-  wire              acc_wr_en;
-  wire [LogAcc-1:0] acc_wr_addr;
-  wire [AccBits-1:0] acc_wr_data;
-  vta_sram #(.Width(AccBits), .LogDepth(LogAcc)) u_acc (
-      .clk_i(clk_i), .wr_en_i(acc_wr_en), .wr_addr_i(acc_wr_addr), .wr_data_i(acc_wr_data),
-      .rd_en_i(acc_rd_en), .rd_addr_i(acc_rd_addr), .rd_data_o(acc_rd_data));
+  // ---------------------------------------------------------------- ACC SRAM: four banks
+  // Row r lives in bank r % 4 at row r / 4. Each bank has its own read port, so
+  // a register-mode ALU micro-op reads dst and src in one cycle when they lie in
+  // different banks. The bank outputs are registered (read latency 2).
+  localparam NBank  = 4;
+  localparam LogRow = LogAcc - 2;
+  reg  [NBank-1:0]      bk_rd_en;
+  reg  [NBank*LogRow-1:0] bk_rd_addr;
+  wire [NBank*AccBits-1:0] bk_rd_data;
+  reg  [NBank-1:0]      bk_wr_en;
+  wire [LogRow-1:0]     bk_wr_addr;
+  wire [AccBits-1:0]    bk_wr_data;
+  genvar gbk;
+  generate
+    for (gbk = 0; gbk < NBank; gbk = gbk + 1) begin : gen_bank
+      vta_sram #(.Width(AccBits), .LogDepth(LogRow), .OutReg(1)) u_acc (
+          .clk_i(clk_i), .wr_en_i(bk_wr_en[gbk]), .wr_addr_i(bk_wr_addr),
+          .wr_data_i(bk_wr_data), .rd_en_i(bk_rd_en[gbk]),
+          .rd_addr_i(bk_rd_addr[gbk*LogRow +: LogRow]),
+          .rd_data_o(bk_rd_data[gbk*AccBits +: AccBits]));
+    end
+  endgenerate
 
-  // ---------------------------------------------------------------- S0: loop counters
+  // static per instruction (the pipeline drains before the next one starts)
+  wire gemm_rst = is_gemm && g_reset;
+  wire alu_reg  = is_alu && !use_imm;
+  wire alu_mul  = is_alu && (alu_op == `VTA_ALU_OPCODE_MUL);
+
+  // ---------------------------------------------------------------- k=0: loop counters
   reg        gen_q;
   reg [`VTA_GEMM_UOP_END_WIDTH-1:0] u_q;
   reg [`VTA_GEMM_ITER_IN_WIDTH-1:0] i_q;
   reg [`VTA_GEMM_ITER_OUT_WIDTH-1:0] o_q;
   reg [31:0] od_q, os_q, ow_q;   // outer offsets
   reg [31:0] id_q, is_q, iw_q;   // current (outer + inner) offsets
-  wire       stall;
-  wire       s0_issue = gen_q && !stall;
+  wire       hold;               // the micro-op at k=2 does not advance
+  wire       s0_issue = gen_q && !hold;
   assign uop_rd_en   = s0_issue;
   assign uop_rd_addr = u_q[LogUop-1:0];
 
-  // ---------------------------------------------------------------- S1: indices, reads
-  reg        s1_valid_q, s1_phase_q;
-  reg [31:0] s1_od_q, s1_os_q, s1_ow_q;
+  // Index widths: dst/ACC LogAcc, src the wider of INP and ACC, wgt LogWgt. An
+  // index is out of range when the offset has a bit at or above the depth, the
+  // micro-op field has one, or the low-part sum carries there (the sums stay
+  // far below 2^32, so this equals "offset + field >= depth").
+  localparam LogS = (LogInp > LogAcc) ? LogInp : LogAcc;
+  function hi_nz;  // any bit of v at or above position n
+    input [31:0] v;
+    input integer n;
+    begin
+      hi_nz = (v >> n) != 0;
+    end
+  endfunction
+
+  // ---------------------------------------------------------------- k=1: indices
+  reg        r1_v;
+  reg [LogAcc-1:0] r1_od;
+  reg [LogS-1:0]   r1_os;
+  reg [LogWgt-1:0] r1_ow;
+  reg        r1_dhi, r1_shi, r1_whi;  // the offset alone is out of range
   wire [31:0] u_dst = {{(32-`VTA_UOP_DST_IDX_WIDTH){1'b0}}, uop_rd_data[`VTA_UOP_DST_IDX_LSB +: `VTA_UOP_DST_IDX_WIDTH]};
   wire [31:0] u_src = {{(32-`VTA_UOP_SRC_IDX_WIDTH){1'b0}}, uop_rd_data[`VTA_UOP_SRC_IDX_LSB +: `VTA_UOP_SRC_IDX_WIDTH]};
   wire [31:0] u_wgt = {{(32-`VTA_UOP_WGT_IDX_WIDTH){1'b0}}, uop_rd_data[`VTA_UOP_WGT_IDX_LSB +: `VTA_UOP_WGT_IDX_WIDTH]};
-  wire [31:0] a_full = u_dst + s1_od_q;
-  wire [31:0] s_full = u_src + s1_os_q;
-  wire [31:0] w_full = u_wgt + s1_ow_q;
-  wire [LogAcc-1:0] a_idx = a_full[LogAcc-1:0];
-  wire [LogAcc-1:0] s_acc_idx = s_full[LogAcc-1:0];
+  wire unused_ok = &{1'b0, uop_rd_data};  // small configurations leave top bits unused
+  wire [LogAcc:0] a_sum = {1'b0, u_dst[LogAcc-1:0]} + {1'b0, r1_od};
+  wire [LogS:0]   s_sum = {1'b0, u_src[LogS-1:0]} + {1'b0, r1_os};
+  wire [LogWgt:0] w_sum = {1'b0, u_wgt[LogWgt-1:0]} + {1'b0, r1_ow};
+  wire a_bad = r1_dhi || a_sum[LogAcc] || hi_nz(u_dst, LogAcc);
+  wire s_bad_acc = r1_shi || hi_nz(u_src, LogAcc) || hi_nz({{(31-LogS){1'b0}}, s_sum}, LogAcc);
+  wire s_bad_inp = r1_shi || hi_nz(u_src, LogInp) || hi_nz({{(31-LogS){1'b0}}, s_sum}, LogInp);
+  wire w_bad = r1_whi || w_sum[LogWgt] || hi_nz(u_wgt, LogWgt);
+  wire idx_bad = is_alu ? (a_bad || s_bad_acc) : gemm_rst ? a_bad : (a_bad || s_bad_inp || w_bad);
 
-  reg              s2_valid_q, s3_valid_q;
-  reg [LogAcc-1:0] s2_a_q, s3_a_q;
-  wire gemm_rst  = is_gemm && g_reset;
-  wire alu_reg   = is_alu && !use_imm;
-  wire need_a    = !gemm_rst;
-  wire haz_a     = (s2_valid_q && s2_a_q == a_idx) || (s3_valid_q && s3_a_q == a_idx);
-  wire haz_s     = (s2_valid_q && s2_a_q == s_acc_idx) || (s3_valid_q && s3_a_q == s_acc_idx);
-  wire s1_phase0 = s1_valid_q && alu_reg && !s1_phase_q;
-  wire s1_adv    = s1_valid_q && !s1_phase0 && !(need_a && haz_a);
-  assign stall   = s1_valid_q && !s1_adv;
+  // ---------------------------------------------------------------- k=2: reads
+  reg        r2_v, r2_bad, r2_conf;
+  reg [LogAcc-1:0] r2_a;
+  reg [LogS-1:0]   r2_s;
+  reg [LogWgt-1:0] r2_w;
+  reg        phase_q;   // the src of a same-bank micro-op has been read
+  reg        r3_v, r3_pseudo, r3_saved, pa_v, pa_pseudo;
+  // a MUL at k=3 or in PA: its result reaches H1 two cycles after PA, so the
+  // next micro-op must not reach PA before then
+  wire mul_busy  = alu_mul && ((r3_v && !r3_pseudo) || (pa_v && !pa_pseudo));
+  wire emit      = r2_v && !mul_busy;           // something enters k=3
+  wire pseudo    = emit && r2_conf && !phase_q; // a src-only read (same-bank operands)
+  wire adv2      = emit && !pseudo;             // the micro-op itself leaves k=2
+  assign hold    = r2_v && !adv2;
+  wire [LogAcc-1:0] r2_sa = r2_s[LogAcc-1:0];
 
-  wire range_bad = is_alu ? (a_full >= (32'd1 << LogAcc) || s_full >= (32'd1 << LogAcc)) :
-                   gemm_rst ? (a_full >= (32'd1 << LogAcc)) :
-                   (a_full >= (32'd1 << LogAcc) || s_full >= (32'd1 << LogInp) ||
-                    w_full >= (32'd1 << LogWgt));
+  assign inp_rd_en_o   = r2_v && is_gemm && !g_reset;
+  assign inp_rd_addr_o = r2_s[LogInp-1:0];
+  assign wgt_rd_en_o   = r2_v && is_gemm && !g_reset;
+  assign wgt_rd_addr_o = r2_w;
 
-  always @* begin
-    acc_rd_en   = 1'b0;
-    acc_rd_addr = a_idx;
-    if (s1_phase0 && !haz_s) begin
-      acc_rd_en   = 1'b1;
-      acc_rd_addr = s_acc_idx;
-    end else if (s1_adv && need_a) begin
-      acc_rd_en = 1'b1;
-    end
-  end
-  assign inp_rd_en_o   = s1_adv && is_gemm && !g_reset;
-  assign inp_rd_addr_o = s_full[LogInp-1:0];
-  assign wgt_rd_en_o   = s1_adv && is_gemm && !g_reset;
-  assign wgt_rd_addr_o = w_full[LogWgt-1:0];
-
-  assign gemm_uop_o  = s1_adv && is_gemm && !g_reset;
-  assign reset_uop_o = s1_adv && gemm_rst;
-  assign alu_uop_o   = s1_adv && is_alu;
+  assign gemm_uop_o  = adv2 && is_gemm && !g_reset;
+  assign reset_uop_o = adv2 && gemm_rst;
+  assign alu_uop_o   = adv2 && is_alu;
   assign busy_gemm_o = (state_q == CRun) && is_gemm;
   assign busy_alu_o  = (state_q == CRun) && is_alu;
 
-  // ---------------------------------------------------------------- S2: products / ALU
-  reg [1:0]         s2_kind_q;   // 0 GEMM accumulate, 1 reset, 2 ALU
-  reg [AccBits-1:0] s2_b_q;      // ALU register operand
-  reg [1:0]         s3_kind_q;
-  reg [AccBits-1:0] s3_val_q;    // GEMM: old ACC; ALU/reset: result
-  wire              s2_gemm = s2_valid_q && (s2_kind_q == 2'd0);
+  // ---------------------------------------------------------------- k=3..6 (GEMM)
+  reg        r4_v, r5_v, r6_v;
+  reg [LogAcc-1:0] r3_a, r4_a, r5_a, r6_a;
+  reg [LogAcc-1:0] r3_s;
+  wire [Lanes*32-1:0] dots;
+  vta_gemm_array u_array (
+      .clk_i(clk_i), .rst_i(rst_i), .en_i(r3_v && is_gemm && !g_reset),
+      .inp_i(inp_rd_data_i), .wgt_i(wgt_rd_data_i), .dot_o(dots));
 
-  // GEMM products, two per multiplier. The products x*w0 and x*w1 of one input
-  // element with the weights of two adjacent output lanes (2j, 2j+1) come from
-  // one (WgtW+ProdW+1) x InpW signed multiply, x * (w1 * 2^ProdW + w0): 25 x 8
-  // at int8, one DSP48E1 (25x18) or DSP48E2 (27x18). The low ProdW bits are
-  // x*w0 (it fits ProdW signed bits); the upper field is x*w1 minus the borrow
-  // of a negative low product, so p1 = P[2*ProdW-1:ProdW] + P[ProdW-1]
-  // (docs/rtl.md). The packed products are registered at the end of S2 (the
-  // DSP P register) and split and summed in S3. An odd last lane gets w1 = 0.
-  // One packed product x * (w1 * 2^16 + w0) (see the header), sign-extended to a
-  // word-aligned slot. Narrow arguments: the simulator evaluates it on machine words.
-  function [SlotW-1:0] mul1;
-    input [InpW-1:0] xv;
-    input [WgtW-1:0] w0v;
-    input [WgtW-1:0] w1v;
-    reg signed [InpW-1:0]  x;
-    reg signed [PackW-1:0] wp;
-    reg signed [PairW-1:0] p;
+  // ACC bank reads: ALU at k=2 (dst, and src unless it waits in the history),
+  // GEMM at k=5 (dst; reset micro-ops read nothing)
+  wire rd_a_alu = adv2;
+  wire rd_s_alu = pseudo || (adv2 && alu_reg && !r2_conf);
+  integer bi;
+  always @* begin
+    for (bi = 0; bi < NBank; bi = bi + 1) begin
+      if (is_gemm) begin
+        bk_rd_en[bi] = r5_v && !g_reset && (r5_a[1:0] == bi[1:0]);
+        bk_rd_addr[bi*LogRow +: LogRow] = r5_a[LogAcc-1:2];
+      end else begin
+        bk_rd_en[bi] = (rd_a_alu && r2_a[1:0] == bi[1:0]) || (rd_s_alu && r2_sa[1:0] == bi[1:0]);
+        bk_rd_addr[bi*LogRow +: LogRow] = (rd_s_alu && r2_sa[1:0] == bi[1:0]) ?
+            r2_sa[LogAcc-1:2] : r2_a[LogAcc-1:2];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- PA: accumulate / ALU
+  // Operand selects, computed when a micro-op enters PA: 0..2 = H1..H3 (the
+  // results of the three micro-ops before it, newest first), 3 = the SRAM bank.
+  reg [LogAcc-1:0] pa_a;
+  reg [1:0]  pa_sb;      // bank of the src row
+  reg        pa_saved;   // B comes from the preceding src-only read
+  reg [1:0]  pa_sel_a, pa_sel_b;
+  reg        h1_v, h2_v;
+  reg [LogAcc-1:0] h1_a, h2_a;
+  reg        m0_v, m1_v;
+  reg [LogAcc-1:0] m0_a, m1_a;
+  wire       pa_wr = pa_v && !pa_pseudo && !alu_mul;  // MUL writes through m0/m1
+  // what H1 will hold in the next cycle
+  wire       nh1_v = m1_v || pa_wr;
+  wire [LogAcc-1:0] nh1_a = m1_v ? m1_a : pa_a;
+  wire       x_v = is_gemm ? r6_v : r3_v;                 // the micro-op entering PA
+  wire [LogAcc-1:0] x_a = is_gemm ? r6_a : r3_a;
+  wire [LogAcc-1:0] x_s = r3_s;
+  function [1:0] fwd_sel;
+    input [LogAcc-1:0] idx;
     begin
-      x    = xv;
-      wp   = {w1v[WgtW-1], w1v, {ProdW{1'b0}}} + {{(PackW-WgtW){w0v[WgtW-1]}}, w0v};
-      p    = x * wp;
-      mul1 = {{(SlotW-PairW){p[PairW-1]}}, p};
+      if (nh1_v && nh1_a == idx) fwd_sel = 2'd0;
+      else if (h1_v && h1_a == idx) fwd_sel = 2'd1;
+      else if (h2_v && h2_a == idx) fwd_sel = 2'd2;
+      else fwd_sel = 2'd3;
     end
   endfunction
 
-  localparam NPairs = (BlkOut + 1) / 2;  // lane pairs per batch row
-  localparam RowInp = BlkIn * InpW;
-  localparam RowWgt = BlkIn * WgtW;
-  wire [Batch*NPairs*2*AccW-1:0] dots;
-  genvar gb, gj;
+  wire [31:0] imm32 = {{16{imm[15]}}, imm};
+  wire [AccBits-1:0] h1_data;
+  genvar gl;
   generate
-    for (gb = 0; gb < Batch; gb = gb + 1) begin : gen_b
-      for (gj = 0; gj < NPairs; gj = gj + 1) begin : gen_pair
-        wire [RowWgt-1:0] w0r = wgt_rd_data_i[(2*gj)*RowWgt +: RowWgt];
-        wire [RowWgt-1:0] w1r;
-        if (2*gj + 1 < BlkOut) begin : gen_w1
-          assign w1r = wgt_rd_data_i[(2*gj+1)*RowWgt +: RowWgt];
-        end else begin : gen_w1_zero
-          assign w1r = {RowWgt{1'b0}};
-        end
-        // packed products (DSP P registers), written slot by slot only for GEMM
-        // micro-ops: no wide temporaries (simulation speed, docs/rtl.md)
-        reg [BlkIn*SlotW-1:0] m_q;
-        integer mk;
-        always @(posedge clk_i) begin
-          if (s2_gemm)
-            for (mk = 0; mk < BlkIn; mk = mk + 1)
-              m_q[mk*SlotW +: SlotW] <= mul1(inp_rd_data_i[gb*RowInp + mk*InpW +: InpW],
-                                             w0r[mk*WgtW +: WgtW], w1r[mk*WgtW +: WgtW]);
-        end
-        // the two dot products {lane 2j+1, lane 2j}: split each packed product
-        // (x*w0 = P[15:0], x*w1 = P[31:16] + P[15]) and sum
-        reg [AccW-1:0]  ds0, ds1;
-        reg [ProdW-1:0] dp0, dp1;
-        integer dk;
-        always @* begin
-          ds0 = {AccW{1'b0}};
-          ds1 = {AccW{1'b0}};
-          for (dk = 0; dk < BlkIn; dk = dk + 1) begin
-            dp0 = m_q[dk*SlotW +: ProdW];
-            dp1 = m_q[dk*SlotW + ProdW +: ProdW] + {{(ProdW-1){1'b0}}, m_q[dk*SlotW + ProdW-1]};
-            ds0 = ds0 + {{(AccW-ProdW){dp0[ProdW-1]}}, dp0};
-            ds1 = ds1 + {{(AccW-ProdW){dp1[ProdW-1]}}, dp1};
-          end
-        end
-        assign dots[(gb*NPairs + gj)*2*AccW +: 2*AccW] = {ds1, ds0};
+    for (gl = 0; gl < Lanes; gl = gl + 1) begin : gen_lane
+      reg  [AccW-1:0] h1_q, h2_q, h3_q, saved_q;
+      wire [AccW-1:0] bank_a = bk_rd_data[pa_a[1:0]*AccBits + gl*AccW +: AccW];
+      wire [AccW-1:0] bank_b = bk_rd_data[pa_sb*AccBits + gl*AccW +: AccW];
+      reg  [AccW-1:0] la, lb, lbf, sum, r;
+      reg  [AccW-1:0] nb;
+      reg signed [AccW-1:0] sra;  // signed: an arithmetic shift in an unsigned expression is logical
+      always @* begin
+        case (pa_sel_a)
+          2'd0: la = h1_q;
+          2'd1: la = h2_q;
+          2'd2: la = h3_q;
+          default: la = bank_a;
+        endcase
+        case (pa_sel_b)
+          2'd0: lbf = h1_q;
+          2'd1: lbf = h2_q;
+          2'd2: lbf = h3_q;
+          default: lbf = bank_b;
+        endcase
+        lb  = use_imm ? imm32 : (pa_saved ? saved_q : lbf);
+        sum = la + (is_gemm ? dots[gl*32 +: AccW] : lb);
+        nb  = -lb;
+        sra = $signed(la) >>> lb[4:0];
+        case (alu_op)
+          3'd0: r = ($signed(la) < $signed(lb)) ? la : lb;
+          3'd1: r = ($signed(la) < $signed(lb)) ? lb : la;
+          3'd3: r = lb[AccW-1] ? (la << nb[4:0]) : sra;
+          default: r = sum;
+        endcase
+        if (is_gemm) r = g_reset ? {AccW{1'b0}} : sum;
       end
+
+      // MUL: wrap32(A * B) from three 16 x 16 products (one DSP each)
+      reg [AccW-1:0] m0a_q, m0b_q, lo_q;
+      reg [15:0]     mh1_q, mh2_q;
+      always @(posedge clk_i) begin
+        if (pa_v && !pa_pseudo && alu_mul) begin
+          m0a_q <= la;
+          m0b_q <= lb;
+        end
+        if (m0_v) begin
+          lo_q  <= m0a_q[15:0] * m0b_q[15:0];
+          mh1_q <= m0a_q[31:16] * m0b_q[15:0];
+          mh2_q <= m0a_q[15:0] * m0b_q[31:16];
+        end
+      end
+      wire [AccW-1:0] mul_r = lo_q + {mh1_q + mh2_q, 16'd0};
+
+      always @(posedge clk_i) begin
+        if (m1_v) h1_q <= mul_r;
+        else if (pa_wr) h1_q <= r;
+        h2_q <= h1_q;
+        h3_q <= h2_q;
+        if (pa_v && pa_pseudo) saved_q <= lbf;
+      end
+      assign h1_data[gl*AccW +: AccW] = h1_q;
     end
   endgenerate
 
-  // ALU on every lane of a row (reset GEMM micro-ops are handled by the caller)
-  function [AccBits-1:0] alu_row;
-    input [AccBits-1:0] a;
-    input [AccBits-1:0] b;
-    input               imm_mode;
-    input [15:0]        immv;
-    input [2:0]         opc;
-    integer ai;
-    reg signed [AccW-1:0] la, lb, lr;
-    reg [AccW-1:0] nb;
-    begin
-      alu_row = {AccBits{1'b0}};
-      for (ai = 0; ai < Lanes; ai = ai + 1) begin
-        la = a[ai*AccW +: AccW];
-        lb = imm_mode ? {{(AccW-16){immv[15]}}, immv} : b[ai*AccW +: AccW];
-        nb = -lb;
-        case (opc)
-          3'd0: lr = (la < lb) ? la : lb;
-          3'd1: lr = (la < lb) ? lb : la;
-          3'd2: lr = la + lb;
-          3'd3: lr = lb[AccW-1] ? (la << nb[4:0]) : (la >>> lb[4:0]);
-          default: lr = la * lb;
-        endcase
-        alu_row[ai*AccW +: AccW] = lr;
-      end
-    end
-  endfunction
-
-  // ---------------------------------------------------------------- S3: accumulate, write
-  reg [AccBits-1:0] s3_res;
-  integer ri;
+  // ---------------------------------------------------------------- ACC / OUT writes
+  // H1 one cycle after PA; LOAD ACC/ACC_8BIT only while the pipeline is empty
   always @* begin
-    for (ri = 0; ri < Lanes; ri = ri + 1)
-      s3_res[ri*AccW +: AccW] = (s3_kind_q == 2'd0) ?
-          s3_val_q[ri*AccW +: AccW] +
-              dots[((ri / BlkOut * NPairs + ri % BlkOut / 2) * 2 + ri % 2) * AccW +: AccW] :
-          s3_val_q[ri*AccW +: AccW];
+    for (bi = 0; bi < NBank; bi = bi + 1)
+      bk_wr_en[bi] = h1_v ? (h1_a[1:0] == bi[1:0]) :
+                     (load_acc_wr && l2d_wr_idx[1:0] == bi[1:0]);
   end
+  assign bk_wr_addr = h1_v ? h1_a[LogAcc-1:2] : l2d_wr_idx[LogAcc-1:2];
+  assign bk_wr_data = h1_v ? h1_data : load_acc;
 
   reg [`VTA_OUT_MATRIX_WIDTH-1:0] out_from_acc, out_from_load;
   integer oi;
   always @* begin
     for (oi = 0; oi < Lanes; oi = oi + 1) begin
-      out_from_acc[oi*OutW +: OutW]  = s3_res[oi*AccW +: OutW];
+      out_from_acc[oi*OutW +: OutW]  = h1_data[oi*AccW +: OutW];
       out_from_load[oi*OutW +: OutW] = load_acc[oi*AccW +: OutW];
     end
   end
+  assign out_wr_en_o   = h1_v || load_acc_wr;
+  assign out_wr_addr_o = h1_v ? h1_a : l2d_wr_idx[LogAcc-1:0];
+  assign out_wr_data_o = h1_v ? out_from_acc : out_from_load;
 
-  assign acc_wr_en     = s3_valid_q || load_acc_wr;
-  assign acc_wr_addr   = s3_valid_q ? s3_a_q : l2d_wr_idx[LogAcc-1:0];
-  assign acc_wr_data   = s3_valid_q ? s3_res : load_acc;
-  assign out_wr_en_o   = acc_wr_en;
-  assign out_wr_addr_o = acc_wr_addr;
-  assign out_wr_data_o = s3_valid_q ? out_from_acc : out_from_load;
-
-  wire pipe_empty = !gen_q && !s1_valid_q && !s2_valid_q && !s3_valid_q;
-  assign progress_o = s0_issue || s1_adv || acc_wr_en || (state_q == CPush) || insn_pop_o ||
-                      (dma_valid_i && dma_ready_o);
+  wire pipe_empty = !gen_q && !r1_v && !r2_v && !r3_v && !r4_v && !r5_v && !r6_v && !pa_v &&
+                    !h1_v && !m0_v && !m1_v;
+  assign progress_o = s0_issue || adv2 || h1_v || load_acc_wr || (state_q == CPush) ||
+                      insn_pop_o || (dma_valid_i && dma_ready_o);
 
   // ---------------------------------------------------------------- sequencing
   wire [31:0] fd_out_n = od_q + fd_out, fs_out_n = os_q + fs_out, fw_out_n = ow_q + fw_out;
@@ -434,10 +475,18 @@ module vta_compute #(
     if (rst_i) begin
       state_q       <= CIdle;
       gen_q         <= 1'b0;
-      s1_valid_q    <= 1'b0;
-      s1_phase_q    <= 1'b0;
-      s2_valid_q    <= 1'b0;
-      s3_valid_q    <= 1'b0;
+      r1_v          <= 1'b0;
+      r2_v          <= 1'b0;
+      phase_q       <= 1'b0;
+      r3_v          <= 1'b0;
+      r4_v          <= 1'b0;
+      r5_v          <= 1'b0;
+      r6_v          <= 1'b0;
+      pa_v          <= 1'b0;
+      h1_v          <= 1'b0;
+      h2_v          <= 1'b0;
+      m0_v          <= 1'b0;
+      m1_v          <= 1'b0;
       finish_o      <= 1'b0;
       err_illegal_o <= 1'b0;
       err_range_o   <= 1'b0;
@@ -463,7 +512,7 @@ module vta_compute #(
             if (is_alu && alu_op > `VTA_ALU_OPCODE_MUL) begin
               err_illegal_o <= 1'b1;
             end else if (!zero_iter) begin
-              if ({1'b0, uop_end} > (15'd1 << LogUop)) err_range_o <= 1'b1;
+              if ({{(32-`VTA_GEMM_UOP_END_WIDTH){1'b0}}, uop_end} > (32'd1 << LogUop)) err_range_o <= 1'b1;
               state_q <= CRun;
               gen_q   <= 1'b1;
               u_q     <= {1'b0, uop_bgn};
@@ -485,7 +534,7 @@ module vta_compute #(
         default: state_q <= CIdle;
       endcase
 
-      // S0
+      // k=0
       if (s0_issue) begin
         if (u_q + 1'b1 < uop_end) begin
           u_q <= u_q + 1'b1;
@@ -509,36 +558,64 @@ module vta_compute #(
         end
       end
 
-      // S1
-      if (s0_issue) begin
-        s1_valid_q <= 1'b1;
-        s1_od_q    <= id_q;
-        s1_os_q    <= is_q;
-        s1_ow_q    <= iw_q;
-      end else if (s1_adv) begin
-        s1_valid_q <= 1'b0;
-      end
-      if (s1_phase0 && !haz_s) s1_phase_q <= 1'b1;
-      if (s1_adv) begin
-        s1_phase_q <= 1'b0;
-        s2_b_q     <= acc_rd_data;  // ALU register mode: ACC[src] read in phase 0
-        if (range_bad) err_range_o <= 1'b1;
+      // k=1 (holds with k=2)
+      if (!hold) begin
+        r1_v <= s0_issue;
+        if (s0_issue) begin
+          r1_od  <= id_q[LogAcc-1:0];
+          r1_os  <= is_q[LogS-1:0];
+          r1_ow  <= iw_q[LogWgt-1:0];
+          r1_dhi <= hi_nz(id_q, LogAcc);
+          r1_shi <= hi_nz(is_q, is_alu ? LogAcc : LogInp);
+          r1_whi <= hi_nz(iw_q, LogWgt);
+        end
       end
 
-      // S2
-      s2_valid_q <= s1_adv;
-      s2_a_q     <= a_idx;
-      s2_kind_q  <= is_alu ? 2'd2 : (g_reset ? 2'd1 : 2'd0);
-
-      // S3
-      s3_valid_q <= s2_valid_q;
-      s3_a_q     <= s2_a_q;
-      s3_kind_q  <= s2_kind_q;
-      if (s2_valid_q) begin
-        if (s2_kind_q == 2'd0) s3_val_q <= acc_rd_data;
-        else if (s2_kind_q == 2'd1) s3_val_q <= {AccBits{1'b0}};
-        else s3_val_q <= alu_row(acc_rd_data, s2_b_q, use_imm, imm, alu_op);
+      // k=2
+      if (!hold) begin
+        r2_v <= r1_v;
+        if (r1_v) begin
+          r2_a    <= a_sum[LogAcc-1:0];
+          r2_s    <= s_sum[LogS-1:0];
+          r2_w    <= w_sum[LogWgt-1:0];
+          r2_bad  <= idx_bad;
+          r2_conf <= alu_reg && (a_sum[1:0] == s_sum[1:0]);
+        end
       end
+      if (pseudo) phase_q <= 1'b1;
+      if (adv2) begin
+        phase_q <= 1'b0;
+        if (r2_bad) err_range_o <= 1'b1;
+      end
+
+      // k=3..6
+      r3_v      <= emit;
+      r3_pseudo <= pseudo;
+      r3_saved  <= adv2 && r2_conf;
+      r3_a      <= r2_a;
+      r3_s      <= r2_sa;
+      r4_v <= r3_v && is_gemm;  r4_a <= r3_a;
+      r5_v <= r4_v;             r5_a <= r4_a;
+      r6_v <= r5_v;             r6_a <= r5_a;
+
+      // PA
+      pa_v      <= x_v;
+      pa_pseudo <= !is_gemm && r3_pseudo;
+      pa_saved  <= !is_gemm && r3_saved;
+      pa_a      <= x_a;
+      pa_sb     <= x_s[1:0];
+      pa_sel_a  <= fwd_sel(x_a);
+      pa_sel_b  <= fwd_sel(x_s);
+
+      // MUL and history
+      m0_v <= pa_v && !pa_pseudo && alu_mul;
+      m0_a <= pa_a;
+      m1_v <= m0_v;
+      m1_a <= m0_a;
+      h1_v <= nh1_v && !load_acc_wr;
+      h1_a <= nh1_a;
+      h2_v <= h1_v && !load_acc_wr;
+      h2_a <= h1_a;
     end
   end
   assign elem_type_o = mem_type;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* RTL benchmarks: GEMM and ALU micro-ops per cycle, simulated cycles per second. */
+/* RTL benchmarks: GEMM and ALU micro-ops per cycle (hazard-free and dependent
+ * micro-op lists, ALU with an immediate and in register mode), simulated
+ * cycles per second. */
 #include "cosim_lib.h"
 
 #include <time.h>
@@ -23,13 +25,27 @@ static double wall(void)
 	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* The micro-op lists of the benchmarks. */
+enum bench_kind {
+	B_GEMM,       /* GEMM, every micro-op a different ACC row (no hazards) */
+	B_GEMM_DEP,   /* GEMM, every micro-op accumulates into the row of the one before */
+	B_ALU_IMM,    /* ALU ADD with an immediate */
+	B_ALU_REG,    /* ALU ADD acc[dst], acc[src], dst and src in different ACC banks */
+	B_ALU_BANK,   /* the same with dst and src in one bank (two reads in one bank) */
+};
+
 /* One long GEMM or ALU over n uops x iters; returns uops/cycle of the compute phase. */
-static int run_long(vta_rtlsim_t *r, int alu, double *upc, double *cps, double *wcps)
+static int run_long(vta_rtlsim_t *r, enum bench_kind kind, double *upc, double *cps, double *wcps)
 {
 	uint8_t *dram = vta_rtlsim_dram(r);
 	enum { NU = 64 };
+	int alu = kind >= B_ALU_IMM;
 	for (uint32_t k = 0; k < NU; k++) {
-		vta_uop_t u = {k % VTA_ACC_BUFF_DEPTH, k % VTA_INP_BUFF_DEPTH % VTA_ACC_BUFF_DEPTH,
+		/* dependent list: 8 rows of 8 micro-ops each accumulating into one row */
+		uint32_t dst = kind == B_GEMM_DEP ? k / 8 : k;
+		/* ACC banks are rows modulo 4 (docs/rtl.md): src 1 (or 4) rows after dst */
+		uint32_t src = kind == B_ALU_REG ? k + NU + 1 : kind == B_ALU_BANK ? k + NU + 4 : k;
+		vta_uop_t u = {dst % VTA_ACC_BUFF_DEPTH, src % VTA_INP_BUFF_DEPTH % VTA_ACC_BUFF_DEPTH,
 			       k % VTA_WGT_BUFF_DEPTH};
 		uint32_t w = 0;
 		vta_uop_encode(&u, &w, NULL);
@@ -44,7 +60,11 @@ static int run_long(vta_rtlsim_t *r, int alu, double *upc, double *cps, double *
 	memset(&i, 0, sizeof i);
 	i.opcode = alu ? VTA_OPCODE_ALU : VTA_OPCODE_GEMM;
 	i.uop_bgn = 0; i.uop_end = NU; i.iter_out = alu ? 200 : 1000; i.iter_in = 8;
-	if (alu) { i.alu_opcode = VTA_ALU_OPCODE_ADD; i.use_imm = 1; i.imm = 3; }
+	if (alu) {
+		i.alu_opcode = VTA_ALU_OPCODE_ADD;
+		i.use_imm = kind == B_ALU_IMM;
+		i.imm = 3;
+	}
 	cs_emit(&p, &i);
 	memset(&i, 0, sizeof i);
 	i.opcode = VTA_OPCODE_FINISH;
@@ -77,13 +97,29 @@ int main(void)
 		fprintf(stderr, "bench_rtl: %s\n", err.msg);
 		return 1;
 	}
-	double g, gc, gw, a, ac, aw;
-	if (run_long(r, 0, &g, &gc, &gw) || run_long(r, 1, &a, &ac, &aw))
-		return 1;
-	printf("BENCH rtl_gemm_uops_per_cycle %.3f uops/cycle\n", g);
-	printf("BENCH rtl_sim_cycles_per_sec %.0f cycles/s\n", gc);
-	printf("BENCH rtl_sim_cycles_per_sec_wall %.0f cycles/s\n", gw);
-	printf("BENCH rtl_alu_uops_per_cycle %.3f uops/cycle\n", a);
+	static const struct {
+		enum bench_kind kind;
+		const char *name;
+	} runs[] = {
+		{B_GEMM, "rtl_gemm_uops_per_cycle"},
+		{B_GEMM_DEP, "rtl_gemm_uops_per_cycle_dep"},
+		{B_ALU_IMM, "rtl_alu_uops_per_cycle"},
+		{B_ALU_REG, "rtl_alu_reg_uops_per_cycle"},
+		{B_ALU_BANK, "rtl_alu_reg_samebank_uops_per_cycle"},
+	};
+	for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
+		double upc, cps, wcps;
+		if (vta_rtlsim_reset(r, &err) || run_long(r, runs[k].kind, &upc, &cps, &wcps)) {
+			fprintf(stderr, "bench_rtl: %s\n", err.msg);
+			return 1;
+		}
+		printf("BENCH %s %.3f uops/cycle\n", runs[k].name, upc);
+		if (runs[k].kind == B_GEMM) {
+			/* simulation speed on the long hazard-free GEMM loop */
+			printf("BENCH rtl_sim_cycles_per_sec %.0f cycles/s\n", cps);
+			printf("BENCH rtl_sim_cycles_per_sec_wall %.0f cycles/s\n", wcps);
+		}
+	}
 	vta_rtlsim_destroy(r);
 	return 0;
 }

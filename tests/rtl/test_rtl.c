@@ -1443,6 +1443,184 @@ static void e_queue_full(void)
 	CHECK_EQ(queue_full_run(VTA_INSN_QUEUE_DEPTH + 9), VTA_EDEADLOCK);
 }
 
+/* ------------------------------------------------------------ pipeline hazards */
+/*
+ * The compute pipeline forwards results (docs/rtl.md, Compute pipeline):
+ * every micro-op must see the results of all micro-ops before it, whatever
+ * their distance, across loop levels and instructions. These programs hit
+ * each forwarding distance, the ACC banks (same-bank operands read in two
+ * cycles) and the MUL wait. Each stores all four bytes of the ACC rows it
+ * touched (SHR by 8 between stores), so a stale 32-bit value shows.
+ */
+static void store_acc_bytes(uint32_t rows)
+{
+	uop(P.nuops, 0, 0, 0); /* dst row 0, src unused */
+	uint32_t shr = P.nuops - 1;
+	emit(ld_uops());
+	for (uint32_t k = 0; k < 4; k++) {
+		vta_insn_t n = cnop();
+		n.push_next = 1;
+		emit(n);
+		vta_insn_t s = st(0, OA + k * rows, 1, rows, rows);
+		s.pop_prev = 1;
+		s.push_prev = 1;
+		emit(s);
+		vta_insn_t a = alu(VTA_ALU_OPCODE_SHR, 1, 8, shr, shr + 1, rows, 1);
+		a.dst_factor_out = 1;
+		a.pop_next = 1;
+		emit(a);
+	}
+	emit(fin());
+}
+
+/* the INP, WGT and ACC input data into SRAM 0.., then the compute stream */
+static void load_operands(uint32_t n)
+{
+	emit(ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), 1, n, n));
+	emit(ld(VTA_MEM_ID_INP, 0, din(VTA_MEM_ID_INP), 1, n, n));
+	vta_insn_t in = ld(VTA_MEM_ID_WGT, 0, din(VTA_MEM_ID_WGT), 1, n, n);
+	in.push_next = 1;
+	emit(in);
+	vta_insn_t w = cnop();
+	w.pop_prev = 1;
+	emit(w);
+}
+
+/* GEMM micro-op j accumulates into the row micro-op j - d wrote, d = 1..6,
+ * and the list repeats (inner loop, dst factor 0) so the last micro-ops feed
+ * the first ones; a reset micro-op right before accumulations on its row. */
+static void test_pipe_gemm_distance(void)
+{
+	for (uint32_t d = 1; d <= 6; d++) {
+		begin();
+		for (uint32_t j = 0; j < 12; j++)
+			uop(j, j % d, j, 11 - j);
+		emit(ld_uops());
+		load_operands(12);
+		vta_insn_t g = gemm(0, 12, 2, 3);
+		g.src_factor_in = 1;
+		g.wgt_factor_out = 1;
+		emit(g);
+		store_acc_bytes(d);
+		go(0);
+	}
+	begin();
+	uop(0, 2, 0, 0);
+	uop(1, 2, 1, 1);
+	uop(2, 2, 2, 2);
+	uop(3, 3, 3, 3);
+	emit(ld_uops());
+	load_operands(4);
+	vta_insn_t r = gemm(0, 1, 1, 1);
+	r.reset = 1;
+	emit(r);
+	emit(gemm(1, 4, 1, 2));
+	r = gemm(3, 4, 1, 1);
+	r.reset = 1;
+	emit(r);
+	emit(gemm(1, 3, 1, 1));
+	store_acc_bytes(4);
+	go(0);
+}
+
+/* ALU register mode: src is the row written d micro-ops before (d = 1..5,
+ * same bank when d is a multiple of 4), dst == src, and a chain of
+ * immediate-mode micro-ops on one row. */
+static void test_pipe_alu_forward(void)
+{
+	static const unsigned ops[] = {VTA_ALU_OPCODE_ADD, VTA_ALU_OPCODE_MAX, VTA_ALU_OPCODE_SHR};
+	for (uint32_t d = 1; d <= 5; d++)
+		for (unsigned o = 0; o < 3; o++) {
+			begin();
+			for (uint32_t j = 0; j < 10; j++)
+				uop(j, j + d, j, 0); /* dst j + d, src j (written d micro-ops before) */
+			uop(10, 3, 3, 0);            /* dst == src */
+			emit(ld_uops());
+			load_operands(16);
+			if (ops[o] == VTA_ALU_OPCODE_SHR) /* small amounts: keep the values alive */
+				emit(alu(VTA_ALU_OPCODE_SHR, 1, 28, 0, 10, 1, 1));
+			emit(alu(ops[o], 0, 0, 0, 11, 2, 1));
+			emit(alu(VTA_ALU_OPCODE_ADD, 1, -7, 10, 11, 1, 4)); /* row 3, four times */
+			store_acc_bytes(16);
+			go(0);
+		}
+}
+
+/* MUL: chains through one row and through the rows before (the micro-op
+ * behind a MUL waits for its result), register and immediate mode, same and
+ * different banks. */
+static void test_pipe_mul(void)
+{
+	begin();
+	for (uint32_t j = 0; j < 8; j++)
+		uop(j, j + 1, j, 0);
+	uop(8, 2, 6, 0); /* same bank */
+	emit(ld_uops());
+	load_operands(12);
+	emit(alu(VTA_ALU_OPCODE_SHR, 1, 20, 0, 8, 1, 1));
+	emit(alu(VTA_ALU_OPCODE_MUL, 0, 0, 0, 9, 2, 1));
+	emit(alu(VTA_ALU_OPCODE_MUL, 1, -3, 8, 9, 1, 3));
+	store_acc_bytes(12);
+	go(0);
+}
+
+/* Results cross instruction boundaries: GEMM rows read by the ALU right
+ * after, ALU rows accumulated by GEMM, a LOAD ACC between two writers of a
+ * row. */
+static void test_pipe_across(void)
+{
+	begin();
+	uop(0, 0, 0, 0);
+	uop(1, 1, 1, 1);
+	uop(2, 1, 0, 0); /* ALU: dst 1, src 0 */
+	uop(3, 0, 1, 0);
+	emit(ld_uops());
+	load_operands(4);
+	emit(gemm(0, 2, 1, 1));
+	emit(alu(VTA_ALU_OPCODE_ADD, 0, 0, 2, 4, 1, 1));
+	emit(gemm(0, 2, 1, 1));
+	emit(ld(VTA_MEM_ID_ACC, 1, din(VTA_MEM_ID_ACC) + 9, 1, 1, 1));
+	emit(gemm(0, 2, 1, 1));
+	emit(alu(VTA_ALU_OPCODE_MIN, 1, 5, 2, 3, 1, 1));
+	store_acc_bytes(4);
+	go(0);
+}
+
+/* One micro-op per cycle where the design promises it: a list where every
+ * micro-op accumulates into the row of the one before, and register-mode ALU
+ * with dst and src in different banks (RTL counters: micro-ops / busy cycles). */
+static double rtl_upc(int alu_busy)
+{
+	vta_rtlsim_t *r = C()->rtl;
+	const vta_counters_t *c = vta_rtlsim_counters(r);
+	uint64_t busy = vta_rtlsim_counter(r, alu_busy ? VTA_REG_CNT_ALU_BUSY : VTA_REG_CNT_GEMM_BUSY);
+	return (double)(alu_busy ? c->alu_uops : c->gemm_uops) / (double)busy;
+}
+static void test_pipe_throughput(void)
+{
+	begin();
+	for (uint32_t j = 0; j < 32; j++)
+		uop(j, j / 8, j, j);
+	emit(ld_uops());
+	load_operands(32);
+	emit(gemm(0, 32, 4, 8));
+	store_acc_bytes(4);
+	go(0);
+	if (rtl_upc(0) < 0.95)
+		test_fail_(__FILE__, __LINE__, "dependent GEMM: %.3f micro-ops per cycle", rtl_upc(0));
+	begin();
+	for (uint32_t j = 0; j < 32; j++)
+		uop(j, j, j + 33, 0);
+	emit(ld_uops());
+	load_operands(72);
+	emit(alu(VTA_ALU_OPCODE_ADD, 0, 0, 0, 32, 8, 4));
+	store_acc_bytes(4);
+	go(0);
+	/* the store's SHR passes (4 rows each) count as ALU busy too */
+	if (rtl_upc(1) < 0.9)
+		test_fail_(__FILE__, __LINE__, "register-mode ALU: %.3f micro-ops per cycle", rtl_upc(1));
+}
+
 /* ------------------------------------------------------------ random */
 static void check_seed(uint64_t seed, int kind)
 {
@@ -1483,6 +1661,11 @@ int main(int argc, char **argv)
 		{"base_registers", test_base_registers},
 		{"gemm_loops", test_gemm_loops},
 		{"same_acc_sequential", test_same_acc_sequential},
+		{"pipe_gemm_distance", test_pipe_gemm_distance},
+		{"pipe_alu_forward", test_pipe_alu_forward},
+		{"pipe_mul", test_pipe_mul},
+		{"pipe_across", test_pipe_across},
+		{"pipe_throughput", test_pipe_throughput},
 		{"alu_ops", test_alu_ops},
 		{"alu_loops", test_alu_loops},
 		{"narrowing", test_narrowing},
