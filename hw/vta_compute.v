@@ -296,17 +296,23 @@ module vta_compute #(
   wire idx_bad = is_alu ? (a_bad || s_bad_acc) : gemm_rst ? a_bad : (a_bad || s_bad_inp || w_bad);
 
   // ---------------------------------------------------------------- k=2: reads
-  reg        r2_v, r2_bad, r2_conf;
+  reg        r2_v, r2_bad, r2_conf, r2_hit;
   reg [LogAcc-1:0] r2_a;
   reg [LogS-1:0]   r2_s;
   reg [LogWgt-1:0] r2_w;
   reg        phase_q;   // the src of a same-bank micro-op has been read
-  reg        r3_v, r3_pseudo, r3_saved, pa_v, pa_pseudo;
+  // Source-row cache: the row the last fresh src read of this instruction
+  // fetched (tag at k=2, value at PA, kept coherent with every write). A
+  // register-mode micro-op whose src is that row reads no src: one cycle
+  // even with dst in the same bank (a bias row broadcast over many rows).
+  reg        tag_v;
+  reg [LogAcc-1:0] tag_q;
+  reg        r3_v, r3_pseudo, r3_bc, pa_v, pa_pseudo;
   // a MUL at k=3 or in PA: its result reaches H1 two cycles after PA, so the
   // next micro-op must not reach PA before then
   wire mul_busy  = alu_mul && ((r3_v && !r3_pseudo) || (pa_v && !pa_pseudo));
   wire emit      = r2_v && !mul_busy;           // something enters k=3
-  wire pseudo    = emit && r2_conf && !phase_q; // a src-only read (same-bank operands)
+  wire pseudo    = emit && r2_conf && !r2_hit && !phase_q; // a src-only read (same-bank operands)
   wire adv2      = emit && !pseudo;             // the micro-op itself leaves k=2
   assign hold    = r2_v && !adv2;
   wire [LogAcc-1:0] r2_sa = r2_s[LogAcc-1:0];
@@ -334,7 +340,10 @@ module vta_compute #(
   // ACC bank reads: ALU at k=2 (dst, and src unless it waits in the history),
   // GEMM at k=5 (dst; reset micro-ops read nothing)
   wire rd_a_alu = adv2;
-  wire rd_s_alu = pseudo || (adv2 && alu_reg && !r2_conf);
+  wire rd_s_alu = pseudo || (adv2 && alu_reg && !r2_conf && !r2_hit);
+  // the tag after this cycle (a fresh src read replaces it)
+  wire tag_vn = rd_s_alu || tag_v;
+  wire [LogAcc-1:0] tag_n = rd_s_alu ? r2_sa : tag_q;
   integer bi;
   always @* begin
     for (bi = 0; bi < NBank; bi = bi + 1) begin
@@ -354,13 +363,18 @@ module vta_compute #(
   // results of the three micro-ops before it, newest first), 3 = the SRAM bank.
   reg [LogAcc-1:0] pa_a;
   reg [1:0]  pa_sb;      // bank of the src row
-  reg        pa_saved;   // B comes from the preceding src-only read
+  reg        pa_bc;      // B comes from the source-row cache
+  reg [LogAcc-1:0] pa_s, bc_a;  // src row; the row the cache holds
   reg [1:0]  pa_sel_a, pa_sel_b;
   reg        h1_v, h2_v;
   reg [LogAcc-1:0] h1_a, h2_a;
   reg        m0_v, m1_v;
   reg [LogAcc-1:0] m0_a, m1_a;
   wire       pa_wr = pa_v && !pa_pseudo && !alu_mul;  // MUL writes through m0/m1
+  // the cache after PA: a fresh src read loads it; a write of its row updates it
+  wire       pa_fresh = pa_v && alu_reg && !pa_bc;
+  wire [LogAcc-1:0] bc_an = pa_fresh ? pa_s : bc_a;
+  wire       bc_snoop = (pa_wr && pa_a == bc_an) || (m1_v && m1_a == bc_a);
   // what H1 will hold in the next cycle
   wire       nh1_v = m1_v || pa_wr;
   wire [LogAcc-1:0] nh1_a = m1_v ? m1_a : pa_a;
@@ -377,65 +391,91 @@ module vta_compute #(
     end
   endfunction
 
+  // The lane datapath is written as functions called in the clocked blocks, so
+  // the simulator computes a lane only in a cycle that uses it.
+  // operand select: H1..H3 or the row of one of the four banks
+  function [AccW-1:0] opnd;
+    input [1:0]      sel;
+    input [1:0]      bank;
+    input [AccW-1:0] h1, h2, h3, b0, b1, b2, b3;
+    begin
+      case (sel)
+        2'd0: opnd = h1;
+        2'd1: opnd = h2;
+        2'd2: opnd = h3;
+        default: opnd = (bank == 2'd0) ? b0 : (bank == 2'd1) ? b1 : (bank == 2'd2) ? b2 : b3;
+      endcase
+    end
+  endfunction
   wire [31:0] imm32 = {{16{imm[15]}}, imm};
+  // operand B: the immediate, the cached source row or the forwarded/read one
+  function [AccW-1:0] opb;
+    input [AccW-1:0] cached, fresh;
+    begin
+      opb = use_imm ? imm32 : pa_bc ? cached : fresh;
+    end
+  endfunction
+  // PA result of one lane: GEMM accumulate / reset, or the ALU (not MUL)
+  function [AccW-1:0] lane_res;
+    input [AccW-1:0] la, lb, dot;
+    reg   [AccW-1:0] sum, nb;
+    reg signed [AccW-1:0] sra;  // signed: an arithmetic shift in an unsigned expression is logical
+    begin
+      sum = la + (is_gemm ? dot : lb);  // one adder for GEMM and ALU ADD
+      if (is_gemm) begin
+        lane_res = g_reset ? {AccW{1'b0}} : sum;
+      end else begin
+        nb  = -lb;
+        sra = $signed(la) >>> lb[4:0];
+        case (alu_op)
+          3'd0: lane_res = ($signed(la) < $signed(lb)) ? la : lb;
+          3'd1: lane_res = ($signed(la) < $signed(lb)) ? lb : la;
+          3'd3: lane_res = lb[AccW-1] ? (la << nb[4:0]) : sra;
+          default: lane_res = sum;
+        endcase
+      end
+    end
+  endfunction
+
   wire [AccBits-1:0] h1_data;
   genvar gl;
   generate
     for (gl = 0; gl < Lanes; gl = gl + 1) begin : gen_lane
-      reg  [AccW-1:0] h1_q, h2_q, h3_q, saved_q;
-      wire [AccW-1:0] bank_a = bk_rd_data[pa_a[1:0]*AccBits + gl*AccW +: AccW];
-      wire [AccW-1:0] bank_b = bk_rd_data[pa_sb*AccBits + gl*AccW +: AccW];
-      reg  [AccW-1:0] la, lb, lbf, sum, r;
-      reg  [AccW-1:0] nb;
-      reg signed [AccW-1:0] sra;  // signed: an arithmetic shift in an unsigned expression is logical
-      always @* begin
-        case (pa_sel_a)
-          2'd0: la = h1_q;
-          2'd1: la = h2_q;
-          2'd2: la = h3_q;
-          default: la = bank_a;
-        endcase
-        case (pa_sel_b)
-          2'd0: lbf = h1_q;
-          2'd1: lbf = h2_q;
-          2'd2: lbf = h3_q;
-          default: lbf = bank_b;
-        endcase
-        lb  = use_imm ? imm32 : (pa_saved ? saved_q : lbf);
-        sum = la + (is_gemm ? dots[gl*32 +: AccW] : lb);
-        nb  = -lb;
-        sra = $signed(la) >>> lb[4:0];
-        case (alu_op)
-          3'd0: r = ($signed(la) < $signed(lb)) ? la : lb;
-          3'd1: r = ($signed(la) < $signed(lb)) ? lb : la;
-          3'd3: r = lb[AccW-1] ? (la << nb[4:0]) : sra;
-          default: r = sum;
-        endcase
-        if (is_gemm) r = g_reset ? {AccW{1'b0}} : sum;
-      end
-
+      reg  [AccW-1:0] h1_q, h2_q, h3_q, bc_q;
       // MUL: wrap32(A * B) from three 16 x 16 products (one DSP each)
-      reg [AccW-1:0] m0a_q, m0b_q, lo_q;
-      reg [15:0]     mh1_q, mh2_q;
+      reg  [AccW-1:0] m0a_q, m0b_q, lo_q;
+      reg  [15:0]     mh1_q, mh2_q;
+      wire [AccW-1:0] b0 = bk_rd_data[0*AccBits + gl*AccW +: AccW];
+      wire [AccW-1:0] b1 = bk_rd_data[1*AccBits + gl*AccW +: AccW];
+      wire [AccW-1:0] b2 = bk_rd_data[2*AccBits + gl*AccW +: AccW];
+      wire [AccW-1:0] b3 = bk_rd_data[3*AccBits + gl*AccW +: AccW];
+      // (the operands as function calls inside the enables: no work when idle)
       always @(posedge clk_i) begin
+        if (m1_v)
+          h1_q <= lo_q + {mh1_q + mh2_q, 16'd0};
+        else if (pa_wr)
+          h1_q <= lane_res(opnd(pa_sel_a, pa_a[1:0], h1_q, h2_q, h3_q, b0, b1, b2, b3),
+                           opb(bc_q, opnd(pa_sel_b, pa_sb, h1_q, h2_q, h3_q, b0, b1, b2, b3)),
+                           dots[gl*32 +: AccW]);
+        if (h1_v) h2_q <= h1_q;
+        if (h2_v) h3_q <= h2_q;
+        // the cache: the written value when its row is written, else a fresh read
+        if (bc_snoop)
+          bc_q <= m1_v ? lo_q + {mh1_q + mh2_q, 16'd0} :
+                  lane_res(opnd(pa_sel_a, pa_a[1:0], h1_q, h2_q, h3_q, b0, b1, b2, b3),
+                           opb(bc_q, opnd(pa_sel_b, pa_sb, h1_q, h2_q, h3_q, b0, b1, b2, b3)),
+                           dots[gl*32 +: AccW]);
+        else if (pa_fresh)
+          bc_q <= opnd(pa_sel_b, pa_sb, h1_q, h2_q, h3_q, b0, b1, b2, b3);
         if (pa_v && !pa_pseudo && alu_mul) begin
-          m0a_q <= la;
-          m0b_q <= lb;
+          m0a_q <= opnd(pa_sel_a, pa_a[1:0], h1_q, h2_q, h3_q, b0, b1, b2, b3);
+          m0b_q <= opb(bc_q, opnd(pa_sel_b, pa_sb, h1_q, h2_q, h3_q, b0, b1, b2, b3));
         end
         if (m0_v) begin
           lo_q  <= m0a_q[15:0] * m0b_q[15:0];
           mh1_q <= m0a_q[31:16] * m0b_q[15:0];
           mh2_q <= m0a_q[15:0] * m0b_q[31:16];
         end
-      end
-      wire [AccW-1:0] mul_r = lo_q + {mh1_q + mh2_q, 16'd0};
-
-      always @(posedge clk_i) begin
-        if (m1_v) h1_q <= mul_r;
-        else if (pa_wr) h1_q <= r;
-        h2_q <= h1_q;
-        h3_q <= h2_q;
-        if (pa_v && pa_pseudo) saved_q <= lbf;
       end
       assign h1_data[gl*AccW +: AccW] = h1_q;
     end
@@ -478,6 +518,7 @@ module vta_compute #(
       r1_v          <= 1'b0;
       r2_v          <= 1'b0;
       phase_q       <= 1'b0;
+      tag_v         <= 1'b0;
       r3_v          <= 1'b0;
       r4_v          <= 1'b0;
       r5_v          <= 1'b0;
@@ -580,7 +621,13 @@ module vta_compute #(
           r2_w    <= w_sum[LogWgt-1:0];
           r2_bad  <= idx_bad;
           r2_conf <= alu_reg && (a_sum[1:0] == s_sum[1:0]);
+          r2_hit  <= alu_reg && tag_vn && (tag_n == s_sum[LogAcc-1:0]);
         end
+      end
+      if (state_q != CRun) tag_v <= 1'b0;  // a new instruction starts uncached
+      else if (rd_s_alu) begin
+        tag_v <= 1'b1;
+        tag_q <= r2_sa;
       end
       if (pseudo) phase_q <= 1'b1;
       if (adv2) begin
@@ -591,7 +638,7 @@ module vta_compute #(
       // k=3..6
       r3_v      <= emit;
       r3_pseudo <= pseudo;
-      r3_saved  <= adv2 && r2_conf;
+      r3_bc     <= adv2 && (r2_hit || r2_conf);
       r3_a      <= r2_a;
       r3_s      <= r2_sa;
       r4_v <= r3_v && is_gemm;  r4_a <= r3_a;
@@ -601,11 +648,14 @@ module vta_compute #(
       // PA
       pa_v      <= x_v;
       pa_pseudo <= !is_gemm && r3_pseudo;
-      pa_saved  <= !is_gemm && r3_saved;
+      pa_bc     <= !is_gemm && r3_bc;
+      pa_s      <= x_s;
       pa_a      <= x_a;
       pa_sb     <= x_s[1:0];
       pa_sel_a  <= fwd_sel(x_a);
       pa_sel_b  <= fwd_sel(x_s);
+
+      if (pa_fresh) bc_a <= pa_s;
 
       // MUL and history
       m0_v <= pa_v && !pa_pseudo && alu_mul;

@@ -4,8 +4,9 @@
 // one row pair per cycle, no stall input: the rows enter in cycle 0 (the raw
 // SRAM outputs, en_i high) and the dot products leave 4 cycles later (dot_o,
 // registered):
-//   cycle 0  packed weight w1 * 2^16 + w0 formed, operands registered (DSP A/B)
-//   cycle 1  x * (w1 * 2^16 + w0) + 2^15, registered (DSP P)
+//   cycle 0  operands registered (DSP A/D/B registers)
+//   cycle 1  x * (w1 * 2^16 + w0) + 2^15, registered (DSP pre-adder, multiplier,
+//            post-adder, P register)
 //   cycle 2  split, first two adder-tree levels, registered
 //   cycle 3  remaining levels, registered
 // Two products per multiplier: the products x*w0 and x*w1 of one input element
@@ -13,6 +14,8 @@
 // plus the constant 2^15 (the DSP post-adder): x*w0 + 2^15 lies in [0, 2^16),
 // so P[31:16] is exactly x*w1 and P[15:0] - 2^15 (bit 15 inverted) is x*w0.
 // No borrow fix-up is needed (docs/rtl.md).
+// All arithmetic sits in enable-gated clocked blocks (through functions), so
+// the simulator computes nothing in a cycle without GEMM work.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -31,7 +34,6 @@ module vta_gemm_array (
   localparam InpW   = `VTA_INP_WIDTH;
   localparam WgtW   = `VTA_WGT_WIDTH;
   localparam ProdW  = InpW + WgtW;        // one signed product
-  localparam PackW  = WgtW + ProdW + 1;   // packed weight operand w1 * 2^ProdW + w0
   localparam NPairs = (BlkOut + 1) / 2;   // multipliers per batch row and input element
   localparam RowInp = BlkIn * InpW;
   localparam RowWgt = BlkIn * WgtW;
@@ -48,9 +50,76 @@ module vta_gemm_array (
   localparam LogBlk = clog2i(BlkIn);
   localparam LG   = (LogBlk < 2) ? LogBlk : 2;  // first tree stage: 2^LG terms
   localparam G    = 1 << LG;
-  localparam NG   = BlkIn / G;                  // partial sums per lane
-  localparam T1W  = ProdW + LG;
-  localparam DotW = ProdW + LogBlk;
+  localparam NG   = BlkIn / G;                  // partial sums per lane (at most 8)
+  // sum widths fixed for every configuration (the unused top bits are sign
+  // copies): a partial sum of up to 4 products, a dot product of up to 8 of them
+  localparam T1W  = ProdW + 2;
+  localparam DotW = T1W + 3;
+
+  // w1 * 2^ProdW + w0, 25 bits: the DSP pre-adder (A + D)
+  function [WgtW+ProdW:0] pack_w;
+    input [WgtW-1:0] w0;
+    input [WgtW-1:0] w1;
+    begin
+      pack_w = {w1[WgtW-1], w1, {ProdW{1'b0}}} + {{(ProdW+1){w0[WgtW-1]}}, w0};
+    end
+  endfunction
+
+  // one product of a packed pair: the low field with bit 15 inverted, or the
+  // high field (odd lanes)
+  function [ProdW-1:0] term;
+    input [31:0] p;
+    input        odd;
+    begin
+      term = odd ? p[2*ProdW-1:ProdW] : {~p[ProdW-1], p[ProdW-2:0]};
+    end
+  endfunction
+
+  // first stage: G = 2^LG products of a lane, balanced (each sum its own adder)
+  function [T1W-1:0] sum_g;
+    input [31:0] p0, p1, p2, p3;  // the packed products (p1..p3 unused when G is smaller)
+    input        odd;
+    reg [ProdW-1:0] t0, t1, t2, t3;
+    reg [ProdW:0]   s01, s23;
+    begin
+      t0 = term(p0, odd);
+      t1 = term(p1, odd);
+      t2 = term(p2, odd);
+      t3 = term(p3, odd);
+      s01 = {t0[ProdW-1], t0} + {t1[ProdW-1], t1};
+      s23 = {t2[ProdW-1], t2} + {t3[ProdW-1], t3};
+      if (G == 4) sum_g = {s01[ProdW], s01} + {s23[ProdW], s23};
+      else if (G == 2) sum_g = {s01[ProdW], s01};
+      else sum_g = {{2{t0[ProdW-1]}}, t0};
+    end
+  endfunction
+  // second stage: the NG partial sums (32-bit slots, the low T1W bits used)
+  function [DotW-1:0] sum_parts;
+    input [NG*32-1:0] q;
+    reg [T1W-1:0] a0, a1, a2, a3, a4, a5, a6, a7;
+    reg [T1W:0]   b0, b1, b2, b3;
+    reg [T1W+1:0] c0, c1;
+    begin
+      a0 = q[0 +: T1W];
+      a1 = q[(NG > 1 ? 1 : 0)*32 +: T1W];
+      a2 = q[(NG > 2 ? 2 : 0)*32 +: T1W];
+      a3 = q[(NG > 3 ? 3 : 0)*32 +: T1W];
+      a4 = q[(NG > 4 ? 4 : 0)*32 +: T1W];
+      a5 = q[(NG > 5 ? 5 : 0)*32 +: T1W];
+      a6 = q[(NG > 6 ? 6 : 0)*32 +: T1W];
+      a7 = q[(NG > 7 ? 7 : 0)*32 +: T1W];
+      b0 = {a0[T1W-1], a0} + {a1[T1W-1], a1};
+      b1 = {a2[T1W-1], a2} + {a3[T1W-1], a3};
+      b2 = {a4[T1W-1], a4} + {a5[T1W-1], a5};
+      b3 = {a6[T1W-1], a6} + {a7[T1W-1], a7};
+      c0 = {b0[T1W], b0} + {b1[T1W], b1};
+      c1 = {b2[T1W], b2} + {b3[T1W], b3};
+      if (NG == 8) sum_parts = {c0[T1W+1], c0} + {c1[T1W+1], c1};
+      else if (NG == 4) sum_parts = {c0[T1W+1], c0};
+      else if (NG == 2) sum_parts = {{2{b0[T1W]}}, b0};
+      else sum_parts = {{3{a0[T1W-1]}}, a0};
+    end
+  endfunction
 
   reg [2:0] v_q;  // valid of the operand, product and partial-sum registers
   always @(posedge clk_i) begin
@@ -58,61 +127,45 @@ module vta_gemm_array (
     else v_q <= {v_q[1:0], en_i};
   end
 
-  // the 32 low product bits of every multiplier, [((b*NPairs)+j)*BlkIn + k]
-  wire [Batch*NPairs*BlkIn*32-1:0] prods;
-
-  genvar gb, gj, gk, gc, gg;
+  genvar gb, gj, gc;
   generate
     for (gb = 0; gb < Batch; gb = gb + 1) begin : gen_b
       for (gj = 0; gj < NPairs; gj = gj + 1) begin : gen_pair
-        for (gk = 0; gk < BlkIn; gk = gk + 1) begin : gen_k
-          wire [WgtW-1:0] w0 = wgt_i[(2*gj)*RowWgt + gk*WgtW +: WgtW];
-          wire [WgtW-1:0] w1;
-          if (2*gj + 1 < BlkOut) begin : gen_w1
-            assign w1 = wgt_i[(2*gj+1)*RowWgt + gk*WgtW +: WgtW];
-          end else begin : gen_w1_zero
-            assign w1 = {WgtW{1'b0}};
-          end
-          // w1 * 2^ProdW + w0: the upper field is w1 minus the sign of w0
-          wire [WgtW:0] hi = {w1[WgtW-1], w1} - {{WgtW{1'b0}}, w0[WgtW-1]};
-          reg signed [InpW-1:0]  x_q;
-          reg signed [PackW-1:0] wp_q;
-          reg signed [31:0]      p_q;
+        // lanes 2j and 2j+1 (an odd last lane multiplies by w1 = 0)
+        localparam HasW1 = (2*gj + 1 < BlkOut);
+        localparam L1 = HasW1 ? 2*gj + 1 : 2*gj;  // a valid index either way
+        // one 32-bit slot per multiplier: {x, w1, w0} operands, then the product
+        // (the simulator moves machine words; synthesis drops the unused bits)
+        reg [BlkIn*32-1:0] op_q;
+        reg [BlkIn*32-1:0] p_q;   // the DSP P registers
+        integer k;
+        always @(posedge clk_i) begin
+          if (en_i)
+            for (k = 0; k < BlkIn; k = k + 1)
+              op_q[k*32 +: InpW+2*WgtW] <= {inp_i[gb*RowInp + k*InpW +: InpW],
+                                           HasW1 ? wgt_i[L1*RowWgt + k*WgtW +: WgtW] : {WgtW{1'b0}},
+                                           wgt_i[(2*gj)*RowWgt + k*WgtW +: WgtW]};
+          if (v_q[0])
+            for (k = 0; k < BlkIn; k = k + 1)
+              // x * (w1 * 2^ProdW + w0) + 2^(ProdW-1): the pre-adder forms the packed weight
+              p_q[k*32 +: 32] <= $signed(op_q[k*32 + 2*WgtW +: InpW]) *
+                                 $signed(pack_w(op_q[k*32 +: WgtW], op_q[k*32 + WgtW +: WgtW])) +
+                                 (32'sd1 <<< (ProdW - 1));
+        end
+        for (gc = 2*gj; gc < 2*gj + 2 && gc < BlkOut; gc = gc + 1) begin : gen_lane
+          reg [NG*32-1:0] t1_q;
+          reg [DotW-1:0]  dot_q;
+          integer g;
           always @(posedge clk_i) begin
-            if (en_i) begin
-              x_q  <= inp_i[gb*RowInp + gk*InpW +: InpW];
-              wp_q <= {hi, {(ProdW-WgtW){w0[WgtW-1]}}, w0};
-            end
-            if (v_q[0]) p_q <= x_q * wp_q + (32'sd1 <<< (ProdW - 1));
+            if (v_q[1])
+              for (g = 0; g < NG; g = g + 1)
+                t1_q[g*32 +: T1W] <= sum_g(p_q[(g*G)*32 +: 32], p_q[(g*G + (G > 1 ? 1 : 0))*32 +: 32],
+                                           p_q[(g*G + (G > 2 ? 2 : 0))*32 +: 32],
+                                           p_q[(g*G + (G > 3 ? 3 : 0))*32 +: 32], gc % 2 == 1);
+            if (v_q[2]) dot_q <= sum_parts(t1_q);
           end
-          assign prods[((gb*NPairs + gj)*BlkIn + gk)*32 +: 32] = p_q;
+          assign dot_o[(gb*BlkOut + gc)*32 +: 32] = {{(32-DotW){dot_q[DotW-1]}}, dot_q};
         end
-      end
-      for (gc = 0; gc < BlkOut; gc = gc + 1) begin : gen_lane
-        // term k of this lane: low field (bit 15 inverted) or high field
-        wire [BlkIn*ProdW-1:0] terms;
-        for (gk = 0; gk < BlkIn; gk = gk + 1) begin : gen_t
-          localparam Base = ((gb*NPairs + gc/2)*BlkIn + gk)*32;
-          if (gc % 2 == 0) begin : gen_lo
-            wire [ProdW-1:0] p = prods[Base +: ProdW];
-            assign terms[gk*ProdW +: ProdW] = {~p[ProdW-1], p[ProdW-2:0]};
-          end else begin : gen_hi
-            assign terms[gk*ProdW +: ProdW] = prods[Base + ProdW +: ProdW];
-          end
-        end
-        wire [NG*T1W-1:0] part;
-        for (gg = 0; gg < NG; gg = gg + 1) begin : gen_grp
-          wire [T1W-1:0] s;
-          reg  [T1W-1:0] t1_q;
-          vta_addtree #(.L(LG), .W(ProdW)) u_t1 (.in_i(terms[gg*G*ProdW +: G*ProdW]), .sum_o(s));
-          always @(posedge clk_i) if (v_q[1]) t1_q <= s;
-          assign part[gg*T1W +: T1W] = t1_q;
-        end
-        wire [DotW-1:0] d;
-        reg  [DotW-1:0] dot_q;
-        vta_addtree #(.L(LogBlk - LG), .W(T1W)) u_t2 (.in_i(part), .sum_o(d));
-        always @(posedge clk_i) if (v_q[2]) dot_q <= d;
-        assign dot_o[(gb*BlkOut + gc)*32 +: 32] = {{(32-DotW){dot_q[DotW-1]}}, dot_q};
       end
     end
   endgenerate

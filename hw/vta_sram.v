@@ -36,8 +36,14 @@ module vta_sram #(
 
   generate
     if (OutReg != 0) begin : gen_oreg
+      // loaded only after a read (rd_q changes only then): the same data, and
+      // the simulator copies no row in a cycle without a read
+      reg             rd_d_q;
       reg [Width-1:0] out_q;
-      always @(posedge clk_i) out_q <= rd_q;
+      always @(posedge clk_i) begin
+        rd_d_q <= rd_en_i;
+        if (rd_d_q) out_q <= rd_q;
+      end
       assign rd_data_o = out_q;
     end else begin : gen_noreg
       assign rd_data_o = rd_q;

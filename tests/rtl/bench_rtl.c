@@ -31,6 +31,7 @@ enum bench_kind {
 	B_GEMM_DEP,   /* GEMM, every micro-op accumulates into the row of the one before */
 	B_ALU_IMM,    /* ALU ADD with an immediate */
 	B_ALU_REG,    /* ALU ADD acc[dst], acc[src], dst and src in different ACC banks */
+	B_ALU_BCAST,  /* ALU ADD acc[dst], acc[src], one src row for 16 dst rows (a bias) */
 	B_ALU_BANK,   /* the same with dst and src in one bank (two reads in one bank) */
 };
 
@@ -44,7 +45,8 @@ static int run_long(vta_rtlsim_t *r, enum bench_kind kind, double *upc, double *
 		/* dependent list: 8 rows of 8 micro-ops each accumulating into one row */
 		uint32_t dst = kind == B_GEMM_DEP ? k / 8 : k;
 		/* ACC banks are rows modulo 4 (docs/rtl.md): src 1 (or 4) rows after dst */
-		uint32_t src = kind == B_ALU_REG ? k + NU + 1 : kind == B_ALU_BANK ? k + NU + 4 : k;
+		uint32_t src = kind == B_ALU_REG ? k + NU + 1 : kind == B_ALU_BANK ? k + NU + 4 :
+			       kind == B_ALU_BCAST ? NU + k / 16 : k;
 		vta_uop_t u = {dst % VTA_ACC_BUFF_DEPTH, src % VTA_INP_BUFF_DEPTH % VTA_ACC_BUFF_DEPTH,
 			       k % VTA_WGT_BUFF_DEPTH};
 		uint32_t w = 0;
@@ -59,7 +61,11 @@ static int run_long(vta_rtlsim_t *r, enum bench_kind kind, double *upc, double *
 	cs_emit(&p, &i);
 	memset(&i, 0, sizeof i);
 	i.opcode = alu ? VTA_OPCODE_ALU : VTA_OPCODE_GEMM;
-	i.uop_bgn = 0; i.uop_end = NU; i.iter_out = alu ? 200 : 1000; i.iter_in = 8;
+	/* VTA_BENCH_ITERS: outer iterations of the GEMM lists (default 1000; the ALU
+	 * lists run a fifth), fewer for an instruction count under valgrind */
+	const char *it = getenv("VTA_BENCH_ITERS");
+	uint32_t iters = it && atoi(it) >= 5 ? (uint32_t)atoi(it) : 1000;
+	i.uop_bgn = 0; i.uop_end = NU; i.iter_out = alu ? iters / 5 : iters; i.iter_in = 8;
 	if (alu) {
 		i.alu_opcode = VTA_ALU_OPCODE_ADD;
 		i.use_imm = kind == B_ALU_IMM;
@@ -105,10 +111,14 @@ int main(void)
 		{B_GEMM_DEP, "rtl_gemm_uops_per_cycle_dep"},
 		{B_ALU_IMM, "rtl_alu_uops_per_cycle"},
 		{B_ALU_REG, "rtl_alu_reg_uops_per_cycle"},
+		{B_ALU_BCAST, "rtl_alu_reg_bcast_uops_per_cycle"},
 		{B_ALU_BANK, "rtl_alu_reg_samebank_uops_per_cycle"},
 	};
+	const char *only = getenv("VTA_BENCH_ONLY"); /* one figure, e.g. under valgrind */
 	for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
 		double upc, cps, wcps;
+		if (only && strcmp(only, runs[k].name))
+			continue;
 		if (vta_rtlsim_reset(r, &err) || run_long(r, runs[k].kind, &upc, &cps, &wcps)) {
 			fprintf(stderr, "bench_rtl: %s\n", err.msg);
 			return 1;

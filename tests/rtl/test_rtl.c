@@ -1564,6 +1564,30 @@ static void test_pipe_mul(void)
 	go(0);
 }
 
+/* The source-row cache: one src row broadcast over many dst rows (a bias),
+ * with that row itself among the destinations (the cached value must follow
+ * its writes, also a MUL's), then a LOAD ACC of the row between two ALU
+ * instructions (a new instruction starts uncached). */
+static void test_pipe_src_cache(void)
+{
+	static const unsigned ops[] = {VTA_ALU_OPCODE_ADD, VTA_ALU_OPCODE_MUL, VTA_ALU_OPCODE_MIN};
+	for (unsigned o = 0; o < 3; o++) {
+		begin();
+		for (uint32_t j = 0; j < 12; j++)
+			uop(j, j, 5, 0); /* dst j, src 5: row 5 is written by micro-op 5 */
+		uop(12, 9, 13, 0);
+		emit(ld_uops());
+		load_operands(16);
+		if (ops[o] == VTA_ALU_OPCODE_MUL)
+			emit(alu(VTA_ALU_OPCODE_SHR, 1, 24, 0, 12, 1, 1));
+		emit(alu(ops[o], 0, 0, 0, 12, 2, 1));
+		emit(ld(VTA_MEM_ID_ACC, 5, din(VTA_MEM_ID_ACC) + 11, 1, 1, 1));
+		emit(alu(ops[o], 0, 0, 0, 13, 1, 1));
+		store_acc_bytes(16);
+		go(0);
+	}
+}
+
 /* Results cross instruction boundaries: GEMM rows read by the ALU right
  * after, ALU rows accumulated by GEMM, a LOAD ACC between two writers of a
  * row. */
@@ -1664,6 +1688,7 @@ int main(int argc, char **argv)
 		{"pipe_gemm_distance", test_pipe_gemm_distance},
 		{"pipe_alu_forward", test_pipe_alu_forward},
 		{"pipe_mul", test_pipe_mul},
+		{"pipe_src_cache", test_pipe_src_cache},
 		{"pipe_across", test_pipe_across},
 		{"pipe_throughput", test_pipe_throughput},
 		{"alu_ops", test_alu_ops},
