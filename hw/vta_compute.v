@@ -202,17 +202,42 @@ module vta_compute #(
       .dma_err_i       (dma_err_i)
   );
 
-  // ACC image of a loaded element: ACC as is, ACC_8BIT sign-extended
-  reg [AccBits-1:0] load_acc;
-  integer li;
-  always @* begin
-    load_acc = l2d_wr_data;
-    if (mem_type == `VTA_MEM_ID_ACC_8BIT)
-      for (li = 0; li < Lanes; li = li + 1)
-        load_acc[li*AccW +: AccW] = {{(AccW-8){l2d_wr_data[li*8+7]}}, l2d_wr_data[li*8 +: 8]};
-  end
   wire load_uop_wr = l2d_wr_en && (mem_type == `VTA_MEM_ID_UOP);
   wire load_acc_wr = l2d_wr_en && (mem_type != `VTA_MEM_ID_UOP);
+  // A loaded ACC element is written one cycle later from registers: its ACC
+  // image (ACC as is, ACC_8BIT sign-extended) and its OUT image (low bytes),
+  // formed only when an element arrives.
+  function [AccBits-1:0] acc_image;
+    input [AccBits-1:0] d;
+    input               is8;
+    integer li;
+    begin
+      acc_image = d;
+      if (is8)
+        for (li = 0; li < Lanes; li = li + 1)
+          acc_image[li*AccW +: AccW] = {{(AccW-8){d[li*8+7]}}, d[li*8 +: 8]};
+    end
+  endfunction
+  function [`VTA_OUT_MATRIX_WIDTH-1:0] out_image;
+    input [AccBits-1:0] d;
+    input               is8;
+    integer li;
+    begin
+      for (li = 0; li < Lanes; li = li + 1)
+        out_image[li*OutW +: OutW] = is8 ? d[li*8 +: OutW] : d[li*AccW +: OutW];
+    end
+  endfunction
+  reg                 ld_v_q;
+  reg [LogAcc-1:0]    ld_idx_q;
+  reg [AccBits-1:0]   ld_acc_q;
+  reg [`VTA_OUT_MATRIX_WIDTH-1:0] ld_out_q;
+  always @(posedge clk_i) begin
+    if (load_acc_wr) begin
+      ld_idx_q <= l2d_wr_idx[LogAcc-1:0];
+      ld_acc_q <= acc_image(l2d_wr_data, mem_type == `VTA_MEM_ID_ACC_8BIT);
+      ld_out_q <= out_image(l2d_wr_data, mem_type == `VTA_MEM_ID_ACC_8BIT);
+    end
+  end
 
   // ---------------------------------------------------------------- UOP SRAM
   wire              uop_rd_en;
@@ -438,6 +463,7 @@ module vta_compute #(
   endfunction
 
   wire [AccBits-1:0] h1_data;
+  wire [`VTA_OUT_MATRIX_WIDTH-1:0] h1_out;  // its OUT image (low bytes)
   genvar gl;
   generate
     for (gl = 0; gl < Lanes; gl = gl + 1) begin : gen_lane
@@ -478,44 +504,35 @@ module vta_compute #(
         end
       end
       assign h1_data[gl*AccW +: AccW] = h1_q;
+      assign h1_out[gl*OutW +: OutW] = h1_q[OutW-1:0];
     end
   endgenerate
 
   // ---------------------------------------------------------------- ACC / OUT writes
-  // H1 one cycle after PA; LOAD ACC/ACC_8BIT only while the pipeline is empty
+  // H1 one cycle after PA; a loaded element (ld_*) only while the pipeline is empty
   always @* begin
     for (bi = 0; bi < NBank; bi = bi + 1)
-      bk_wr_en[bi] = h1_v ? (h1_a[1:0] == bi[1:0]) :
-                     (load_acc_wr && l2d_wr_idx[1:0] == bi[1:0]);
+      bk_wr_en[bi] = h1_v ? (h1_a[1:0] == bi[1:0]) : (ld_v_q && ld_idx_q[1:0] == bi[1:0]);
   end
-  assign bk_wr_addr = h1_v ? h1_a[LogAcc-1:2] : l2d_wr_idx[LogAcc-1:2];
-  assign bk_wr_data = h1_v ? h1_data : load_acc;
-
-  reg [`VTA_OUT_MATRIX_WIDTH-1:0] out_from_acc, out_from_load;
-  integer oi;
-  always @* begin
-    for (oi = 0; oi < Lanes; oi = oi + 1) begin
-      out_from_acc[oi*OutW +: OutW]  = h1_data[oi*AccW +: OutW];
-      out_from_load[oi*OutW +: OutW] = load_acc[oi*AccW +: OutW];
-    end
-  end
-  assign out_wr_en_o   = h1_v || load_acc_wr;
-  assign out_wr_addr_o = h1_v ? h1_a : l2d_wr_idx[LogAcc-1:0];
-  assign out_wr_data_o = h1_v ? out_from_acc : out_from_load;
+  assign bk_wr_addr = h1_v ? h1_a[LogAcc-1:2] : ld_idx_q[LogAcc-1:2];
+  assign bk_wr_data = h1_v ? h1_data : ld_acc_q;
+  assign out_wr_en_o   = h1_v || ld_v_q;
+  assign out_wr_addr_o = h1_v ? h1_a : ld_idx_q;
+  assign out_wr_data_o = h1_v ? h1_out : ld_out_q;
 
   wire pipe_empty = !gen_q && !r1_v && !r2_v && !r3_v && !r4_v && !r5_v && !r6_v && !pa_v &&
                     !h1_v && !m0_v && !m1_v;
-  assign progress_o = s0_issue || adv2 || h1_v || load_acc_wr || (state_q == CPush) ||
+  assign progress_o = s0_issue || adv2 || h1_v || ld_v_q || (state_q == CPush) ||
                       insn_pop_o || (dma_valid_i && dma_ready_o);
 
   // ---------------------------------------------------------------- sequencing
-  wire [31:0] fd_out_n = od_q + fd_out, fs_out_n = os_q + fs_out, fw_out_n = ow_q + fw_out;
 
   always @(posedge clk_i) begin
     if (rst_i) begin
       state_q       <= CIdle;
       gen_q         <= 1'b0;
       r1_v          <= 1'b0;
+      ld_v_q        <= 1'b0;
       r2_v          <= 1'b0;
       phase_q       <= 1'b0;
       tag_v         <= 1'b0;
@@ -535,6 +552,7 @@ module vta_compute #(
       finish_o      <= 1'b0;
       err_illegal_o <= 1'b0;
       err_range_o   <= l2d_err_range;
+      ld_v_q        <= load_acc_wr;
 
       case (state_q)
         CIdle: if (insn_valid_i && run_i) begin
@@ -569,7 +587,7 @@ module vta_compute #(
           end
         end
         CLoadStart: state_q <= CLoadWait;
-        CLoadWait: if (!l2d_busy) state_q <= CPush;
+        CLoadWait: if (!l2d_busy && !ld_v_q) state_q <= CPush;
         CRun: if (pipe_empty) state_q <= CPush;
         CPush: state_q <= CIdle;
         default: state_q <= CIdle;
@@ -590,8 +608,8 @@ module vta_compute #(
             i_q <= 0;
             if (o_q + 1'b1 < iter_out) begin
               o_q  <= o_q + 1'b1;
-              od_q <= fd_out_n; os_q <= fs_out_n; ow_q <= fw_out_n;
-              id_q <= fd_out_n; is_q <= fs_out_n; iw_q <= fw_out_n;
+              od_q <= od_q + fd_out; os_q <= os_q + fs_out; ow_q <= ow_q + fw_out;
+              id_q <= od_q + fd_out; is_q <= os_q + fs_out; iw_q <= ow_q + fw_out;
             end else begin
               gen_q <= 1'b0;
             end
