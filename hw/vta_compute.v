@@ -617,9 +617,10 @@ module vta_compute #(
         end
       end
 
-      // k=1 (holds with k=2)
+      // k=1 and k=2 (they hold together)
       if (!hold) begin
         r1_v <= s0_issue;
+        r2_v <= r1_v;
         if (s0_issue) begin
           r1_od  <= id_q[LogAcc-1:0];
           r1_os  <= is_q[LogS-1:0];
@@ -628,11 +629,6 @@ module vta_compute #(
           r1_shi <= hi_nz(is_q, is_alu ? LogAcc : LogInp);
           r1_whi <= hi_nz(iw_q, LogWgt);
         end
-      end
-
-      // k=2
-      if (!hold) begin
-        r2_v <= r1_v;
         if (r1_v) begin
           r2_a    <= a_sum[LogAcc-1:0];
           r2_s    <= s_sum[LogS-1:0];

@@ -38,16 +38,7 @@ module vta_gemm_array (
   localparam RowInp = BlkIn * InpW;
   localparam RowWgt = BlkIn * WgtW;
 
-  function integer clog2i;
-    input integer v;
-    integer r;
-    begin
-      r = 0;
-      while ((1 << r) < v) r = r + 1;
-      clog2i = r;
-    end
-  endfunction
-  localparam LogBlk = clog2i(BlkIn);
+  localparam LogBlk = $clog2(BlkIn);
   localparam LG   = (LogBlk < 2) ? LogBlk : 2;  // first tree stage: 2^LG terms
   localparam G    = 1 << LG;
   localparam NG   = BlkIn / G;                  // partial sums per lane (at most 8)
