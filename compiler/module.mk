@@ -12,10 +12,10 @@ VC_SRCS := $(addprefix compiler/, \
 	import/import.c import/onnx.c import/flatbuf.c import/tflite.c import/darknet.c \
 	pass/pass.c pass/manager.c pass/registry.c \
 	graph/canonicalize.c graph/fold_bn.c graph/fold_const.c graph/partition.c graph/fuse.c graph/pack.c \
-	quant/quantize.c \
+	quant/calibrate.c quant/quantize.c \
 	vta/plan.c vta/tile.c vta/lower.c vta/tokens.c vta/emit.c \
 	artifact/write.c artifact/read.c artifact/runner.c \
-	data/dataset.c data/input.c \
+	data/dataset.c data/input.c data/calib.c \
 	cli/args.c cli/compile.c cli/run.c)
 VC_OBJS := $(VC_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/onnx.pb-c.o
 # OpenBLAS: the float reference (calibration) runs its convolutions as sgemm.
@@ -58,7 +58,7 @@ define vc_test
 TEST_PROGS += $(BIN)/tests/compiler/$(1)
 $(BIN)/tests/compiler/$(1): $(OBJ)/tests/compiler/$(1).o $(TEST_HARNESS) $(LIB)/libvtacc.a $(LIB)/libvta.a
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(LDFLAGS) -o $$@ $(OBJ)/tests/compiler/$(1).o $(TEST_HARNESS) $(VC_LIBS) $$(LDLIBS)
+	$$(CC) $$(LDFLAGS) -o $$@ $(OBJ)/tests/compiler/$(1).o $$(VC_TEST_EXTRA) $(TEST_HARNESS) $(VC_LIBS) $$(LDLIBS)
 -include $(OBJ)/tests/compiler/$(1).d
 endef
 $(eval $(call vc_test,test_compiler))
@@ -66,6 +66,10 @@ $(eval $(call vc_test,test_onnx))
 $(eval $(call vc_test,test_lowering))
 $(eval $(call vc_test,test_datasets))
 $(eval $(call vc_test,test_darknet))
+# test_tflite writes its models with a FlatBuffers writer of its own.
+$(eval $(call vc_test,test_tflite))
+$(BIN)/tests/compiler/test_tflite: $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
+$(BIN)/tests/compiler/test_tflite: VC_TEST_EXTRA = $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
 
 # With the Verilator model (hw/module.mk), the bench also runs on the rtl backend.
 BENCH_PROGS += $(BIN)/bench_compiler
@@ -87,6 +91,13 @@ $(BIN)/bench_darknet: $(OBJ)/tests/compiler/bench_darknet.o $(TEST_HARNESS) $(LI
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_darknet.o $(TEST_HARNESS) $(VC_LIBS) $(LDLIBS)
 -include $(OBJ)/tests/compiler/bench_darknet.d
+BENCH_PROGS += $(BIN)/bench_tflite
+$(BIN)/bench_tflite: $(OBJ)/tests/compiler/bench_tflite.o $(LIB)/libvtacc.a $(if $(RTLSIM_LIB),$(RTL_BACKEND_LINK),$(LIB)/libvta.a)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_tflite.o $(LIB)/libvtacc.a \
+		$(if $(RTLSIM_LIB),$(RTL_BACKEND_LINK),$(LIB)/libvta.a) -lprotobuf-c -lstb $(OPENBLAS_LIBS) $(LDLIBS) \
+		$(if $(RTLSIM_LIB),$(RTL_LDLIBS))
+-include $(OBJ)/tests/compiler/bench_tflite.d
 
 # The MNIST demo: compile, run on the golden model, show a few digits.
 MNIST_ONNX ?= ../shared/models/mnist-8.onnx

@@ -8,6 +8,12 @@
 
 _Thread_local int test_failed_;
 _Thread_local char test_why_[1024];
+static const char *label_ = "";
+
+const char *test_label(void)
+{
+	return label_;
+}
 
 void test_fail_(const char *file, int line, const char *fmt, ...)
 {
@@ -36,6 +42,7 @@ int test_main(int argc, char **argv, const test_case_t *cases)
 			return 2;
 		}
 	}
+	label_ = label;
 	FILE *out = results ? fopen(results, "a") : NULL;
 	if (results && !out) {
 		perror(results);

@@ -69,6 +69,9 @@ int64_t test_rand_range(uint64_t *state, int64_t lo, int64_t hi);
 /* One ALU lane as VTA-SPEC 4.5.5 defines it (opcode VTA_ALU_OPCODE_*, A the
  * destination, B the source or immediate): the reference tests compare with. */
 int32_t test_ref_alu(unsigned op, int32_t a, int32_t b);
+/* The --label of this run ("vta" is the default configuration's plain
+ * build), for cases that run in one configuration only. */
+const char *test_label(void);
 
 /* Directory of the project checkout (VTA_ROOT, else "."). */
 const char *test_root(void);

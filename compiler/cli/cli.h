@@ -18,8 +18,10 @@
 typedef struct vc_compile_opts {
 	const char *pipeline; /* NULL: vta-default */
 	vc_instr instr;
-	const char *calib_path; /* IDX images or CIFAR binary; "synthetic": seeded random pixels 0..255 */
+	const char *calib_path; /* see vc_calib_add; NULL: samples already in m->calib */
 	int calib_count;
+	int calib_offset_set;   /* 0: a dataset's last calib_count samples (the first are for evaluation) */
+	int calib_offset;       /* else: the first sample taken */
 } vc_compile_opts;
 int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n);
 

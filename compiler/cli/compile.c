@@ -4,7 +4,9 @@
  *
  *   vta compile MODEL.onnx -o MODEL.vtam [--pipeline=TEXT|NAME] [--print-pipeline]
  *       [--verify-each] [--time-passes] [--stats] [--print-ir-before=PASS|all]
- *       [--print-ir-after=PASS|all] [--reproducer=FILE] [--calib=IDX-IMAGES|CIFAR.bin] [--calib-count=N]
+ *       [--print-ir-after=PASS|all] [--reproducer=FILE] --calib=DATA|synthetic [--calib-count=N]
+ *       [--calib-offset=K]
+ *   (DATA: an IDX or CIFAR .bin dataset, a folder of images, an image, raw float32 tensors)
  *   vta compile --replay=REPRODUCER -o MODEL.vtam [options]
  */
 #include <stdlib.h>
@@ -17,51 +19,9 @@
 
 int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n)
 {
-	if (o->calib_path && !strcmp(o->calib_path, "synthetic")) {
-		/* the explicit opt-in for models without data: uniform pixels 0..255 */
-		int64_t elems = vc_type_elems(&m->g->inputs[0]->type);
-		int cnt = o->calib_count > 0 ? o->calib_count : 8;
-		if (cnt > 100000 || elems * cnt > (1ll << 30)) {
-			snprintf(err, n, "--calib=synthetic: %d samples of %lld values are too many", cnt, (long long)elems);
-			return -1;
-		}
-		m->calib.data = vc_alloc(m, (size_t)(cnt * elems) * sizeof(float));
-		if (!m->calib.data) {
-			snprintf(err, n, "out of memory");
-			return -1;
-		}
-		uint64_t st = 0x243F6A8885A308D3ull;
-		for (int64_t i = 0; i < cnt * elems; i++) {
-			st ^= st << 13, st ^= st >> 7, st ^= st << 17;
-			m->calib.data[i] = (float)(st >> 56);
-		}
-		m->calib.count = cnt;
-		m->calib.elems = elems;
-	} else if (o->calib_path) {
-		vc_dataset d;
-		if (vc_dataset_load(o->calib_path, NULL, VC_DATASET_AUTO, &d, err, n))
-			return -1;
-		int64_t elems = vc_type_elems(&m->g->inputs[0]->type);
-		if ((int64_t)d.channels * d.rows * d.cols != elems) {
-			snprintf(err, n, "calibration images of %s are %dx%dx%d; the model input has %lld values",
-				 o->calib_path, d.channels, d.rows, d.cols, (long long)elems);
-			vc_dataset_free(&d);
-			return -1;
-		}
-		/* the last images of the file: keep the first ones for evaluation */
-		int cnt = o->calib_count > 0 && o->calib_count < d.count ? o->calib_count : d.count;
-		m->calib.data = vc_alloc(m, (size_t)(cnt * elems) * sizeof(float));
-		if (!m->calib.data) {
-			vc_dataset_free(&d);
-			snprintf(err, n, "out of memory");
-			return -1;
-		}
-		for (int64_t i = 0; i < cnt * elems; i++)
-			m->calib.data[i] = d.pixels[(size_t)(d.count - cnt) * (size_t)elems + (size_t)i];
-		m->calib.count = cnt;
-		m->calib.elems = elems;
-		vc_dataset_free(&d);
-	}
+	if (o->calib_path &&
+	    vc_calib_add(m, o->calib_path, o->calib_count, o->calib_offset_set ? o->calib_offset : -1, err, n))
+		return -1;
 	vc_pm *pm = vc_pm_parse(o->pipeline ? o->pipeline : "vta-default", err, n);
 	if (!pm)
 		return -1;
@@ -113,9 +73,12 @@ const char vta_compile_usage[] =
 	"\n"
 	"MODEL is an ONNX file (*.onnx), a TFLite file (*.tflite) or a Darknet cfg (*.cfg).\n"
 	"  -o FILE                   the artifact to write\n"
-	"  --calib=FILE|synthetic    calibration data: IDX images, CIFAR binary (*.bin), or\n"
-	"                            'synthetic' (seeded random pixels 0..255)\n"
+	"  --calib=DATA|synthetic    calibration data (required): an IDX or CIFAR binary (*.bin)\n"
+	"                            dataset, a folder of images, an image, raw float32 tensors;\n"
+	"                            'synthetic' (seeded random pixels 0..255) for synthetic weights\n"
 	"  --calib-count=N           use N calibration samples (synthetic: default 8)\n"
+	"  --calib-offset=K          from dataset sample K (default: the last N, the first are for\n"
+	"                            evaluation)\n"
 	"  --weights=FILE            Darknet: the .weights file of the cfg\n"
 	"  --synthetic-weights=SEED  Darknet: deterministic random weights from SEED instead\n"
 	"  --input-size=N            Darknet: input N x N instead of the cfg's width x height\n"
@@ -126,6 +89,8 @@ const char vta_compile_usage[] =
 	"examples:\n"
 	"  vta compile ../shared/models/mnist-8.onnx -o mnist.vtam \\\n"
 	"      --calib=../shared/data/mnist-10k-images-idx3-ubyte --calib-count=500\n"
+	"  vta compile ../shared/models/resnet8-cifar10-float.tflite -o r8.vtam \\\n"
+	"      --calib=../shared/data/cifar10-test-2k.bin --calib-count=500 --calib-offset=0\n"
 	"  vta compile ../shared/models/yolov3-tiny.cfg --synthetic-weights=1 --calib=synthetic -o yolo.vtam\n";
 
 static int ends_with(const char *s, const char *suffix)
@@ -188,6 +153,8 @@ int vta_cmd_compile(int argc, char **argv)
 			o.calib_path = v;
 		else if ((v = vc_take_opt(argc, argv, &i, "--calib-count")))
 			o.calib_count = atoi(v), calib_count_set = 1;
+		else if ((v = vc_take_opt(argc, argv, &i, "--calib-offset")))
+			o.calib_offset = atoi(v), o.calib_offset_set = 1;
 		else if (argv[i][0] == '-') {
 			fprintf(stderr, "vta compile: unknown option %s\n", argv[i]);
 			return 2;
@@ -239,7 +206,10 @@ int vta_cmd_compile(int argc, char **argv)
 		abs_path(in, a, sizeof a);
 		int k = snprintf(context, sizeof context, "model: %s\n", a);
 		if (o.calib_path) {
-			abs_path(o.calib_path, c, sizeof c);
+			if (!strcmp(o.calib_path, "synthetic"))
+				snprintf(c, sizeof c, "synthetic");
+			else
+				abs_path(o.calib_path, c, sizeof c);
 			k += snprintf(context + k, sizeof context - (size_t)k, "calib: %s\n", c);
 		}
 		if (o.calib_count)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Inputs from files: datasets of images with labels (dataset.c) and single
- * inputs, raw float32 or images (input.c). Readers of untrusted files: every
+ * Inputs from files: datasets of images with labels (dataset.c), single
+ * inputs, raw float32 or images (input.c), and calibration samples from any
+ * of those or a folder of images (calib.c). Readers of untrusted files: every
  * size is checked against the file and errors name the file.
  */
 #ifndef VC_DATA_H
@@ -42,5 +43,12 @@ void vc_dataset_free(vc_dataset *d);
  * JPEG, ...; gray or RGB to the model's channels, nearest-neighbour resize,
  * values 0..255). */
 int vc_read_input(const char *path, const vc_type *t, float *out, char *err, size_t n);
+
+/* calib.c: append calibration samples for m's input from path: an IDX or
+ * CIFAR .bin dataset (resized to the input), a folder of images, an image, a
+ * file of raw float32 tensors, or "synthetic" (seeded uniform pixels 0..255).
+ * count <= 0: all (synthetic: 8); offset < 0: a dataset's last count
+ * images (its first ones are left for evaluation), else from that index. */
+int vc_calib_add(vc_module *m, const char *path, int count, int offset, char *err, size_t n);
 
 #endif /* VC_DATA_H */

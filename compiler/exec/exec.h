@@ -43,6 +43,9 @@ int32_t vc_requant_value(int32_t acc, int shift, int64_t lo, int64_t hi);
 /* The same with a fused leaky ReLU (leaky > 0): max(rq(acc, s), rq(acc, s +
  * leaky)) before the clip, as the ALU computes it. */
 int32_t vc_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t hi);
+/* The per-channel form: round-to-nearest by adding 2^(s-1), one shift by s
+ * (up to 31; negative: left), then the clip. */
+int32_t vc_requant_round(int32_t acc, int s, int64_t lo, int64_t hi);
 
 /* ---- interp.c */
 
@@ -50,11 +53,29 @@ int32_t vc_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t 
 typedef int (*vc_vta_hook)(void *ctx, vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out);
 
 /* Run the entry graph: inputs in graph-input order, outputs allocated. If
- * stats is non-NULL it receives, per node id, the largest |value| seen and
- * the largest positive value (calibration). */
+ * stats is non-NULL it receives, per node id, the largest |value| seen, the
+ * largest positive value and, where hist is set, a histogram of the float
+ * values (calibration). */
+#define VC_HIST_BINS 4096 /* per sign: 8 exponent bits + 4 mantissa bits of |x| */
 typedef struct vc_range {
 	float absmax, posmax;
+	float negmin;   /* the most negative value seen; 0 when none was */
+	uint64_t *hist; /* NULL, or [2][VC_HIST_BINS]: values > 0, values < 0 by vc_hist_bin(|x|) */
 } vc_range;
+/* The histogram bin of a finite |x| (x >= 0), and the lower edge of bin b. */
+static inline int vc_hist_bin(float ax)
+{
+	uint32_t u;
+	__builtin_memcpy(&u, &ax, 4);
+	return (int)(u >> 19);
+}
+static inline float vc_hist_edge(int b)
+{
+	uint32_t u = (uint32_t)b << 19;
+	float f;
+	__builtin_memcpy(&f, &u, 4);
+	return f;
+}
 int vc_interp(vc_module *m, const vc_tensor *inputs, vc_tensor *outputs, vc_range *stats, vc_vta_hook hook,
 	      void *hook_ctx);
 

@@ -17,13 +17,21 @@ static void note_range(const vc_tensor *t, vc_range *r)
 		return;
 	int64_t e = vc_type_elems(&t->t);
 	const float *d = t->data;
+	float am = r->absmax, pm = r->posmax, nm = r->negmin;
+	uint64_t *h = r->hist;
 	for (int64_t i = 0; i < e; i++) {
-		float a = fabsf(d[i]);
-		if (a > r->absmax)
-			r->absmax = a;
-		if (d[i] > r->posmax)
-			r->posmax = d[i];
+		float v = d[i], a = fabsf(v);
+		if (!isfinite(v))
+			continue;
+		am = a > am ? a : am;
+		pm = v > pm ? v : pm;
+		nm = v < nm ? v : nm;
+		if (h && v != 0.0f)
+			h[(v < 0) * VC_HIST_BINS + vc_hist_bin(a)]++;
 	}
+	r->absmax = am;
+	r->posmax = pm;
+	r->negmin = nm;
 }
 
 int vc_interp(vc_module *m, const vc_tensor *inputs, vc_tensor *outputs, vc_range *stats, vc_vta_hook hook,

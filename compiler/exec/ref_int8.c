@@ -57,6 +57,36 @@ int32_t vc_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t 
 	return v < lo ? (int32_t)lo : v > hi ? (int32_t)hi : v;
 }
 
+/* The ALU's SHR: b >= 0 shifts right (arithmetic) by b & 31, b < 0 left by -b & 31. */
+static int32_t alu_shr(int32_t a, int32_t b)
+{
+	if (b >= 0)
+		return a < 0 ? ~(~a >> (b & 31)) : a >> (b & 31);
+	return (int32_t)((uint32_t)a << ((0u - (uint32_t)b) & 31));
+}
+
+/*
+ * Requantization with per-channel shifts, as the per-channel VTA epilogue
+ * does it: the rounding constant 2^(s-1) (folded into the bias on the
+ * device) is added before one arithmetic right shift by s (a register-mode
+ * SHR, so s may reach 31); s <= 0 shifts left without rounding; then the clip.
+ */
+int32_t vc_requant_round(int32_t acc, int s, int64_t lo, int64_t hi)
+{
+	uint32_t v = (uint32_t)acc + (s > 0 ? 1u << (s - 1) : 0u);
+	int32_t r = alu_shr((int32_t)v, s);
+	return r < lo ? (int32_t)lo : r > hi ? (int32_t)hi : r;
+}
+
+/* The channel (dimension 1) of flat index i of a tensor of type t. */
+static int64_t channel_of(const vc_type *t, int64_t i)
+{
+	int64_t inner = 1;
+	for (int k = 2; k < t->rank; k++)
+		inner *= t->dim[k];
+	return t->rank >= 2 ? (i / inner) % t->dim[1] : 0;
+}
+
 static void conv_i8(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, const vc_tensor *b, vc_tensor *y)
 {
 	int64_t N = x->t.dim[0], C = x->t.dim[1], H = x->t.dim[2], W = x->t.dim[3];
@@ -65,6 +95,31 @@ static void conv_i8(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, c
 	const int8_t *xd = x->data, *wd = w->data;
 	const int32_t *bd = b ? b->data : NULL;
 	int32_t *yd = y->data;
+	if (CG == 1 && OG == 1) { /* depthwise: tap by tap over whole output rows (the host kernel) */
+		int64_t P = OH * OW;
+		for (int64_t n = 0; n < N; n++)
+			for (int64_t c = 0; c < C; c++) {
+				uint32_t *yc = (uint32_t *)yd + (n * O + c) * P;
+				const int8_t *xc = xd + (n * C + c) * H * W, *wc = wd + c * KH * KW;
+				for (int64_t p = 0; p < P; p++)
+					yc[p] = bd ? (uint32_t)bd[c] : 0u;
+				for (int64_t kh = 0; kh < KH; kh++)
+					for (int64_t kw = 0; kw < KW; kw++) {
+						int32_t wv = wc[kh * KW + kw];
+						for (int64_t oh = 0; oh < OH; oh++) {
+							int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
+							if (ih < 0 || ih >= H)
+								continue;
+							for (int64_t ow = 0; ow < OW; ow++) {
+								int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
+								if (iw >= 0 && iw < W)
+									yc[oh * OW + ow] += (uint32_t)(wv * xc[ih * W + iw]);
+							}
+						}
+					}
+			}
+		return;
+	}
 	for (int64_t n = 0; n < N; n++)
 		for (int64_t o = 0; o < O; o++) {
 			int64_t g = o / OG;
@@ -152,6 +207,9 @@ static void vta_conv(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, 
 	int64_t OB = yt->dim[1], OH = yt->dim[2], OW = yt->dim[3];
 	const int8_t *xd = x->data, *wd = w->data;
 	const int32_t *bd = bias->data;
+	int64_t K = bias->t.rank == 4 ? bias->t.dim[1] : 1;
+	int dw = a->group > 1;
+	int64_t WB = wt->dim[1]; /* input blocks of the weights (1 for depthwise) */
 	int8_t *yd = y->data;
 	int64_t lo = a->relu ? 0 : a->qlo;
 	for (int64_t nb = 0; nb < yt->dim[0]; nb++)
@@ -161,7 +219,8 @@ static void vta_conv(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, 
 					for (int64_t b = 0; b < B; b++)
 						for (int64_t c = 0; c < BO; c++) {
 							uint32_t s = 0;
-							for (int64_t cb = 0; cb < CB; cb++)
+							/* depthwise: the block's own input block, weight block (ob, 0) */
+							for (int64_t cb = dw ? ob : 0; cb < (dw ? ob + 1 : CB); cb++)
 								for (int64_t kh = 0; kh < KH; kh++) {
 									int64_t ih = oh * a->stride[0] - a->pad[0] + kh;
 									if (ih < 0 || ih >= H)
@@ -171,16 +230,26 @@ static void vta_conv(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, 
 										if (iw < 0 || iw >= W)
 											continue;
 										const int8_t *xv = xd + ((((nb * CB + cb) * H + ih) * W + iw) * B + b) * BI;
-										const int8_t *wv = wd + ((((ob * CB + cb) * KH + kh) * KW + kw) * BO + c) * BI;
+										const int8_t *wv = wd + ((((ob * WB + (dw ? 0 : cb)) * KH + kh) * KW + kw) * BO + c) * BI;
 										for (int64_t k = 0; k < BI; k++)
 											s += (uint32_t)(xv[k] * wv[k]);
 									}
 								}
-							s += (uint32_t)bd[(ob * B + b) * BO + c];
 							int64_t o = ((((nb * OB + ob) * OH + oh) * OW + ow) * B + b) * BO + c;
-							if (res) /* the ALU's SHR by -res_shift, then ADD */
-								s += (uint32_t)((const int8_t *)res->data)[o] << a->res_shift;
-							yd[o] = (int8_t)vc_requant_leaky((int32_t)s, a->shift, a->leaky, lo, a->qhi);
+							if (K == 1) {
+								s += (uint32_t)bd[(ob * B + b) * BO + c];
+								if (res) /* the ALU's SHR by -res_shift, then ADD */
+									s += (uint32_t)((const int8_t *)res->data)[o] << a->res_shift;
+								yd[o] = (int8_t)vc_requant_leaky((int32_t)s, a->shift, a->leaky, lo, a->qhi);
+								continue;
+							}
+							/* per-channel rows: bias + rounding, shift, -residual shift */
+							const int32_t *row = bd + ((ob * K) * B + b) * BO + c;
+							s += (uint32_t)row[0];
+							if (res)
+								s += (uint32_t)alu_shr(((const int8_t *)res->data)[o], row[2 * B * BO]);
+							int32_t v = alu_shr((int32_t)s, row[B * BO]);
+							yd[o] = (int8_t)(v < lo ? lo : v > a->qhi ? a->qhi : v);
 						}
 }
 
@@ -196,17 +265,24 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 		dense_i8(&in[0], &in[1], n->n_in > 2 ? &in[2] : NULL, out);
 		return 0;
 	case VC_OP_QUANTIZE:
-		for (int64_t i = 0; i < e; i++)
-			((int8_t *)out->data)[i] = vc_quantize_value(((const float *)x->data)[i], n->type.exp);
+		for (int64_t i = 0; i < e; i++) { /* as vc_quantize_value, to the node's bounds (-128 allowed) */
+			float q = roundf(ldexpf(((const float *)x->data)[i], -n->type.exp));
+			q = q != q ? 0.0f : q < (float)n->a.qlo ? (float)n->a.qlo : q > (float)n->a.qhi ? (float)n->a.qhi : q;
+			((int8_t *)out->data)[i] = (int8_t)q;
+		}
 		return 0;
 	case VC_OP_DEQUANTIZE:
 		for (int64_t i = 0; i < e; i++)
 			((float *)out->data)[i] = (float)ldexp(vc_tensor_get(x, i), x->t.exp);
 		return 0;
 	case VC_OP_REQUANT:
-		for (int64_t i = 0; i < e; i++)
-			((int8_t *)out->data)[i] = (int8_t)vc_requant_leaky(((const int32_t *)x->data)[i], n->a.shift,
-									    n->a.leaky, n->a.relu ? 0 : n->a.qlo, n->a.qhi);
+		for (int64_t i = 0; i < e; i++) {
+			int32_t v = ((const int32_t *)x->data)[i];
+			int64_t lo = n->a.relu ? 0 : n->a.qlo;
+			((int8_t *)out->data)[i] =
+				(int8_t)(n->n_in > 1 ? vc_requant_round(v, n->a.shift + ((const int32_t *)in[1].data)[channel_of(&n->type, i)], lo, n->a.qhi)
+						     : vc_requant_leaky(v, n->a.shift, n->a.leaky, lo, n->a.qhi));
+		}
 		return 0;
 	case VC_OP_PACK:
 		pack(x, out);
@@ -227,20 +303,26 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 			conv_i8(&n->a, &in[0], &in[1], &in[2], &t);
 		else
 			dense_i8(&in[0], &in[1], &in[2], &t);
-		if (n->n_in > 3)
-			for (int64_t i = 0; i < e; i++)
-				((int32_t *)t.data)[i] = (int32_t)((uint32_t)((const int32_t *)t.data)[i] +
-								   ((uint32_t)((const int8_t *)in[3].data)[i] << n->a.res_shift));
-		for (int64_t i = 0; i < e; i++)
-			((int8_t *)out->data)[i] = (int8_t)vc_requant_leaky(((const int32_t *)t.data)[i], n->a.shift,
-									    n->a.leaky, n->a.relu ? 0 : n->a.qlo, n->a.qhi);
+		/* per-channel: the bias is [2,O], its second row the channel shifts */
+		const int32_t *d = in[2].t.rank == 2 ? (const int32_t *)in[2].data + in[2].t.dim[1] : NULL;
+		int64_t lo = n->a.relu ? 0 : n->a.qlo;
+		for (int64_t i = 0; i < e; i++) {
+			int dc = d ? d[channel_of(&n->type, i)] : 0;
+			uint32_t v = (uint32_t)((const int32_t *)t.data)[i];
+			if (n->n_in > 3)
+				v += (uint32_t)((const int8_t *)in[3].data)[i] << (n->a.res_shift + dc);
+			((int8_t *)out->data)[i] = (int8_t)(d ? vc_requant_round((int32_t)v, n->a.shift + dc, lo, n->a.qhi)
+							      : vc_requant_leaky((int32_t)v, n->a.shift, n->a.leaky, lo, n->a.qhi));
+		}
 		vc_tensor_free(&t);
 		return 0;
 	}
 	case VC_OP_QADD:
-		for (int64_t i = 0; i < e; i++)
-			((int32_t *)out->data)[i] = (int32_t)((uint32_t)((const int32_t *)x->data)[i] +
-							      ((uint32_t)((const int8_t *)in[1].data)[i] << n->a.res_shift));
+		for (int64_t i = 0; i < e; i++) {
+			int sh = n->a.res_shift + (n->n_in > 2 ? ((const int32_t *)in[2].data)[channel_of(&n->type, i)] : 0);
+			((int32_t *)out->data)[i] =
+				(int32_t)((uint32_t)((const int32_t *)x->data)[i] + ((uint32_t)((const int8_t *)in[1].data)[i] << sh));
+		}
 		return 0;
 	default:
 		return 1;

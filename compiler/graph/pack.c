@@ -11,12 +11,12 @@
 #include "graph/graph.h"
 #include "ir/kernel.h"
 
-static vc_node *pack_weights(vc_module *m, const vc_node *w, const vc_target *t)
+static vc_node *pack_weights(vc_module *m, const vc_node *w, const vc_target *t, int dw)
 {
 	const vc_type *wt = &w->type;
 	int64_t O = wt->dim[0], I = wt->dim[1], KH = wt->rank == 4 ? wt->dim[2] : 1, KW = wt->rank == 4 ? wt->dim[3] : 1;
 	int64_t BO = t->block_out, BI = t->block_in;
-	int64_t d[6] = {(O + BO - 1) / BO, (I + BI - 1) / BI, KH, KW, BO, BI};
+	int64_t d[6] = {(O + BO - 1) / BO, dw ? 1 : (I + BI - 1) / BI, KH, KW, BO, BI};
 	vc_node *p = vc_const(m, NULL, VC_I8, 6, d, NULL);
 	if (!p)
 		return NULL;
@@ -25,6 +25,13 @@ static vc_node *pack_weights(vc_module *m, const vc_node *w, const vc_target *t)
 	p->type.exp = wt->exp;
 	const int8_t *src = w->data;
 	int8_t *dst = p->data;
+	if (dw) { /* [OB,1,KH,KW,BO,BI]: channel o's taps on the diagonal of its block */
+		for (int64_t o = 0; o < O; o++)
+			for (int64_t kh = 0; kh < KH; kh++)
+				for (int64_t kw = 0; kw < KW; kw++)
+					dst[(((o / BO) * KH + kh) * KW + kw) * BO * BI + (o % BO) * BI + o % BI] = src[(o * KH + kh) * KW + kw];
+		return p;
+	}
 	for (int64_t o = 0; o < O; o++)
 		for (int64_t i = 0; i < I; i++)
 			for (int64_t kh = 0; kh < KH; kh++)
@@ -34,20 +41,37 @@ static vc_node *pack_weights(vc_module *m, const vc_node *w, const vc_target *t)
 	return p;
 }
 
-static vc_node *pack_bias(vc_module *m, const vc_node *b, const vc_target *t)
+/* The bias in the ACC layout [OB,B,BO]. With per-channel shifts (a [2,O]
+ * bias of qconv.rq) K rows a block, [OB,K,B,BO], the operands of the
+ * per-channel epilogue: the bias plus the rounding constant 2^(s[c]-1), the
+ * requant shifts s[c] = shift + d[c], and with a residual the negated left
+ * shifts -(res_shift + d[c]) (SHR by a negative amount shifts left). */
+static vc_node *pack_bias(vc_module *m, const vc_node *b, const vc_target *t, const vc_node *n)
 {
-	int64_t O = vc_type_elems(&b->type), BO = t->block_out, B = t->batch;
-	int64_t d[3] = {(O + BO - 1) / BO, B, BO};
-	vc_node *p = vc_const(m, NULL, VC_I32, 3, d, NULL);
+	int pc = b->type.rank == 2;
+	int64_t O = b->type.dim[b->type.rank - 1], BO = t->block_out, B = t->batch, K = pc ? 2 + (n->n_in > 3) : 1;
+	int64_t d4[4] = {(O + BO - 1) / BO, K, B, BO}, d3[3] = {d4[0], B, BO};
+	vc_node *p = pc ? vc_const(m, NULL, VC_I32, 4, d4, NULL) : vc_const(m, NULL, VC_I32, 3, d3, NULL);
 	if (!p)
 		return NULL;
 	p->type.layout = VC_PACKED;
 	p->type.quantized = 1;
 	p->type.exp = b->type.exp;
 	int32_t *dst = p->data;
+	const int32_t *bias = b->data, *d = pc ? bias + O : NULL;
 	for (int64_t o = 0; o < O; o++)
-		for (int64_t bb = 0; bb < B; bb++)
-			dst[((o / BO) * B + bb) * BO + o % BO] = ((const int32_t *)b->data)[o];
+		for (int64_t bb = 0; bb < B; bb++) {
+			int64_t at = (((o / BO) * K) * B + bb) * BO + o % BO, row = B * BO;
+			if (!pc) {
+				dst[at] = bias[o];
+				continue;
+			}
+			int s = n->a.shift + d[o];
+			dst[at] = (int32_t)((uint32_t)bias[o] + (s > 0 ? 1u << (s - 1) : 0u));
+			dst[at + row] = s;
+			if (K == 3)
+				dst[at + 2 * row] = -(n->a.res_shift + d[o]);
+		}
 	return p;
 }
 
@@ -127,8 +151,8 @@ static int pack(vc_pass *p, vc_module *m, vc_unit *u)
 		vc_node *rp = n->n_in > 3 && xp ? packed_form(p, m, n->in[3]) : NULL;
 		if (!xp || (n->n_in > 3 && !rp))
 			return -1;
-		vc_node *wp = pack_weights(m, n->in[1], t);
-		vc_node *bp = wp ? pack_bias(m, n->in[2], t) : NULL;
+		vc_node *wp = pack_weights(m, n->in[1], t, n->a.group > 1);
+		vc_node *bp = wp ? pack_bias(m, n->in[2], t, n) : NULL;
 		if (!bp)
 			return -1;
 		vc_attrs a = n->a;

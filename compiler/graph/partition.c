@@ -5,17 +5,27 @@
  * fields (vta/plan.c), with the residual's ACC space when there is one.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "graph/graph.h"
 #include "vta/codegen.h"
 
 /* Can VTA run this qconv/qdense? why names the first reason it cannot. */
-static int vta_legal(const vc_target *t, const vc_node *n, int res, int leaky, char *why, size_t wn)
+static int vta_legal(const vc_target *t, const vc_node *n, int res, int leaky, int per_channel, int depthwise_on_vta,
+		     char *why, size_t wn)
 {
 	if (n->op != VC_OP_QCONV && n->op != VC_OP_QDENSE)
 		return snprintf(why, wn, "%s has no VTA lowering", vc_op_name(n->op)), 0;
-	if (n->a.group != 1 || n->a.dilation[0] != 1 || n->a.dilation[1] != 1)
-		return snprintf(why, wn, "grouped or dilated convolution"), 0;
+	const vc_type *x = &n->in[0]->type, *w = &n->in[1]->type;
+	int dw = n->a.group > 1 && x->rank == 4 && n->a.group == x->dim[1] && w->dim[0] == n->a.group && w->dim[1] == 1;
+	if (n->a.dilation[0] != 1 || n->a.dilation[1] != 1)
+		return snprintf(why, wn, "dilated convolution"), 0;
+	if (n->a.group != 1 && !dw)
+		return snprintf(why, wn, "grouped convolution (only depthwise, one output channel a group, runs on VTA)"), 0;
+	if (dw && !depthwise_on_vta)
+		return snprintf(why, wn, "depthwise convolution (partition{depthwise=cpu})"), 0;
+	if (dw && (res || t->block_in != t->block_out))
+		return snprintf(why, wn, "depthwise convolution with a residual add or BLOCK_IN != BLOCK_OUT"), 0;
 	for (int i = 0; i < 4; i++)
 		if (n->a.pad[i] > 15)
 			return snprintf(why, wn, "padding %lld exceeds the 4-bit DMA pad field", (long long)n->a.pad[i]), 0;
@@ -26,6 +36,7 @@ static int vta_legal(const vc_target *t, const vc_node *n, int res, int leaky, c
 	vc_geom_of(t, n, &g);
 	g.res = res;
 	g.leaky = leaky;
+	g.kb = per_channel ? 2 + res : 1;
 	if (res && t->block_in != t->block_out)
 		return snprintf(why, wn, "residual add with BLOCK_IN != BLOCK_OUT"), 0;
 	if (vc_kernel_plan(t, &g, &tl, why, wn))
@@ -36,7 +47,10 @@ static int vta_legal(const vc_target *t, const vc_node *n, int res, int leaky, c
 static int partition(vc_pass *p, vc_module *m, vc_unit *u)
 {
 	(void)u;
-	const char *cpu = vc_opt_str(p, "cpu");
+	const char *cpu = vc_opt_str(p, "cpu"), *dwo = vc_opt_str(p, "depthwise");
+	if (strcmp(dwo, "vta") && strcmp(dwo, "cpu"))
+		return vc_error(m, NULL, "partition: depthwise=%s; vta or cpu", dwo);
+	int dw_vta = !strcmp(dwo, "vta");
 	int count;
 	vc_node **nodes = vc_snapshot(m, &count);
 	if (!nodes || vc_check_list(m, "partition", "cpu", cpu, nodes, count))
@@ -54,7 +68,7 @@ static int partition(vc_pass *p, vc_module *m, vc_unit *u)
 		}
 		char why[256] = "";
 		if (!vc_only_user(qa ? qa : c, r) || (qa && !vc_only_user(c, qa)) || vc_listed(cpu, c) ||
-		    !vta_legal(&m->target, c, qa != NULL, r->a.leaky != 0, why, sizeof why)) {
+		    !vta_legal(&m->target, c, qa != NULL, r->a.leaky != 0, r->n_in > 1, dw_vta, why, sizeof why)) {
 			if (why[0] && vc_opt_int(p, "verbose"))
 				fprintf(stderr, "partition: %s '%s'%s stays on the CPU: %s\n", vc_op_name(c->op), c->name,
 					qa ? " with its residual add" : "", why);
@@ -64,7 +78,8 @@ static int partition(vc_pass *p, vc_module *m, vc_unit *u)
 		c->on_vta = r->on_vta = 1;
 		if (qa)
 			qa->on_vta = 1;
-		if (r->n_users == 1 && r->users[0]->op == VC_OP_RELU && r->users[0]->type.dtype == VC_I8)
+		if (r->n_users == 1 && (r->users[0]->op == VC_OP_RELU || r->users[0]->op == VC_OP_CLIP) &&
+		    r->users[0]->type.dtype == VC_I8)
 			r->users[0]->on_vta = 1;
 		vc_stat_add(p, "on-vta", 1);
 	}
@@ -78,7 +93,8 @@ const vc_pass_desc vc_pass_partition = {
 	.requires_props = VC_PROP_QUANTIZED,
 	.provides_props = VC_PROP_PARTITIONED,
 	.opts = {{"cpu", VC_OPT_STRING, "", "ops forced onto the CPU: names or node ids separated by ':'"},
-		 {"verbose", VC_OPT_BOOL, "false", "say why each op stays on the CPU"}},
+		 {"verbose", VC_OPT_BOOL, "false", "say why each op stays on the CPU"},
+		 {"depthwise", VC_OPT_STRING, "vta", "depthwise convolutions: vta (block-diagonal GEMM) or cpu (int8 on the host)"}},
 	.stats = {"on-vta", "on-cpu"},
 	.run = partition,
 };

@@ -194,7 +194,7 @@ static int read_tensors(importer *im, const vc_fb_table *sg)
 		int64_t e = 1;
 		for (int k = 0; k < t->rank; k++) {
 			t->shape[k] = vc_fb_vec_i32(fb, &sh, (uint32_t)k);
-			if (t->shape[k] < 1 || t->shape[k] > (1 << 24) || (e *= t->shape[k]) > (1ll << 31))
+			if (t->shape[k] < 1 || t->shape[k] > (1 << 24) || (e *= t->shape[k]) > (1ll << 28))
 				return vc_error(im->m, NULL, "tensor %u '%s' has a bad dimension %lld", i, t->name,
 						(long long)t->shape[k]);
 		}
@@ -233,8 +233,11 @@ static const uint8_t *tensor_data(importer *im, int i, size_t esize, int need)
 		return NULL;
 	}
 	if ((uint64_t)d.len != (uint64_t)elems(t) * esize) {
-		op_error(im, "tensor %d '%s' holds %u bytes, but its shape [%lld...] of %s needs %lld", i, t->name, d.len,
-			 (long long)(t->rank ? t->shape[0] : 1), type_name(t->type), (long long)(elems(t) * (int64_t)esize));
+		char sh[96] = "";
+		for (int k = 0, w = 0; k < t->rank && w < (int)sizeof sh; k++)
+			w += snprintf(sh + w, sizeof sh - (size_t)w, "%s%lld", k ? "," : "", (long long)t->shape[k]);
+		op_error(im, "tensor %d '%s' holds %u bytes, but its shape [%s] of %s needs %lld", i, t->name, d.len, sh,
+			 type_name(t->type), (long long)(elems(t) * (int64_t)esize));
 		return NULL;
 	}
 	return vc_fb_vec_bytes(fb, &d);

@@ -127,6 +127,7 @@ static const char *const op_names[VC_OP_COUNT] = {
 	[VC_OP_VTA_CONV] = "vta.conv", [VC_OP_QCONV_RQ] = "qconv.rq", [VC_OP_QADD] = "qadd",
 	[VC_OP_LEAKY] = "leaky",       [VC_OP_UPSAMPLE] = "upsample",   [VC_OP_ALIGN] = "align",
 	[VC_OP_YOLO] = "yolo",
+	[VC_OP_PAD] = "pad",
 };
 
 const char *vc_op_name(vc_op op)
@@ -250,6 +251,24 @@ static int broadcast(vc_module *m, const vc_node *n, const vc_type *a, const vc_
 	return 0;
 }
 
+/* A per-channel shift vector of node n: a constant int32 [C] with v[c] >= 0
+ * and base + v[c] inside [lo, hi] for every channel. */
+static int chan_shifts(vc_module *m, const vc_node *n, const vc_node *v, int64_t C, int base, int lo, int hi,
+		       const char *what)
+{
+	const vc_type *t = &v->type;
+	if (t->dtype != VC_I32 || t->rank != 1 || t->dim[0] != C || t->layout != VC_PLAIN)
+		return vc_error(m, n, "the channel shifts must be int32 [%lld]", (long long)C);
+	if (v->op != VC_OP_CONST || !v->data)
+		return vc_error(m, n, "the channel shifts must be a constant");
+	for (int64_t c = 0; c < C; c++) {
+		int32_t d = ((const int32_t *)v->data)[c];
+		if (d < 0 || (int64_t)base + d < lo || (int64_t)base + d > hi)
+			return vc_error(m, n, "channel %lld: %s %d + %d is outside [%d,%d]", (long long)c, what, base, d, lo, hi);
+	}
+	return 0;
+}
+
 #define NEED(cond, ...)                                   \
 	do {                                              \
 		if (!(cond))                              \
@@ -271,6 +290,7 @@ static int infer(vc_module *m, vc_node *n)
 		[VC_OP_CONCAT] = 1, [VC_OP_QUANTIZE] = 1, [VC_OP_DEQUANTIZE] = 1, [VC_OP_QCONV] = 3,
 		[VC_OP_QDENSE] = 3, [VC_OP_REQUANT] = 1, [VC_OP_PACK] = 1, [VC_OP_UNPACK] = 1, [VC_OP_VTA_CONV] = 3, [VC_OP_QCONV_RQ] = 3,
 		[VC_OP_QADD] = 2, [VC_OP_LEAKY] = 1, [VC_OP_UPSAMPLE] = 1, [VC_OP_ALIGN] = 1, [VC_OP_YOLO] = 2,
+		[VC_OP_PAD] = 1,
 	};
 	NEED(n->n_in >= arity[n->op], "needs %d inputs, has %d", arity[n->op], n->n_in);
 	for (int i = 0; i < n->n_in; i++)
@@ -445,8 +465,18 @@ static int infer(vc_module *m, vc_node *n)
 		}
 		return 0;
 	}
+	case VC_OP_PAD:
+		NEED(x->rank == 4 && x->layout == VC_PLAIN, "pad needs plain 4-D data");
+		for (int i = 0; i < 4; i++)
+			NEED(a->pad[i] >= 0 && a->pad[i] <= 4096, "pad amount %lld out of range", (long long)a->pad[i]);
+		*t = *x;
+		t->dim[2] += a->pad[0] + a->pad[2];
+		t->dim[3] += a->pad[1] + a->pad[3];
+		return 0;
 	case VC_OP_QUANTIZE:
 		NEED(x->dtype == VC_F32, "quantize needs f32 input");
+		NEED(a->qlo >= -128 && a->qhi <= 127 && a->qlo <= a->qhi, "quantize bounds %lld..%lld are not int8",
+		     (long long)a->qlo, (long long)a->qhi);
 		*t = *x;
 		t->dtype = VC_I8;
 		t->quantized = 1;
@@ -467,6 +497,9 @@ static int infer(vc_module *m, vc_node *n)
 		a->shift = a->exp - x->exp;
 		NEED(a->shift >= -31 && a->shift <= 31, "requant shift %d is out of the ALU range [-31,31]", a->shift);
 		NEED(a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31, "requant leaky shift %d is out of range", a->leaky);
+		NEED(n->n_in <= 2, "requant takes at most 2 inputs");
+		if (n->n_in == 2) /* per-channel: channel c is at 2^(exp - d[c]) */
+			return chan_shifts(m, n, n->in[1], x->rank >= 2 ? x->dim[1] : 0, a->shift, -31, 31, "requant shift");
 		return 0;
 	case VC_OP_QCONV_RQ: {
 		/* typed as the qconv/qdense it contains, then requantized */
@@ -484,14 +517,24 @@ static int infer(vc_module *m, vc_node *n)
 			NEED(x->rank == 2 && w->rank == 2 && x->dim[1] == w->dim[1], "qconv.rq needs 4-D conv or 2-D dense operands");
 		}
 		const vc_type *b = &n->in[2]->type;
-		NEED(b->dtype == VC_I32 && vc_type_elems(b) == w->dim[0] && b->exp == x->exp + w->exp,
-		     "qconv.rq bias must be int32 [%lld] at 2^%d", (long long)w->dim[0], x->exp + w->exp);
+		/* bias [O], or per-channel [2,O]: the bias, then the channel shifts d */
+		int pc = b->rank == 2;
+		NEED(b->dtype == VC_I32 && (b->rank == 1 || (pc && b->dim[0] == 2)) && b->dim[b->rank - 1] == w->dim[0] &&
+			     b->exp == x->exp + w->exp,
+		     "qconv.rq bias must be int32 [%lld] or [2,%lld] at 2^%d", (long long)w->dim[0], (long long)w->dim[0],
+		     x->exp + w->exp);
 		*t = make_type(VC_I8, rank, d);
 		t->quantized = 1;
 		t->exp = a->exp;
 		a->shift = a->exp - (x->exp + w->exp);
 		NEED(a->shift >= -31 && a->shift <= 31, "shift %d is out of the ALU range [-31,31]", a->shift);
 		NEED(a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31, "leaky shift %d is out of range", a->leaky);
+		if (pc && n->in[2]->op == VC_OP_CONST) {
+			const int32_t *dv = (const int32_t *)n->in[2]->data + w->dim[0];
+			for (int64_t c = 0; c < w->dim[0]; c++)
+				NEED(dv[c] >= 0 && a->shift + dv[c] <= 31, "channel %lld: shift %d + %d is outside [0,31]",
+				     (long long)c, a->shift, dv[c]);
+		}
 		NEED(n->n_in <= 4, "qconv.rq takes at most 4 inputs");
 		if (n->n_in == 4) {
 			const vc_type *r = &n->in[3]->type;
@@ -502,6 +545,12 @@ static int infer(vc_module *m, vc_node *n)
 				     (long long)r->dim[i], (long long)d[i]);
 			a->res_shift = r->exp - (x->exp + w->exp);
 			NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
+			if (pc && n->in[2]->op == VC_OP_CONST) {
+				const int32_t *dv = (const int32_t *)n->in[2]->data + w->dim[0];
+				for (int64_t c = 0; c < w->dim[0]; c++)
+					NEED(a->res_shift + dv[c] <= 24, "channel %lld: residual shift %d + %d is above 24",
+					     (long long)c, a->res_shift, dv[c]);
+			}
 		}
 		return 0;
 	}
@@ -515,6 +564,9 @@ static int infer(vc_module *m, vc_node *n)
 		a->res_shift = r->exp - x->exp;
 		NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
 		*t = *x;
+		NEED(n->n_in <= 3, "qadd takes at most 3 inputs");
+		if (n->n_in == 3) /* per-channel accumulator exponents */
+			return chan_shifts(m, n, n->in[2], x->rank >= 2 ? x->dim[1] : 0, a->res_shift, 0, 24, "residual shift");
 		return 0;
 	}
 	case VC_OP_PACK: {
@@ -546,13 +598,22 @@ static int infer(vc_module *m, vc_node *n)
 		const vc_type *w = &n->in[1]->type, *b = &n->in[2]->type;
 		NEED(x->layout == VC_PACKED && w->layout == VC_PACKED && x->dtype == VC_I8 && w->dtype == VC_I8,
 		     "vta.conv needs packed int8 data and weights");
-		NEED(w->rank == 6 && w->dim[1] == x->dim[1] && w->dim[4] == tg->block_out && w->dim[5] == tg->block_in &&
-			     x->dim[5] == tg->block_in && x->dim[4] == tg->batch,
+		/* depthwise (group > 1): diagonal weight blocks [OB,1,KH,KW,BO,BI], one a block of the input */
+		int dwc = a->group > 1;
+		NEED(w->rank == 6 && (dwc ? w->dim[1] == 1 && x->dim[1] == w->dim[0] && tg->block_in == tg->block_out
+					  : w->dim[1] == x->dim[1]) &&
+			     w->dim[4] == tg->block_out && w->dim[5] == tg->block_in && x->dim[5] == tg->block_in &&
+			     x->dim[4] == tg->batch,
 		     "vta.conv weights [%lld,%lld,..] do not match data blocks", (long long)w->dim[0], (long long)w->dim[1]);
-		NEED(b->rank == 3 && b->dtype == VC_I32 && b->dim[0] == w->dim[0] && b->dim[1] == tg->batch &&
-			     b->dim[2] == tg->block_out,
-		     "vta.conv bias must be packed int32 [%lld,%d,%d]", (long long)w->dim[0], tg->batch, tg->block_out);
-		NEED(a->group == 1 && a->dilation[0] == 1 && a->dilation[1] == 1, "vta.conv supports group 1, dilation 1");
+		/* packed bias [OB,B,BO]; per-channel [OB,K,B,BO]: K rows a block, the bias
+		 * with the rounding constant, the requant shifts, and with a residual
+		 * its (negated) left shifts */
+		int kb = b->rank == 4 ? (int)b->dim[1] : 1;
+		NEED((b->rank == 3 || (b->rank == 4 && kb == 2 + (n->n_in > 3))) && b->dtype == VC_I32 &&
+			     b->dim[0] == w->dim[0] && b->dim[b->rank - 2] == tg->batch && b->dim[b->rank - 1] == tg->block_out,
+		     "vta.conv bias must be packed int32 [%lld,%d,%d] or [%lld,%d,%d,%d]", (long long)w->dim[0], tg->batch,
+		     tg->block_out, (long long)w->dim[0], 2 + (n->n_in > 3), tg->batch, tg->block_out);
+		NEED(a->dilation[0] == 1 && a->dilation[1] == 1, "vta.conv supports dilation 1");
 		int64_t oh, ow;
 		NEED(pool_out(x->dim[2], w->dim[2], a->stride[0], a->pad[0], a->pad[2], 1, 0, &oh) == 0 &&
 			     pool_out(x->dim[3], w->dim[3], a->stride[1], a->pad[1], a->pad[3], 1, 0, &ow) == 0,

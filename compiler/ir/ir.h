@@ -67,7 +67,7 @@ typedef enum vc_op {
 	VC_OP_SOFTMAX,   /* attr axis */
 	VC_OP_BATCHNORM, /* x, scale, bias, mean, var; attr eps */
 	VC_OP_CONCAT,    /* attr axis */
-	VC_OP_QUANTIZE,   /* float -> int8 at type.exp (round half away, clip +-127) */
+	VC_OP_QUANTIZE,   /* float -> int8 at type.exp (round half away, clip to attrs qlo..qhi) */
 	VC_OP_DEQUANTIZE, /* int -> float */
 	VC_OP_QCONV,      /* int8 x, int8 w, int32 b -> int32 */
 	VC_OP_QDENSE,     /* int8 x, int8 w, int32 b -> int32 */
@@ -83,6 +83,7 @@ typedef enum vc_op {
 	VC_OP_UPSAMPLE,   /* nearest neighbour by stride[0] x stride[1]; plain NCHW, f32 or int8 */
 	VC_OP_ALIGN,      /* Darknet's shortcut operand: the input brought to shape attrs.shape (see darknet.c) */
 	VC_OP_YOLO,       /* x, anchors[n,2]: logistic on x, y, objectness and classes (axis = classes) */
+	VC_OP_PAD,        /* 4-D plain: pad rows/columns (attrs pad) with the real value attrs lo */
 	VC_OP_COUNT
 } vc_op;
 
@@ -163,6 +164,7 @@ typedef struct vc_samples {
 	int count;
 	int64_t elems; /* per sample */
 	float *data;
+	int synthetic; /* made-up inputs, asked for with --calib=synthetic */
 } vc_samples;
 
 typedef struct vc_arena_blk vc_arena_blk;

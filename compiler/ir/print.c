@@ -41,6 +41,14 @@ static void print_attrs(FILE *f, const vc_node *n)
 	case VC_OP_CLIP:
 		fprintf(f, " {lo=%g hi=%g}", a->lo, a->hi);
 		break;
+	case VC_OP_PAD:
+		fprintf(f, " {pad=%lld,%lld,%lld,%lld value=%g}", (long long)a->pad[0], (long long)a->pad[1],
+			(long long)a->pad[2], (long long)a->pad[3], a->lo);
+		break;
+	case VC_OP_QUANTIZE:
+		if (a->qlo != -127 || a->qhi != 127)
+			fprintf(f, " {clip=%lld..%lld}", (long long)a->qlo, (long long)a->qhi);
+		break;
 	case VC_OP_REQUANT:
 		fprintf(f, " {shift=%d relu=%d clip=%lld..%lld", a->shift, a->relu, (long long)a->qlo, (long long)a->qhi);
 		if (a->leaky)

@@ -1,35 +1,66 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * quantize: calibrate on the samples the driver gives (value ranges from the
- * float reference), then symmetric int8 with per-layer power-of-two scales:
- * conv/dense become qconv/qdense -> requant; a residual add of a just
- * quantized conv becomes qadd on the accumulator; relu, clip, maxpool and
- * reshape stay integer; everything else gets a dequantize.
+ * float reference, calibrate.c), then symmetric int8 with power-of-two
+ * scales:
+ *   - conv/dense become qconv/qdense -> requant. Weights get one exponent
+ *     per output channel; the int8 weights are typed at the largest, and a
+ *     constant vector d[c] >= 0 (the channel's extra fractional bits) goes
+ *     with the requant (and a residual qadd), which shifts channel c by
+ *     shift + d[c]; the bias of channel c is at its own exponent.
+ *   - the output exponent knows its consumer: after a relu only posmax
+ *     counts, after a clip to [0, hi] (ReLU6) min(posmax, hi).
+ *   - a residual add of a just quantized conv becomes qadd on the
+ *     accumulator; relu, clip, maxpool and reshape stay integer; everything
+ *     else gets a dequantize.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/exec.h"
 #include "quant/quant.h"
-
-/* Smallest exponent e with 127 * 2^e >= r (power-of-two scale). */
-static int exp_for(double r)
-{
-	if (!(r > 0) || !isfinite(r))
-		return 0;
-	int e = (int)ceil(log2(r / 127.0));
-	while (127.0 * ldexp(1.0, e) < r)
-		e++;
-	return e;
-}
 
 typedef struct qstate {
 	vc_module *m;
 	vc_node **fl, **q; /* per original id: float and int8 versions */
 	vc_range *rng;
 	int ids;
+	vc_calib_opts co;
+	int per_channel, wmethod, input_offset;
 } qstate;
+
+/* Does n reach a graph output through reshape, flatten and softmax only? */
+static int feeds_output(const vc_graph *g, const vc_node *n)
+{
+	for (int hops = 0; hops < 8; hops++) {
+		for (int k = 0; k < g->n_outputs; k++)
+			if (g->outputs[k] == n)
+				return 1;
+		if (n->n_users != 1)
+			return 0;
+		n = n->users[0];
+		if (n->op != VC_OP_RESHAPE && n->op != VC_OP_FLATTEN && n->op != VC_OP_SOFTMAX)
+			return 0;
+	}
+	return 0;
+}
+
+/* The exponent of float value n as its single consumer keeps it. */
+static int out_exp(qstate *s, const vc_node *n)
+{
+	int positive = 0;
+	double limit = INFINITY;
+	if (n->n_users == 1) {
+		const vc_node *u = n->users[0];
+		if (u->op == VC_OP_RELU) {
+			positive = 1;
+		} else if (u->op == VC_OP_CLIP) {
+			positive = u->a.lo >= 0;
+			limit = positive ? u->a.hi : fmax(fabs(u->a.lo), fabs(u->a.hi));
+		}
+	}
+	return vc_choose_exp(&s->rng[n->id], &s->co, positive, limit);
+}
 
 static vc_node *get_f(qstate *s, vc_node *n)
 {
@@ -52,79 +83,21 @@ static vc_node *get_q(qstate *s, vc_node *n)
 		return NULL;
 	vc_attrs a;
 	vc_attrs_init(&a);
-	a.exp = exp_for(s->rng[n->id].absmax);
+	a.exp = vc_choose_exp(&s->rng[n->id], &s->co, 0, INFINITY);
 	vc_node *q = vc_build(s->m, VC_OP_QUANTIZE, &f, 1, &a, NULL);
 	if (q)
 		s->q[n->id] = q;
 	return q;
 }
 
-static vc_node *quantize_weights(vc_module *m, const vc_node *w, int *exp)
+static int same_dims(const vc_type *a, const vc_type *b)
 {
-	int64_t e = vc_type_elems(&w->type);
-	double mx = 0;
-	for (int64_t i = 0; i < e; i++)
-		mx = fmax(mx, fabs(((const float *)w->data)[i]));
-	*exp = exp_for(mx);
-	vc_node *q = vc_const(m, NULL, VC_I8, w->type.rank, w->type.dim, NULL);
-	if (!q)
-		return NULL;
-	q->type.quantized = 1;
-	q->type.exp = *exp;
-	for (int64_t i = 0; i < e; i++)
-		((int8_t *)q->data)[i] = vc_quantize_value(((const float *)w->data)[i], *exp);
-	return q;
-}
-
-static int calibrate(vc_pass *p, vc_module *m, vc_range *rng)
-{
-	vc_graph *g = m->g;
-	int want = (int)vc_opt_int(p, "calib");
-	vc_samples *cs = &m->calib;
-	int n = cs->count;
-	float *synthetic = NULL;
-	int64_t elems = vc_type_elems(&g->inputs[0]->type);
-	if (n == 0) {
-		/* no samples given: uniform [0,1) from a fixed seed */
-		n = 4;
-		synthetic = malloc((size_t)(n * elems) * sizeof(float));
-		if (!synthetic)
-			return vc_error(m, NULL, "out of memory");
-		uint64_t st = 0x9E3779B97F4A7C15ull;
-		for (int64_t i = 0; i < n * elems; i++) {
-			st ^= st << 13, st ^= st >> 7, st ^= st << 17;
-			synthetic[i] = (float)((st >> 11) * (1.0 / 9007199254740992.0));
-		}
-		vc_stat_add(p, "synthetic-samples", n);
-	} else if (cs->elems != elems) {
-		return vc_error(m, g->inputs[0], "calibration samples have %lld values, the input needs %lld",
-				(long long)cs->elems, (long long)elems);
-	}
-	if (want > 0 && want < n)
-		n = want;
-	int rc = 0;
-	for (int s = 0; s < n && !rc; s++) {
-		vc_tensor in[8], out[8];
-		memset(in, 0, sizeof in);
-		for (int k = 0; k < g->n_inputs; k++)
-			if (vc_tensor_alloc(&in[k], &g->inputs[k]->type))
-				rc = vc_error(m, NULL, "out of memory");
-		if (!rc)
-			memcpy(in[0].data, (synthetic ? synthetic : cs->data) + (size_t)s * (size_t)elems,
-			       (size_t)elems * sizeof(float));
-		if (!rc)
-			rc = vc_interp(m, in, out, rng, NULL, NULL);
-		if (!rc && m->progress)
-			m->progress(m->progress_ctx, "calibration samples", s + 1, n);
-		for (int k = 0; k < g->n_inputs; k++)
-			vc_tensor_free(&in[k]);
-		if (!rc)
-			for (int k = 0; k < g->n_outputs; k++)
-				vc_tensor_free(&out[k]);
-	}
-	vc_stat_add(p, "samples", n);
-	free(synthetic);
-	return rc;
+	if (a->rank != b->rank)
+		return 0;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dim[i] != b->dim[i])
+			return 0;
+	return 1;
 }
 
 /* The leaky ReLU that is v's only user (folded into v's requantization). */
@@ -145,6 +118,13 @@ static int moves_only(vc_op op)
  * producer feeding it (through ops that only move values) the concat's
  * calibrated range, so that they all quantize to the concat's exponent.
  */
+static void unify(vc_range *r, float v)
+{
+	r->absmax = r->posmax = v;
+	free(r->hist);
+	r->hist = NULL;
+}
+
 static void unify_concat_ranges(vc_module *m, vc_range *rng)
 {
 	vc_graph *g = m->g;
@@ -155,88 +135,16 @@ static void unify_concat_ranges(vc_module *m, vc_range *rng)
 		float r = rng[c->id].absmax;
 		for (int k = 0; k < c->n_in; k++) {
 			vc_node *v = c->in[k];
+			/* the same range by the max method (the histograms would differ) */
 			while (moves_only(v->op) && v->n_in) {
-				rng[v->id].absmax = rng[v->id].posmax = r;
+				unify(&rng[v->id], r);
 				v = v->in[0];
 			}
-			rng[v->id].absmax = rng[v->id].posmax = r;
+			unify(&rng[v->id], r);
 			if (v->op == VC_OP_LEAKY && v->n_in)
-				rng[v->in[0]->id].absmax = rng[v->in[0]->id].posmax = r;
+				unify(&rng[v->in[0]->id], r);
 		}
 	}
-}
-
-static int same_dims(const vc_type *a, const vc_type *b)
-{
-	if (a->rank != b->rank)
-		return 0;
-	for (int i = 0; i < a->rank; i++)
-		if (a->dim[i] != b->dim[i])
-			return 0;
-	return 1;
-}
-
-/*
- * A residual add y = conv(x) + r (either operand order), where the conv or
- * dense was just quantized and feeds only this add, and r has the same
- * shape: keep it integer as qadd(acc, r_q) on the int32 accumulator, the
- * residual left-shifted to the accumulator's exponent, then one requant.
- * 1 if done, 0 if the add stays in float (shapes, or the residual's
- * exponent is below the accumulator's: that would need a rounding right
- * shift of the residual), -1 on error.
- */
-static int quantize_residual_add(vc_pass *p, qstate *s, vc_node *n)
-{
-	vc_module *m = s->m;
-	for (int k = 0; k < 2; k++) {
-		vc_node *a = n->in[k], *b = n->in[1 - k];
-		if ((a->op != VC_OP_CONV && a->op != VC_OP_DENSE) || !vc_only_user(a, n) || a == b)
-			continue;
-		vc_node *rq = s->q[a->id];
-		if (!rq || rq->op != VC_OP_REQUANT || rq->n_users || s->fl[a->id])
-			continue;
-		if (!same_dims(&a->type, &b->type) || !same_dims(&a->type, &n->type))
-			continue;
-		vc_node *acc = rq->in[0];
-		int be = s->q[b->id] ? s->q[b->id]->type.exp : exp_for(s->rng[b->id].absmax);
-		int sh = be - acc->type.exp;
-		if (sh < 0 || sh > 24) {
-			vc_stat_add(p, "residual-adds-float", 1);
-			return 0;
-		}
-		vc_node *bq = get_q(s, b);
-		if (!bq)
-			return -1;
-		vc_node *args[2] = {acc, bq};
-		char nm[64];
-		snprintf(nm, sizeof nm, "%.50s", n->name);
-		vc_node *qa = vc_build(m, VC_OP_QADD, args, 2, NULL, nm);
-		if (!qa)
-			return -1;
-		double r = s->rng[n->id].absmax;
-		vc_node *lk = leaky_user(n);
-		if (n->n_users == 1 && n->users[0]->op == VC_OP_RELU)
-			r = s->rng[n->id].posmax;
-		vc_attrs ra;
-		vc_attrs_init(&ra);
-		if (lk) {
-			r = s->rng[lk->id].absmax;
-			ra.leaky = lk->a.leaky;
-		}
-		ra.exp = exp_for(r);
-		if (ra.exp - qa->type.exp > 31)
-			ra.exp = qa->type.exp + 31;
-		if (ra.exp - qa->type.exp < -31)
-			ra.exp = qa->type.exp - 31;
-		snprintf(nm, sizeof nm, "%.50s.rq", n->name);
-		vc_node *rq2 = vc_build(m, VC_OP_REQUANT, &qa, 1, &ra, nm);
-		if (!rq2)
-			return -1;
-		s->q[lk ? lk->id : n->id] = rq2;
-		vc_stat_add(p, "residual-adds", 1);
-		return 1;
-	}
-	return 0;
 }
 
 /* Are all inputs of n integers at one exponent? */
@@ -251,30 +159,260 @@ static int all_int_same_exp(const qstate *s, const vc_node *n)
 	return 1;
 }
 
+/* The requant of acc to exponent e (kept within the ALU's shifts given the
+ * channel shifts d), named after n. */
+static vc_node *requant(qstate *s, vc_node *acc, vc_node *d, int e, const vc_node *n, int leaky)
+{
+	int dmax = 0;
+	for (int64_t c = 0; d && c < d->type.dim[0]; c++)
+		dmax = ((const int32_t *)d->data)[c] > dmax ? ((const int32_t *)d->data)[c] : dmax;
+	vc_attrs ra;
+	vc_attrs_init(&ra);
+	ra.exp = e;
+	ra.leaky = leaky;
+	if (ra.exp - acc->type.exp + dmax + leaky > 31)
+		ra.exp = acc->type.exp + 31 - dmax - leaky;
+	if (ra.exp - acc->type.exp < -31)
+		ra.exp = acc->type.exp - 31;
+	char rn[64];
+	snprintf(rn, sizeof rn, "%.50s.rq", n->name);
+	vc_node *in[2] = {acc, d};
+	return vc_build(s->m, VC_OP_REQUANT, in, d ? 2 : 1, &ra, rn);
+}
+
+/*
+ * The input of conv/dense n as int8 q = round(x / 2^e) - 128, 256 levels of a
+ * value that is never negative (image pixels 0..255 are exact): float
+ * x - 128 * 2^e, quantized to [-128, 127], then the conv's padding done
+ * explicitly with q = -128 (x = 0). The caller adds 128 * sum(w) to the bias
+ * and drops the conv's own padding.
+ */
+static vc_node *offset_input(qstate *s, vc_node *n)
+{
+	vc_module *m = s->m;
+	vc_node *x = n->in[0];
+	int e = vc_choose_exp(&s->rng[x->id], &s->co, 1, INFINITY) - 1;
+	while (255.0 * ldexp(1.0, e) < s->rng[x->id].posmax)
+		e++;
+	float off = (float)ldexp(-128.0, e);
+	int64_t one[1] = {1};
+	vc_node *c = vc_const(m, NULL, VC_F32, 1, one, &off);
+	vc_node *args[2] = {x, c};
+	char nm[64];
+	snprintf(nm, sizeof nm, "%.50s.offset", x->name);
+	vc_node *xo = c ? vc_build(m, VC_OP_ADD, args, 2, NULL, nm) : NULL;
+	vc_attrs qa;
+	vc_attrs_init(&qa);
+	qa.exp = e;
+	qa.qlo = -128;
+	vc_node *q = xo ? vc_build(m, VC_OP_QUANTIZE, &xo, 1, &qa, NULL) : NULL;
+	if (!q || n->op != VC_OP_CONV || !(n->a.pad[0] | n->a.pad[1] | n->a.pad[2] | n->a.pad[3]))
+		return q;
+	vc_attrs pa;
+	vc_attrs_init(&pa);
+	memcpy(pa.pad, n->a.pad, sizeof pa.pad);
+	pa.lo = off;
+	snprintf(nm, sizeof nm, "%.50s.pad", x->name);
+	return vc_build(m, VC_OP_PAD, &q, 1, &pa, nm);
+}
+
+/*
+ * conv/dense n -> qconv/qdense + requant. Channel c of the weights gets its
+ * own exponent e[c] (per-channel=true), capped so that the requant's shift
+ * of that channel stays within 31; the int8 weights are typed at
+ * emax = max e[c], and d[c] = emax - e[c] goes to the requant.
+ */
+static vc_node *quantize_layer(vc_pass *p, qstate *s, vc_node *n)
+{
+	vc_module *m = s->m;
+	vc_node *x = n->in[0];
+	/* a float input that is never negative (pixels) and only feeds this
+	 * layer: 256 levels instead of 128, see offset_input (not from synthetic
+	 * samples: they say nothing about the sign of real inputs) */
+	int offset = s->input_offset && !m->calib.synthetic && !s->q[x->id] && x->op != VC_OP_CONST && x->n_users == 1 &&
+		     s->rng[x->id].negmin >= 0 && s->rng[x->id].posmax > 0 && (x->type.rank == 4 || n->op == VC_OP_DENSE);
+	vc_node *xq = offset ? offset_input(s, n) : get_q(s, x);
+	if (!xq)
+		return NULL;
+	const vc_node *w = n->in[1];
+	const float *wd = w->data;
+	int64_t O = w->type.dim[0], per = vc_type_elems(&w->type) / O;
+	int *e = malloc((size_t)O * sizeof *e);
+	if (!e) {
+		vc_error(m, n, "out of memory");
+		return NULL;
+	}
+	int emax = -1000;
+	for (int64_t c = 0; c < O; c++) {
+		e[c] = vc_weight_exp(wd + c * per, per, 1, s->wmethod);
+		emax = e[c] > emax ? e[c] : emax;
+	}
+	/* a leaky ReLU after the layer (or after its residual add) is requantized
+	 * with one shift for every channel (the ALU sequence of the leaky slope) */
+	vc_node *lk = leaky_user(n);
+	int leaky_after = lk || (n->n_users == 1 && n->users[0]->op == VC_OP_ADD && leaky_user(n->users[0]));
+	if (!s->per_channel || O == 0 || leaky_after) {
+		int all = vc_weight_exp(wd, O * per, 1, s->wmethod);
+		for (int64_t c = 0; c < O; c++)
+			e[c] = all;
+		emax = all;
+	}
+	/* the network's output (through reshape/softmax only) is never clipped:
+	 * its largest values decide the answer */
+	vc_calib_method keep = s->co.method;
+	if (feeds_output(m->g, n))
+		s->co.method = VC_CALIB_MAX;
+	int ea = xq->type.exp + emax, eo = lk ? vc_choose_exp(&s->rng[lk->id], &s->co, 0, INFINITY) : out_exp(s, n);
+	s->co.method = keep;
+	if (eo - ea > 31)
+		eo = ea + 31;
+	if (eo - ea < -31)
+		eo = ea - 31;
+	int pc = 0;
+	for (int64_t c = 0; c < O; c++) {
+		if (emax - e[c] > 31 - (eo - ea)) /* the channel's shift would pass 31 */
+			e[c] = emax - (31 - (eo - ea));
+		if (e[c] > emax)
+			e[c] = emax;
+		pc |= e[c] != emax;
+	}
+	int64_t d1[1] = {O};
+	vc_node *wq = vc_const(m, NULL, VC_I8, w->type.rank, w->type.dim, NULL);
+	vc_node *bq = vc_const(m, NULL, VC_I32, 1, d1, NULL);
+	vc_node *dv = pc ? vc_const(m, NULL, VC_I32, 1, d1, NULL) : NULL;
+	vc_node *out = NULL;
+	if (!wq || !bq || (pc && !dv))
+		goto done;
+	wq->type.quantized = bq->type.quantized = 1;
+	wq->type.exp = emax;
+	bq->type.exp = ea;
+	for (int64_t c = 0; c < O; c++) {
+		for (int64_t j = 0; j < per; j++)
+			((int8_t *)wq->data)[c * per + j] = vc_quantize_value(wd[c * per + j], e[c]);
+		double b = n->n_in > 2 ? ((const float *)n->in[2]->data)[c] : 0.0;
+		double v = nearbyint(ldexp(b, -(xq->type.exp + e[c])));
+		((int32_t *)bq->data)[c] = (int32_t)fmax(fmin(v, 2147483647.0), -2147483647.0);
+		if (dv)
+			((int32_t *)dv->data)[c] = emax - e[c];
+	}
+	vc_attrs ca = n->a;
+	if (offset) {
+		/* x = 2^e (q + 128): the +128 is 128 * (sum of the channel's int8
+		 * weights) in the bias; the padding is explicit (PAD with q = -128,
+		 * x = 0), so every tap reads a real value */
+		for (int64_t c = 0; c < O; c++) {
+			int64_t sum = 0;
+			for (int64_t j = 0; j < per; j++)
+				sum += ((const int8_t *)wq->data)[c * per + j];
+			((int32_t *)bq->data)[c] = (int32_t)((uint32_t)((int32_t *)bq->data)[c] + (uint32_t)(128 * sum));
+		}
+		memset(ca.pad, 0, sizeof ca.pad);
+		vc_stat_add(p, "offset-inputs", 1);
+	}
+	vc_node *args[3] = {xq, wq, bq};
+	vc_node *acc = vc_build(m, n->op == VC_OP_CONV ? VC_OP_QCONV : VC_OP_QDENSE, args, 3, &ca, n->name);
+	if (acc)
+		out = requant(s, acc, dv, eo, n, lk ? lk->a.leaky : 0);
+	if (out) /* the value of the leaky ReLU when one is folded in */
+		s->q[lk ? lk->id : n->id] = out;
+	vc_stat_add(p, "quantized-layers", 1);
+	if (pc)
+		vc_stat_add(p, "per-channel-layers", 1);
+done:
+	free(e);
+	return out;
+}
+
+/*
+ * A residual add y = conv(x) + r (either operand order), where the conv or
+ * dense was just quantized and feeds only this add, and r has the same
+ * shape: keep it integer as qadd(acc, r_q) on the int32 accumulator, the
+ * residual left-shifted to the accumulator's exponent (per channel when the
+ * conv has channel shifts), then one requant. 1 if done, 0 if the add stays
+ * in float (shapes, or the residual's exponent is below the accumulator's:
+ * that would need a rounding right shift of the residual), -1 on error.
+ */
+static int quantize_residual_add(vc_pass *p, qstate *s, vc_node *n)
+{
+	vc_module *m = s->m;
+	for (int k = 0; k < 2; k++) {
+		vc_node *a = n->in[k], *b = n->in[1 - k];
+		if ((a->op != VC_OP_CONV && a->op != VC_OP_DENSE) || !vc_only_user(a, n) || a == b)
+			continue;
+		vc_node *rq = s->q[a->id];
+		if (!rq || rq->op != VC_OP_REQUANT || rq->n_users || s->fl[a->id])
+			continue;
+		if (!same_dims(&a->type, &b->type) || !same_dims(&a->type, &n->type))
+			continue;
+		vc_node *acc = rq->in[0], *d = rq->n_in > 1 ? rq->in[1] : NULL;
+		int be = s->q[b->id] ? s->q[b->id]->type.exp : vc_choose_exp(&s->rng[b->id], &s->co, 0, INFINITY);
+		int sh = be - acc->type.exp, dmax = 0;
+		for (int64_t c = 0; d && c < d->type.dim[0]; c++)
+			dmax = ((const int32_t *)d->data)[c] > dmax ? ((const int32_t *)d->data)[c] : dmax;
+		if (sh < 0 || sh + dmax > 24) {
+			vc_stat_add(p, "residual-adds-float", 1);
+			return 0;
+		}
+		vc_node *bq = get_q(s, b);
+		if (!bq)
+			return -1;
+		vc_node *args[3] = {acc, bq, d};
+		char nm[64];
+		snprintf(nm, sizeof nm, "%.50s", n->name);
+		vc_node *qa = vc_build(m, VC_OP_QADD, args, d ? 3 : 2, NULL, nm);
+		vc_node *lk = leaky_user(n);
+		int eo = lk ? vc_choose_exp(&s->rng[lk->id], &s->co, 0, INFINITY) : out_exp(s, n);
+		vc_node *rq2 = qa ? requant(s, qa, d, eo, n, lk ? lk->a.leaky : 0) : NULL;
+		if (!rq2)
+			return -1;
+		s->q[lk ? lk->id : n->id] = rq2;
+		vc_stat_add(p, "residual-adds", 1);
+		return 1;
+	}
+	return 0;
+}
+
 static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 {
 	(void)u;
 	if (vc_opt_int(p, "bits") != 8)
 		return vc_error(m, NULL, "quantize: bits=%lld; only 8 is supported", (long long)vc_opt_int(p, "bits"));
+	qstate s = {.m = m, .ids = m->g->next_id};
+	vc_calib_method wm;
+	if (vc_calib_method_parse(vc_opt_str(p, "method"), &s.co.method) ||
+	    vc_calib_method_parse(vc_opt_str(p, "weights"), &wm) || wm == VC_CALIB_PERCENTILE)
+		return vc_error(m, NULL, "quantize: method=%s weights=%s; methods are max, percentile and mse (weights: max, mse)",
+				vc_opt_str(p, "method"), vc_opt_str(p, "weights"));
+	s.wmethod = (int)wm;
+	s.co.percentile = vc_opt_float(p, "percentile");
+	if (!(s.co.percentile > 50.0 && s.co.percentile <= 100.0))
+		return vc_error(m, NULL, "quantize: percentile=%g is not in (50, 100]", s.co.percentile);
+	s.per_channel = (int)vc_opt_int(p, "per-channel");
+	s.input_offset = (int)vc_opt_int(p, "input-offset");
 	const char *skip = vc_opt_str(p, "skip");
 	int count;
 	vc_node **nodes = vc_snapshot(m, &count);
 	if (!nodes || vc_check_list(m, "quantize", "skip", skip, nodes, count))
 		return -1;
-	qstate s = {.m = m, .ids = m->g->next_id};
 	s.fl = vc_alloc(m, (size_t)s.ids * sizeof *s.fl);
 	s.q = vc_alloc(m, (size_t)s.ids * sizeof *s.q);
 	s.rng = calloc((size_t)s.ids, sizeof *s.rng);
+	int rc = -1, hit, used;
 	if (!s.fl || !s.q || !s.rng) {
-		free(s.rng);
-		return vc_error(m, NULL, "out of memory");
+		vc_error(m, NULL, "out of memory");
+		goto done;
 	}
-	if (calibrate(p, m, s.rng)) {
-		free(s.rng);
-		return -1;
-	}
+	if (s.co.method != VC_CALIB_MAX)
+		for (int i = 0; i < count; i++)
+			if (nodes[i]->type.dtype == VC_F32 && nodes[i]->op != VC_OP_CONST &&
+			    !(s.rng[nodes[i]->id].hist = calloc(2 * VC_HIST_BINS, sizeof(uint64_t)))) {
+				vc_error(m, NULL, "out of memory for the calibration histograms");
+				goto done;
+			}
+	if (vc_calibrate(m, (int)vc_opt_int(p, "calib"), s.rng, &used))
+		goto done;
 	unify_concat_ranges(m, s.rng);
-	int rc = -1, hit;
+	vc_stat_add(p, "samples", used);
 	for (int i = 0; i < count; i++) {
 		vc_node *n = nodes[i];
 		vc_set_insert_before(m, n);
@@ -286,51 +424,8 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 			s.fl[n->id] = n;
 		} else if ((n->op == VC_OP_CONV || n->op == VC_OP_DENSE) && n->in[1]->op == VC_OP_CONST &&
 			   (n->n_in < 3 || n->in[2]->op == VC_OP_CONST) && !vc_listed(skip, n)) {
-			vc_node *xq = get_q(&s, x);
-			int we;
-			vc_node *wq = quantize_weights(m, n->in[1], &we);
-			if (!xq || !wq)
+			if (!quantize_layer(p, &s, n))
 				goto done;
-			int be = xq->type.exp + we;
-			int64_t O = n->in[1]->type.dim[0], d1[1] = {O};
-			vc_node *bq = vc_const(m, NULL, VC_I32, 1, d1, NULL);
-			if (!bq)
-				goto done;
-			bq->type.quantized = 1;
-			bq->type.exp = be;
-			for (int64_t o = 0; o < O; o++) {
-				double b = n->n_in > 2 ? ((const float *)n->in[2]->data)[o] : 0.0;
-				double v = nearbyint(ldexp(b, -be));
-				((int32_t *)bq->data)[o] = (int32_t)fmax(fmin(v, 2147483647.0), -2147483647.0);
-			}
-			vc_node *args[3] = {xq, wq, bq};
-			vc_node *acc = vc_build(m, n->op == VC_OP_CONV ? VC_OP_QCONV : VC_OP_QDENSE, args, 3, &n->a, n->name);
-			if (!acc)
-				goto done;
-			/* a relu consumer only keeps the positive range; a leaky
-			 * one is folded into the requantization */
-			double r = s.rng[n->id].absmax;
-			vc_node *lk = leaky_user(n);
-			if (n->n_users == 1 && n->users[0]->op == VC_OP_RELU)
-				r = s.rng[n->id].posmax;
-			vc_attrs ra;
-			vc_attrs_init(&ra);
-			if (lk) {
-				r = s.rng[lk->id].absmax;
-				ra.leaky = lk->a.leaky;
-			}
-			ra.exp = exp_for(r);
-			if (ra.exp - acc->type.exp > 31)
-				ra.exp = acc->type.exp + 31;
-			if (ra.exp - acc->type.exp < -31)
-				ra.exp = acc->type.exp - 31;
-			char rn[64];
-			snprintf(rn, sizeof rn, "%.50s.rq", n->name);
-			vc_node *rq = vc_build(m, VC_OP_REQUANT, &acc, 1, &ra, rn);
-			if (!rq)
-				goto done;
-			s.q[lk ? lk->id : n->id] = rq;
-			vc_stat_add(p, "quantized-layers", 1);
 		} else if (n->op == VC_OP_ADD && (hit = quantize_residual_add(p, &s, n)) != 0) {
 			if (hit < 0)
 				goto done;
@@ -372,20 +467,28 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 	rc = 0;
 done:
 	vc_set_insert_before(m, NULL);
+	if (s.rng)
+		for (int i = 0; i < s.ids; i++)
+			free(s.rng[i].hist);
 	free(s.rng);
 	return rc;
 }
 
 const vc_pass_desc vc_pass_quantize = {
 	.name = "quantize",
-	.summary = "calibrate and quantize conv/dense to int8 with per-layer power-of-two scales",
+	.summary = "calibrate and quantize conv/dense to int8 with power-of-two scales, one per weight channel",
 	.anchor = VC_ANCHOR_GRAPH,
 	.requires_props = VC_PROP_CANONICAL | VC_PROP_BN_FOLDED,
 	.provides_props = VC_PROP_QUANTIZED,
 	.opts = {{"calib", VC_OPT_INT, "0", "calibration samples to use (0: all given)"},
 		 {"skip", VC_OPT_STRING, "", "layers kept in float: names or node ids separated by ':'"},
-		 {"bits", VC_OPT_INT, "8", "activation and weight bits (8)"}},
-	.stats = {"samples", "synthetic-samples", "quantized-layers", "float-layers", "residual-adds", "residual-adds-float",
-		  "int8-concats"},
+		 {"bits", VC_OPT_INT, "8", "activation and weight bits (8)"},
+		 {"method", VC_OPT_STRING, "mse", "activation ranges: mse (measured best), percentile or max"},
+		 {"percentile", VC_OPT_FLOAT, "99.99", "the percentile of method=percentile"},
+		 {"weights", VC_OPT_STRING, "max", "weight exponents: max or mse"},
+		 {"per-channel", VC_OPT_BOOL, "true", "one weight exponent per output channel"},
+		 {"input-offset", VC_OPT_BOOL, "true", "a never-negative input (pixels) as q - 128: 256 levels"}},
+	.stats = {"samples", "quantized-layers", "per-channel-layers", "offset-inputs", "float-layers", "residual-adds",
+		  "residual-adds-float", "int8-concats"},
 	.run = quantize,
 };

@@ -28,8 +28,12 @@ typedef struct vc_geom {
 	int64_t pt, pl, pb, pr; /* padding */
 	int res;                /* a residual is added (its tile takes ACC space) */
 	int leaky;              /* a leaky ReLU: one more ACC region, shared with the residual's */
+	int kb;                 /* ACC rows of bias a block: 1, or per-channel 2 (+1 with a residual) */
+	int dw;                 /* depthwise: output block b reads input block b only, through
+				 * diagonal weight blocks (cib == cob, one weight block a tap) */
 } vc_geom;
-/* Geometry of a QCONV, QDENSE, QCONV_RQ or VTA_CONV node. */
+/* Geometry of a QCONV, QDENSE, QCONV_RQ or VTA_CONV node (for QCONV/QDENSE
+ * the caller sets res and kb: they belong to the requant after it). */
 int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g);
 /* Micro-ops apart that two writing one ACC row must be for the second not to
  * wait for the first (the GEMM pipeline's depth behind S1). */

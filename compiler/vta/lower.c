@@ -222,8 +222,12 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 				ki->writes = 1u << ares;
 				ki->reads = 1u << VC_RES_UOP;
 
-				for (int64_t ci0 = 0; ci0 < g.cib; ci0 += tl.tci, step++) {
-					int64_t tci = g.cib - ci0 < tl.tci ? g.cib - ci0 : tl.tci;
+				/* depthwise: one step over the tile's own input blocks, whose
+				 * weights are diagonal blocks (one per output block) */
+				int64_t ci_lo = g.dw ? co0 : 0, ci_hi = g.dw ? co0 + tco : g.cib, ci_step = g.dw ? tco : tl.tci;
+				for (int64_t ci0 = ci_lo; ci0 < ci_hi; ci0 += ci_step, step++) {
+					int64_t tci = ci_hi - ci0 < ci_step ? ci_hi - ci0 : ci_step;
+					int64_t wcib = g.dw ? 1 : g.cib, wci0 = g.dw ? 0 : ci0, wtci = g.dw ? 1 : tci;
 					int h = (int)(step % halves);
 					uint32_t ibase = (uint32_t)(h * inp_half), wbase = (uint32_t)(h * wgt_half);
 					/* input: one padded 2-D DMA per channel block */
@@ -256,9 +260,9 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 					ki->insn.opcode = VTA_OPCODE_LOAD;
 					ki->insn.memory_type = VTA_MEM_ID_WGT;
 					ki->insn.sram_base = wbase;
-					ki->insn.dram_base = (uint32_t)((co0 * g.cib + ci0) * k2);
-					ki->insn.y_size = (uint32_t)tco, ki->insn.x_size = (uint32_t)(tci * k2);
-					ki->insn.x_stride = (uint32_t)(g.cib * k2);
+					ki->insn.dram_base = (uint32_t)((co0 * wcib + wci0) * k2);
+					ki->insn.y_size = (uint32_t)tco, ki->insn.x_size = (uint32_t)(wtci * k2);
+					ki->insn.x_stride = (uint32_t)(wcib * k2);
 					ki->arg = VC_ARG_WGT;
 					ki->writes = 1u << (VC_RES_WGT0 + h);
 					/* GEMM: one micro-op per (block in, kh, kw, block out, column of
@@ -268,14 +272,14 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 					 * to leave the pipeline. */
 					int64_t grp = vc_column_group(tco, g.ow);
 					int nu = 0;
-					for (int64_t cb = 0; cb < tci; cb++)
+					for (int64_t cb = 0; cb < (g.dw ? 1 : tci); cb++) /* depthwise: block ob reads block ob */
 						for (int64_t kh = 0; kh < g.kh; kh++)
 							for (int64_t kw = 0; kw < g.kw; kw++)
 								for (int64_t ob = 0; ob < tco; ob++)
 									for (int64_t x = 0; x < grp; x++)
 										if (uop_word(L, abase + (uint32_t)(ob * th * g.ow + x),
-											     ibase + (uint32_t)(cb * rows * cols + kh * cols + kw + x * g.sw),
-											     wbase + (uint32_t)((ob * tci + cb) * k2 + kh * g.kw + kw),
+											     ibase + (uint32_t)((g.dw ? ob : cb) * rows * cols + kh * cols + kw + x * g.sw),
+											     wbase + (uint32_t)((ob * wtci + cb) * k2 + kh * g.kw + kw),
 											     &ubuf[nu++]))
 											goto done;
 					ub = uops(L, ubuf, nu);
@@ -288,7 +292,7 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 					ki->insn.src_factor_out = (uint32_t)(g.sh * cols), ki->insn.src_factor_in = (uint32_t)(grp * g.sw);
 					ki->reads = 1u << (VC_RES_INP0 + h) | 1u << (VC_RES_WGT0 + h) | 1u << ares | 1u << VC_RES_UOP;
 					ki->writes = 1u << ares;
-					k->macs += th * g.ow * tco * tci * k2 * t->batch * t->block_in * t->block_out;
+					k->macs += th * g.ow * tco * wtci * k2 * t->batch * t->block_in * t->block_out;
 				}
 
 				/* bias: load tco ACC elements, add them to every position */
@@ -297,8 +301,8 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 				ki->insn.opcode = VTA_OPCODE_LOAD;
 				ki->insn.memory_type = VTA_MEM_ID_ACC;
 				ki->insn.sram_base = bbase;
-				ki->insn.dram_base = (uint32_t)co0;
-				ki->insn.y_size = 1, ki->insn.x_size = ki->insn.x_stride = (uint32_t)tco;
+				ki->insn.dram_base = (uint32_t)(co0 * g.kb);
+				ki->insn.y_size = 1, ki->insn.x_size = ki->insn.x_stride = (uint32_t)(tco * g.kb);
 				ki->arg = VC_ARG_BIAS;
 				ki->writes = 1u << ares;
 				if (uop_word(L, abase, bbase, 0, &ubuf[0]))
@@ -306,7 +310,7 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 				if ((ub = uops(L, ubuf, 1)) < 0)
 					goto done;
 				if (alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, (uint32_t)tco, (uint32_t)(th * g.ow), (uint32_t)(th * g.ow), 1,
-					1, 0, ares))
+					(uint32_t)g.kb, 0, ares))
 					goto done;
 
 				/* residual: the int8 tensor of the output's shape, sign-extended
@@ -314,12 +318,18 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 				 * accumulator's exponent by a left shift (SHR by a negative
 				 * immediate), added with one tensor-tensor ALU ADD */
 				if (g.res) {
-					uint32_t rbase = bbase + (uint32_t)tco;
+					uint32_t rbase = bbase + (uint32_t)(tco * g.kb);
 					if (out_blocks(L, &g, VTA_OPCODE_LOAD, VTA_MEM_ID_ACC_8BIT, rbase, nb, co0, oh0, tco, th,
 						       VC_ARG_RES, 0, 1u << ares))
 						goto done;
 					uint32_t rio = (uint32_t)(tco * th), rii = (uint32_t)g.ow, rf = (uint32_t)g.ow;
-					if (n->a.res_shift) {
+					if (g.kb > 1) { /* per-channel left shifts: SHR by the block's third bias row */
+						if (uop_word(L, rbase, bbase + 2, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
+							goto done;
+						if (alu(L, VTA_ALU_OPCODE_SHR, 0, 0, ub, (uint32_t)tco, (uint32_t)(th * g.ow),
+							(uint32_t)(th * g.ow), 1, (uint32_t)g.kb, 0, ares))
+							goto done;
+					} else if (n->a.res_shift) {
 						if (uop_word(L, rbase, rbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
 							goto done;
 						if (alu(L, VTA_ALU_OPCODE_SHR, 1, -n->a.res_shift, ub, rio, rii, rf, 1, rf, 1, ares))
@@ -336,7 +346,7 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 				 * by s + leaky next to them, then X = MAX(X, T) (vc_requant_leaky).
 				 * T takes the residual's region, which is dead by now. */
 				uint32_t io = (uint32_t)(tco * th), ii = (uint32_t)g.ow, f = (uint32_t)g.ow;
-				uint32_t tbase = bbase + (uint32_t)tco;
+				uint32_t tbase = bbase + (uint32_t)(tco * g.kb);
 				int ut = -1;
 				if (n->a.leaky) {
 					if (uop_word(L, tbase, 0, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 || !(ki = emit(L)))
@@ -357,12 +367,21 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 					vc_stat_add(p, "leaky-tiles", 1);
 				}
 
-				/* requantize: [SHR s-15], ADD 2^(s-1), SHR s, MAX lo, MIN hi */
+				/* requantize: [SHR s-15], ADD 2^(s-1), SHR s, MAX lo, MIN hi; with
+				 * channel shifts one register-mode SHR instead of the first three */
+				if (g.kb > 1) { /* per channel: one register-mode SHR by the block's second bias
+						 * row (the rounding constant is in the bias) */
+					int us;
+					if (uop_word(L, abase, bbase + 1, 0, &ubuf[0]) || (us = uops(L, ubuf, 1)) < 0 ||
+					    alu(L, VTA_ALU_OPCODE_SHR, 0, 0, us, (uint32_t)tco, (uint32_t)(th * g.ow), (uint32_t)(th * g.ow),
+						1, (uint32_t)g.kb, 0, ares))
+						goto done;
+				}
 				if (uop_word(L, abase, abase, 0, &ubuf[0]))
 					goto done;
 				if ((ub = uops(L, ubuf, 1)) < 0)
 					goto done;
-				if (requant_shift(L, ub, shift, io, ii, f, ares))
+				if (g.kb == 1 && requant_shift(L, ub, shift, io, ii, f, ares))
 					goto done;
 				if (n->a.leaky) {
 					int um;

@@ -31,7 +31,12 @@ int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g)
 	}
 	g->res = (n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ) && n->n_in > 3;
 	g->leaky = (n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ) && n->a.leaky;
+	const vc_type *b = n->n_in > 2 ? &n->in[2]->type : NULL;
+	g->kb = n->op == VC_OP_VTA_CONV && b && b->rank == 4 ? (int)b->dim[1]
+		: n->op == VC_OP_QCONV_RQ && b && b->rank == 2 ? 2 + g->res
+							       : 1;
 	int conv = x->rank == 4 || n->op == VC_OP_VTA_CONV;
+	g->dw = conv && n->a.group > 1;
 	g->sh = conv ? n->a.stride[0] : 1, g->sw = conv ? n->a.stride[1] : 1;
 	g->pt = conv ? n->a.pad[0] : 0, g->pl = conv ? n->a.pad[1] : 0;
 	g->pb = conv ? n->a.pad[2] : 0, g->pr = conv ? n->a.pad[3] : 0;
@@ -56,14 +61,14 @@ static int64_t cdiv(int64_t a, int64_t b)
 static int fits(const vc_target *t, const vc_geom *g, int64_t th, int64_t tco, int64_t tci, int halves)
 {
 	int64_t cols = (g->ow - 1) * g->sw + g->kw, rows = (th - 1) * g->sh + g->kh;
-	int64_t k2 = g->kh * g->kw;
+	int64_t k2 = g->kh * g->kw, wblocks = tco * (g->dw ? 1 : tci) * k2;
 	if (tci * rows * cols > t->inp_depth / halves)
 		return 0;
-	if (tco * tci * k2 > t->wgt_depth / halves)
+	if (wblocks > t->wgt_depth / halves)
 		return 0;
-	if (tco * th * g->ow * (1 + (g->res || g->leaky)) + tco > t->acc_depth / halves)
+	if (tco * th * g->ow * (1 + (g->res || g->leaky)) + tco * g->kb > t->acc_depth / halves)
 		return 0;
-	if (tco * tci * k2 * vc_column_group(tco, g->ow) > t->uop_depth / 2)
+	if (wblocks * vc_column_group(tco, g->ow) > t->uop_depth / 2)
 		return 0;
 	if (g->sh * cols >= 2048 || g->ow >= 2048 || th * g->ow >= 2048 || th > 16383 || tco * th > 16383)
 		return 0;
@@ -82,14 +87,15 @@ int vc_kernel_plan(const vc_target *t, const vc_geom *g, vc_tiling *out, char *w
 	double best = -1;
 	for (int halves = 2; halves >= 1 && best < 0; halves--)
 		for (int64_t tco = 1; tco <= g->cob; tco++)
-			for (int64_t tci = 1; tci <= g->cib; tci++)
+			for (int64_t tci = g->dw ? tco : 1; tci <= (g->dw ? tco : g->cib); tci++)
 				for (int64_t th = 1; th <= g->oh; th++) {
 					if (!fits(t, g, th, tco, tci, halves))
 						break; /* larger th only gets worse */
-					int64_t R = cdiv(g->oh, th), C = cdiv(g->cob, tco), S = cdiv(g->cib, tci);
+					int64_t R = cdiv(g->oh, th), C = cdiv(g->cob, tco), S = g->dw ? 1 : cdiv(g->cib, tci);
 					int64_t rows = (th - 1) * g->sh + g->kh, cols = (g->ow - 1) * g->sw + g->kw;
-					double inp = (double)(g->nb * R * C * g->cib * rows * cols) * VTA_INP_ELEM_BYTES;
-					double wgt = (double)(g->nb * R * g->cob * g->cib * g->kh * g->kw) * VTA_WGT_ELEM_BYTES;
+					int64_t inb = g->dw ? g->cob : C * g->cib, wcib = g->dw ? 1 : g->cib; /* blocks loaded */
+					double inp = (double)(g->nb * R * inb * rows * cols) * VTA_INP_ELEM_BYTES;
+					double wgt = (double)(g->nb * R * g->cob * wcib * g->kh * g->kw) * VTA_WGT_ELEM_BYTES;
 					double insns = (double)(g->nb * R * C * (S * (tci + 2) + 8));
 					double cost = inp + wgt + 64.0 * insns;
 					if (best < 0 || cost < best) {

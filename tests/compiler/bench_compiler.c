@@ -206,8 +206,8 @@ static void resnet18(int have_rtl)
 			continue;
 		vc_module *v = layer(w), *c = layer(w);
 		char err[1024];
-		vc_compile_opts o = {0};
-		vc_compile_opts oc = {.pipeline = "canonicalize,fold-bn,fold-const,quantize"};
+		vc_compile_opts o = {.calib_path = "synthetic"};
+		vc_compile_opts oc = {.pipeline = "canonicalize,fold-bn,fold-const,quantize", .calib_path = "synthetic"};
 		double t0 = now();
 		if (vc_compile(v, &o, err, sizeof err) || vc_compile(c, &oc, err, sizeof err)) {
 			fprintf(stderr, "bench_compiler: %s: %s\n", w->name, err);

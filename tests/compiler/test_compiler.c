@@ -29,6 +29,19 @@ static vc_node *rconst(vc_module *m, int rank, const int64_t *d)
 	return c;
 }
 
+/* Calibration samples like the tests' inputs: 4 of uniform [-1, 1]. */
+static void calib_frand(vc_module *m)
+{
+	vc_samples *cs = &m->calib;
+	int64_t e = vc_type_elems(&m->g->inputs[0]->type);
+	cs->data = vc_alloc(m, (size_t)(4 * e) * sizeof *cs->data);
+	uint64_t st = 1234; /* its own sequence: every module of a test gets the same samples */
+	for (int64_t i = 0; cs->data && i < 4 * e; i++)
+		cs->data[i] = (float)((double)(test_rand(&st) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+	cs->count = cs->data ? 4 : 0;
+	cs->elems = e;
+}
+
 /* x[1,C,H,W] -> conv(O,k,pad) [-> relu]: the "single conv graph". */
 static vc_module *single_conv(int C, int H, int W, int O, int k, int pad, int stride, int relu)
 {
@@ -45,6 +58,7 @@ static vc_module *single_conv(int C, int H, int W, int O, int k, int pad, int st
 		y = vc_build(m, VC_OP_RELU, &y, 1, NULL, "relu0");
 	m->g->outputs[m->g->n_outputs++] = y;
 	m->props |= VC_PROP_IMPORTED; /* built here instead of imported */
+	calib_frand(m);
 	return m;
 }
 
@@ -58,6 +72,8 @@ static int run_pipeline(vc_module *m, const char *text)
 	}
 	vc_instr in = {.verify_each = 1};
 	m->props |= VC_PROP_IMPORTED;
+	if (!m->calib.count) /* modules built here: inputs like the tests', uniform [-1, 1] */
+		calib_frand(m);
 	int rc = vc_pm_run(pm, m, &in);
 	if (rc)
 		printf("run: %s\n", m->diag.msg);

@@ -7,6 +7,7 @@
  * quantized graph run on the CPU. Plus one ResNet-18 workload (C10) as a
  * single-layer model; all of C2..C11 run in `make bench`.
  */
+#include <math.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -62,8 +63,24 @@ static vc_module *layer(const shape *sh, uint64_t s)
 	return m;
 }
 
+/* Calibration samples like the inputs the tests run: uniform [-1, 1], the
+ * same for every module. */
+static void calib_frand(vc_module *m, int count)
+{
+	vc_samples *cs = &m->calib;
+	int64_t e = vc_type_elems(&m->g->inputs[0]->type);
+	cs->data = vc_alloc(m, (size_t)(count * e) * sizeof *cs->data);
+	uint64_t st = 1234; /* its own sequence: every module of a test gets the same samples */
+	for (int64_t i = 0; cs->data && i < count * e; i++)
+		cs->data[i] = (float)((double)(test_rand(&st) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+	cs->count = cs->data ? count : 0;
+	cs->elems = e;
+}
+
 static int compile(vc_module *m, const char *pipeline)
 {
+	if (!m->calib.count)
+		calib_frand(m, 4);
 	vc_compile_opts o = {.pipeline = pipeline, .instr = {.verify_each = 1}};
 	char err[1024];
 	int rc = vc_compile(m, &o, err, sizeof err);
@@ -181,12 +198,15 @@ static void resnet18_c1(void)
 
 /* ---- residual add fused into the conv kernel ---------------------- */
 
+static int spread_channels; /* per-channel weight exponents differ (per_channel test) */
+
 static vc_node *conv_node(vc_module *m, vc_node *x, int o, int k, int stride, const char *name)
 {
 	int64_t wd[4] = {o, x->type.dim[1], k, k}, bd[1] = {o};
 	vc_node *w = vc_const(m, NULL, VC_F32, 4, wd, NULL), *b = vc_const(m, NULL, VC_F32, 1, bd, NULL);
-	for (int64_t i = 0; i < vc_type_elems(&w->type); i++)
-		((float *)w->data)[i] = frand() * 0.5f;
+	int64_t per = vc_type_elems(&w->type) / o;
+	for (int64_t i = 0; i < vc_type_elems(&w->type); i++) /* spread: channel magnitudes 2^0 .. 2^-3 */
+		((float *)w->data)[i] = frand() * 0.5f * (spread_channels ? ldexpf(1.0f, -(int)((i / per) % 4)) : 1.0f);
 	for (int64_t i = 0; i < o; i++)
 		((float *)b->data)[i] = frand() * 0.25f;
 	vc_attrs at;
@@ -202,6 +222,8 @@ static vc_node *conv_node(vc_module *m, vc_node *x, int o, int k, int stride, co
  * variant 0: y = relu(conv(x) + x)                      residual = the input
  * variant 1: h = relu(conv1(x)); y = relu(h + conv2(h)) residual = a VTA result
  * variant 2: y = conv(x) + x (no relu)
+ * variant 3: y = relu6(conv(x) + x)
+ * variant 4: y = relu6(conv(x))                        no residual
  */
 static vc_module *resblock(int n, int c, int h, int w, int k, int variant, uint64_t s)
 {
@@ -215,12 +237,19 @@ static vc_module *resblock(int n, int c, int h, int w, int k, int variant, uint6
 		vc_node *u = conv_node(m, t, c, k, 1, "conv2");
 		vc_node *a[2] = {t, u};
 		y = vc_build(m, VC_OP_ADD, a, 2, NULL, "add");
+	} else if (variant == 4) {
+		y = conv_node(m, x, c, k, 1, "conv");
 	} else {
 		vc_node *u = conv_node(m, x, c, k, 1, "conv");
 		vc_node *a[2] = {u, x};
 		y = vc_build(m, VC_OP_ADD, a, 2, NULL, "add");
 	}
-	if (variant != 2)
+	vc_attrs six;
+	vc_attrs_init(&six);
+	six.lo = 0.0, six.hi = 6.0 / 8; /* a ReLU6 at this tensor's scale */
+	if (variant >= 3)
+		y = vc_build(m, VC_OP_CLIP, &y, 1, &six, "relu6");
+	else if (variant != 2)
 		y = vc_build(m, VC_OP_RELU, &y, 1, NULL, "relu");
 	m->g->outputs[m->g->n_outputs++] = y;
 	m->props |= VC_PROP_IMPORTED;
@@ -318,6 +347,148 @@ static void residual_add(void)
 	CHECK_EQ(exact, total);
 }
 
+/*
+ * Per-channel weight exponents (channel magnitudes spread over 2^0..2^-3):
+ * the per-channel epilogue (bias rows with the rounding constant, register
+ * SHR by the channel shifts, the residual's per-channel left shifts, ReLU6 as
+ * the requant's bounds) on fsim equals the int8 reference bit for bit, and
+ * stays within 10% of the output range of the float reference (a few steps).
+ */
+static void per_channel(void)
+{
+	static const int shapes[][6] = {
+		{1, 16, 6, 6, 3, 0}, {1, 21, 5, 7, 3, 2}, {1, 16, 8, 8, 3, 1}, {1, 32, 6, 6, 3, 3}, {2, 19, 5, 5, 1, 4},
+	};
+	static const char *const per_tensor = "canonicalize,fold-bn,fold-const,quantize{per-channel=false}";
+	int total = (int)(sizeof shapes / sizeof shapes[0]), exact = 0, close = 0, better = 0, pc_kernels = 0;
+	spread_channels = 1;
+	for (int i = 0; i < total; i++) {
+		const int *sh = shapes[i];
+		vc_module *mm[4];
+		for (int k = 0; k < 4; k++)
+			mm[k] = resblock(sh[0], sh[1], sh[2], sh[3], sh[4], sh[5], 900 + (uint64_t)i);
+		vc_module *v = mm[0], *c = mm[1], *f = mm[2], *t = mm[3];
+		if (compile(v, NULL) || compile(c, "canonicalize,fold-bn,fold-const,quantize") || compile(f, "float") ||
+		    compile(t, per_tensor))
+			goto next;
+		for (int k = 0; k < v->n_kernels; k++)
+			pc_kernels += v->kernels[k]->node->in[2]->type.rank == 4;
+		char err[512];
+		vc_runner *r = vc_runner_open(v, "fsim", err, sizeof err);
+		vc_tensor in, a, b, fl, pt;
+		vc_tensor_alloc(&in, &v->g->inputs[0]->type);
+		for (int64_t e = 0; e < vc_type_elems(&in.t); e++)
+			((float *)in.data)[e] = frand();
+		if (r && !vc_runner_run(r, &in, &a)) {
+			if (!vc_interp(c, &in, &b, NULL, NULL, NULL)) {
+				exact += !memcmp(a.data, b.data, vc_type_bytes(&a.t));
+				vc_tensor_free(&b);
+			}
+			if (!vc_interp(f, &in, &fl, NULL, NULL, NULL) && !vc_interp(t, &in, &pt, NULL, NULL, NULL)) {
+				double worst = 0, worst_pt = 0, top = 0;
+				for (int64_t e = 0; e < vc_type_elems(&fl.t); e++) {
+					float ref = ((float *)fl.data)[e];
+					worst = fmax(worst, fabs(((float *)a.data)[e] - ref));
+					worst_pt = fmax(worst_pt, fabs(((float *)pt.data)[e] - ref));
+					top = fmax(top, fabs(ref));
+				}
+				close += worst <= 0.1 * top;
+				better += worst <= worst_pt;
+				printf("shape %d: worst error %.4f (one exponent a layer: %.4f), output range %.3f\n", i, worst,
+				       worst_pt, top);
+				vc_tensor_free(&fl);
+				vc_tensor_free(&pt);
+			}
+			vc_tensor_free(&a);
+		} else {
+			printf("run: %s\n", r ? v->diag.msg : err);
+		}
+		vc_tensor_free(&in);
+		vc_runner_close(r);
+	next:
+		for (int k = 0; k < 4; k++)
+			vc_module_free(mm[k]);
+	}
+	spread_channels = 0;
+	printf("per-channel: %d kernels with channel shifts, %d of %d bit-exact, %d within 10%% of float, %d no worse "
+	       "than one exponent a layer\n",
+	       pc_kernels, exact, total, close, better);
+	CHECK(pc_kernels >= total);
+	CHECK_EQ(exact, total);
+	CHECK_EQ(close, total);
+	CHECK_EQ(better, total);
+}
+
+/*
+ * Depthwise convolutions on VTA (block-diagonal GEMM): odd channel counts,
+ * stride 2, padding, per-channel weight exponents, ReLU6; bit-exact with the
+ * int8 host kernel of the same graph compiled with partition{depthwise=cpu}.
+ */
+static void depthwise(void)
+{
+	static const int shapes[][5] = {/* c, h, k, stride, pad */ {16, 8, 3, 1, 1}, {21, 9, 3, 2, 1}, {40, 7, 5, 1, 2},
+					{8, 6, 3, 2, 0}, {33, 5, 1, 1, 0}};
+	static const char *const on_cpu = "canonicalize,fold-bn,fold-const,quantize,partition{depthwise=cpu},fuse,pack,"
+					  "kernel(tile,lower,tokens),stream(emit)";
+	int total = (int)(sizeof shapes / sizeof shapes[0]), exact = 0, lowered = 0;
+	spread_channels = 1;
+	for (int i = 0; i < total; i++) {
+		const int *sh = shapes[i];
+		vc_module *mm[2];
+		for (int k = 0; k < 2; k++) {
+			seed = 700 + (uint64_t)i;
+			vc_module *m = mm[k] = vc_module_new();
+			int64_t xd[4] = {1, sh[0], sh[1], sh[1]}, wd[4] = {sh[0], 1, sh[2], sh[2]}, bd[1] = {sh[0]};
+			vc_node *x = vc_input(m, "x", VC_F32, 4, xd);
+			vc_node *w = vc_const(m, NULL, VC_F32, 4, wd, NULL), *b = vc_const(m, NULL, VC_F32, 1, bd, NULL);
+			for (int64_t e = 0; e < vc_type_elems(&w->type); e++)
+				((float *)w->data)[e] = frand() * ldexpf(1.0f, -(int)(e / (sh[2] * sh[2]) % 4));
+			for (int64_t e = 0; e < sh[0]; e++)
+				((float *)b->data)[e] = frand() * 0.25f;
+			vc_attrs at;
+			vc_attrs_init(&at);
+			at.group = sh[0];
+			at.stride[0] = at.stride[1] = sh[3];
+			for (int q = 0; q < 4; q++)
+				at.pad[q] = sh[4];
+			vc_node *a3[3] = {x, w, b};
+			vc_node *y = vc_build(m, VC_OP_CONV, a3, 3, &at, "dw");
+			vc_attrs six;
+			vc_attrs_init(&six);
+			six.lo = 0.0, six.hi = 1.5;
+			y = vc_build(m, VC_OP_CLIP, &y, 1, &six, "relu6");
+			m->g->outputs[m->g->n_outputs++] = y;
+			m->props |= VC_PROP_IMPORTED;
+		}
+		vc_module *v = mm[0], *c = mm[1];
+		if (compile(v, NULL) || compile(c, on_cpu))
+			goto next;
+		lowered += v->n_kernels == 1 && c->n_kernels == 0;
+		char err[512];
+		vc_runner *r = vc_runner_open(v, "fsim", err, sizeof err);
+		vc_tensor in, a, b;
+		vc_tensor_alloc(&in, &v->g->inputs[0]->type);
+		for (int64_t e = 0; e < vc_type_elems(&in.t); e++)
+			((float *)in.data)[e] = frand();
+		if (r && !vc_runner_run(r, &in, &a)) {
+			if (!vc_simulate(c, &in, &b)) {
+				exact += !memcmp(a.data, b.data, vc_type_bytes(&a.t));
+				vc_tensor_free(&b);
+			}
+			vc_tensor_free(&a);
+		}
+		vc_tensor_free(&in);
+		vc_runner_close(r);
+	next:
+		vc_module_free(v);
+		vc_module_free(c);
+	}
+	spread_channels = 0;
+	printf("depthwise: %d of %d lowered to VTA, %d bit-exact with the host int8 kernel\n", lowered, total, exact);
+	CHECK_EQ(lowered, total);
+	CHECK_EQ(exact, total);
+}
+
 /* The add falls back cleanly: forced onto the CPU, conv + add + requant run
  * by the int8 reference kernels and still match. */
 static void residual_add_cpu(void)
@@ -349,6 +520,8 @@ static void residual_add_cpu(void)
 static const test_case_t cases[] = {
 	{"residual_add", residual_add},
 	{"residual_add_cpu", residual_add_cpu},
+	{"per_channel", per_channel},
+	{"depthwise", depthwise},
 	{"fixed_shapes", fixed_shapes},
 	{"random_shapes", random_shapes},
 	{"resnet18_c10", resnet18_c10},
