@@ -11,7 +11,9 @@
  *   - bad input: truncated and corrupted files, data that disagrees with
  *     its shape, unsupported operators, types and options, each refused
  *     with the file, operator and reason named;
- *   - compiling without calibration data is refused with the way to do it.
+ *   - compiling without calibration data is refused with the way to do it;
+ *   - MobileNet-V2 (int8 TFLite) on one photo on fsim (default configuration,
+ *     plain build).
  */
 #include <math.h>
 #include <unistd.h>
@@ -693,11 +695,71 @@ static void resnet8(void)
 	vc_module_free(f);
 }
 
+/* MobileNet-V2 (int8 TFLite): calibrated on the two photos that are not
+ * scored, then cat.bmp on fsim: the float reference and VTA both say
+ * Egyptian cat (class 286 of imagenet_labels.txt, 0 = background), and
+ * their top-5 share at least 3 classes. */
+static void mobilenet(void)
+{
+	if (strcmp(test_label(), "vta")) {
+		printf("MobileNet-V2 runs in the default configuration's plain build only (this is '%s')\n", test_label());
+		return;
+	}
+	char model[1024], a[1024], b[1024], cat[1024], err[1024];
+	snprintf(model, sizeof model, "%s/../shared/models/mobilenet-v2-1.0-224-int8.tflite", test_root());
+	snprintf(a, sizeof a, "%s/../shared/images/owl.jpg", test_root());
+	snprintf(b, sizeof b, "%s/../shared/images/sunflower.bmp", test_root());
+	snprintf(cat, sizeof cat, "%s/../shared/images/cat.bmp", test_root());
+	vc_module *f = vc_module_new(), *q = vc_module_new();
+	CHECK_EQ(vc_import_file(f, model), 0);
+	CHECK_EQ(vc_import_file(q, model), 0);
+	CHECK_EQ(vc_calib_add(q, a, 0, -1, err, sizeof err), 0);
+	CHECK_EQ(vc_calib_add(q, b, 0, -1, err, sizeof err), 0);
+	vc_compile_opts fo = {.pipeline = "float"}, qo = {0};
+	CHECK_EQ(vc_compile(f, &fo, err, sizeof err), 0);
+	CHECK_EQ(vc_compile(q, &qo, err, sizeof err), 0);
+	CHECK_EQ(q->n_kernels, 53); /* every convolution, the depthwise ones too */
+	vc_tensor in, x, y;
+	vc_tensor_alloc(&in, &f->g->inputs[0]->type);
+	CHECK_EQ(vc_read_input(cat, &in.t, in.data, err, sizeof err), 0);
+	vc_runner *r = vc_runner_open(q, "fsim", err, sizeof err);
+	CHECK(r != NULL);
+	if (r && !vc_interp(f, &in, &x, NULL, NULL, NULL) && !vc_runner_run(r, &in, &y)) {
+		int tf[5], tq[5], overlap = 0;
+		for (int j = 0; j < 5; j++) { /* top-5 of each */
+			tf[j] = tq[j] = -1;
+			for (int i = 0; i < 1001; i++) {
+				int used_f = 0, used_q = 0;
+				for (int k = 0; k < j; k++)
+					used_f |= tf[k] == i, used_q |= tq[k] == i;
+				if (!used_f && (tf[j] < 0 || ((float *)x.data)[i] > ((float *)x.data)[tf[j]]))
+					tf[j] = i;
+				if (!used_q && (tq[j] < 0 || ((float *)y.data)[i] > ((float *)y.data)[tq[j]]))
+					tq[j] = i;
+			}
+		}
+		for (int i = 0; i < 5; i++)
+			for (int j = 0; j < 5; j++)
+				overlap += tf[i] == tq[j];
+		printf("MobileNet-V2, cat.bmp: float top-1 %d, VTA top-1 %d, top-5 overlap %d\n", tf[0], tq[0], overlap);
+		CHECK_EQ(tf[0], 286);
+		CHECK_EQ(tq[0], 286);
+		CHECK(overlap >= 3);
+		vc_tensor_free(&x);
+		vc_tensor_free(&y);
+	}
+	vc_runner_close(r);
+	vc_tensor_free(&in);
+	vc_module_free(f);
+	vc_module_free(q);
+}
+
 static const test_case_t cases[] = {
 	{"conformance", conformance},
 	{"bad_input", bad_input},
 	{"calibration_required", calibration_required},
 	{"resnet8", resnet8},
+	{"mobilenet", mobilenet},
 	{NULL, NULL},
 };
 
