@@ -14,6 +14,18 @@
 #include "data/data.h"
 #include "pass/pass.h"
 
+/* Pixel preprocessing of `vta run` and of calibration in `vta compile`:
+ * (pixel * scale - mean[c]) / std[c] (one value, or one a channel). */
+typedef struct vc_preproc {
+	double scale; /* 0: 1 */
+	double mean[4], std[4];
+	int n_mean, n_std;
+} vc_preproc;
+/* --scale, --mean, --std at argv[*i]: 1 taken, 0 not one of them, -1 bad value (printed). */
+int vc_preproc_opt(int argc, char **argv, int *i, vc_preproc *p, const char *cmd);
+/* x (values of a tensor of type t, NCHW) in place. */
+void vc_preproc_apply(const vc_preproc *p, const vc_type *t, float *x);
+
 /* Compile a module already imported: run the pipeline with instruments. */
 typedef struct vc_compile_opts {
 	const char *pipeline; /* NULL: vta-default */
@@ -22,6 +34,7 @@ typedef struct vc_compile_opts {
 	int calib_count;
 	int calib_offset_set;   /* 0: a dataset's last calib_count samples (the first are for evaluation) */
 	int calib_offset;       /* else: the first sample taken */
+	vc_preproc pre;         /* applied to the calibration samples (as `vta run` does to inputs) */
 } vc_compile_opts;
 int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n);
 

@@ -19,9 +19,15 @@
 
 int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n)
 {
-	if (o->calib_path &&
-	    vc_calib_add(m, o->calib_path, o->calib_count, o->calib_offset_set ? o->calib_offset : -1, err, n))
-		return -1;
+	if (o->calib_path) {
+		int had = m->calib.count;
+		if (vc_calib_add(m, o->calib_path, o->calib_count, o->calib_offset_set ? o->calib_offset : -1, err, n))
+			return -1;
+		/* the preprocessing `vta run` will apply to inputs (not to synthetic samples) */
+		if ((o->pre.scale || o->pre.n_mean || o->pre.n_std) && strcmp(o->calib_path, "synthetic"))
+			for (int s = had; s < m->calib.count; s++)
+				vc_preproc_apply(&o->pre, &m->g->inputs[0]->type, m->calib.data + (size_t)s * (size_t)m->calib.elems);
+	}
 	vc_pm *pm = vc_pm_parse(o->pipeline ? o->pipeline : "vta-default", err, n);
 	if (!pm)
 		return -1;
@@ -79,6 +85,8 @@ const char vta_compile_usage[] =
 	"  --calib-count=N           use N calibration samples (synthetic: default 8)\n"
 	"  --calib-offset=K          from dataset sample K (default: the last N, the first are for\n"
 	"                            evaluation)\n"
+	"  --scale=S --mean=M[,M..] --std=S[,S..]   the pixel preprocessing `vta run` will be given,\n"
+	"                            applied to the calibration samples\n"
 	"  --weights=FILE            Darknet: the .weights file of the cfg\n"
 	"  --synthetic-weights=SEED  Darknet: deterministic random weights from SEED instead\n"
 	"  --input-size=N            Darknet: input N x N instead of the cfg's width x height\n"
@@ -110,6 +118,7 @@ int vta_cmd_compile(int argc, char **argv)
 	static char r_model[4096], r_pipe[4096], r_calib[4096], r_count[32];
 	for (int i = 0; i < argc; i++) {
 		const char *v;
+		int pp;
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -155,6 +164,10 @@ int vta_cmd_compile(int argc, char **argv)
 			o.calib_count = atoi(v), calib_count_set = 1;
 		else if ((v = vc_take_opt(argc, argv, &i, "--calib-offset")))
 			o.calib_offset = atoi(v), o.calib_offset_set = 1;
+		else if ((pp = vc_preproc_opt(argc, argv, &i, &o.pre, "compile")) != 0) {
+			if (pp < 0)
+				return 2;
+		}
 		else if (argv[i][0] == '-') {
 			fprintf(stderr, "vta compile: unknown option %s\n", argv[i]);
 			return 2;

@@ -147,8 +147,7 @@ typedef struct run_opts {
 	int n_inputs, random, topk, count, show, simulate, json;
 	uint64_t seed;
 	vc_dataset_format fmt;
-	double scale, mean[4], std[4];
-	int n_mean, n_std;
+	vc_preproc pre;
 	float thresh, nms;
 } run_opts;
 
@@ -156,19 +155,6 @@ typedef struct run_opts {
 static int run_model(vc_module *m, vc_runner *r, const vc_tensor *in, vc_tensor *out)
 {
 	return r ? vc_runner_run(r, in, out) : vc_simulate(m, in, out);
-}
-
-static int parse_list(const char *v, double *out, int max)
-{
-	int n = 0;
-	for (const char *p = v; *p && n < max;) {
-		char *end;
-		out[n++] = strtod(p, &end);
-		if (end == p || (*end && *end != ','))
-			return -1;
-		p = *end ? end + 1 : end;
-	}
-	return n;
 }
 
 /* Class names, one per line (a trailing empty line ignored). */
@@ -355,15 +341,7 @@ static void print_result(const run_opts *o, const vc_module *m, const char *name
 /* Pixels (0..255) to model values: (pixel * scale - mean[c]) / std[c]. */
 static void preprocess(const run_opts *o, vc_tensor *in)
 {
-	const vc_type *t = &in->t;
-	int64_t C = t->rank >= 2 ? t->dim[1] : 1, plane = vc_type_elems(t) / (t->dim[0] * C);
-	float *x = in->data;
-	for (int64_t i = 0; i < vc_type_elems(t); i++) {
-		int64_t c = (i / plane) % C;
-		double mu = o->n_mean ? o->mean[o->n_mean == 1 ? 0 : c % o->n_mean] : 0;
-		double sd = o->n_std ? o->std[o->n_std == 1 ? 0 : c % o->n_std] : 1;
-		x[i] = (float)((x[i] * o->scale - mu) / sd);
-	}
+	vc_preproc_apply(&o->pre, &in->t, in->data);
 }
 
 static int parse_run(int argc, char **argv, run_opts *o)
@@ -371,11 +349,11 @@ static int parse_run(int argc, char **argv, run_opts *o)
 	memset(o, 0, sizeof *o);
 	o->topk = 5;
 	o->seed = 1;
-	o->scale = 1;
 	o->thresh = 0.5f;
 	o->nms = 0.45f;
 	for (int i = 0; i < argc; i++) {
 		const char *v;
+		int pp;
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(vta_run_usage, stdout);
 			return 1;
@@ -408,26 +386,13 @@ static int parse_run(int argc, char **argv, run_opts *o)
 			o->show = atoi(v);
 		else if ((v = vc_take_opt(argc, argv, &i, "--seed")))
 			o->seed = strtoull(v, NULL, 0);
-		else if ((v = vc_take_opt(argc, argv, &i, "--scale")))
-			o->scale = atof(v);
 		else if ((v = vc_take_opt(argc, argv, &i, "--thresh")))
 			o->thresh = (float)atof(v);
 		else if ((v = vc_take_opt(argc, argv, &i, "--nms")))
 			o->nms = (float)atof(v);
-		else if ((v = vc_take_opt(argc, argv, &i, "--mean")) || (v = vc_take_opt(argc, argv, &i, "--std"))) {
-			int is_mean = !strncmp(argv[i], "--mean", 6) || (i > 0 && !strcmp(argv[i - 1], "--mean"));
-			int k = parse_list(v, is_mean ? o->mean : o->std, 4);
-			if (k < 1) {
-				fprintf(stderr, "vta run: %s=%s: expected one number or a comma list per channel\n",
-					is_mean ? "--mean" : "--std", v);
+		else if ((pp = vc_preproc_opt(argc, argv, &i, &o->pre, "run")) != 0) {
+			if (pp < 0)
 				return 2;
-			}
-			for (int j = 0; !is_mean && j < k; j++)
-				if (o->std[j] == 0) {
-					fprintf(stderr, "vta run: --std=%s: a standard deviation of 0\n", v);
-					return 2;
-				}
-			*(is_mean ? &o->n_mean : &o->n_std) = k;
 		} else if (!strcmp(argv[i], "--json"))
 			o->json = 1;
 		else if (!strcmp(argv[i], "--simulate"))
