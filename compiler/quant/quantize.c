@@ -26,7 +26,9 @@ typedef struct qstate {
 	vc_range *rng;
 	int ids;
 	vc_calib_opts co;
-	int per_channel, wmethod, input_offset;
+	int per_channel, wmethod, input_offset, unsigned_acts;
+	const char *skip;
+	uint8_t *uns; /* per original id: q holds u - 128, u = round(x / 2^e) in [0, 255] */
 } qstate;
 
 /* Does n reach a graph output through reshape, flatten and softmax only? */
@@ -69,6 +71,13 @@ static vc_node *get_f(qstate *s, vc_node *n)
 	if (n->id >= s->ids || !s->q[n->id])
 		return n;
 	vc_node *d = vc_build(s->m, VC_OP_DEQUANTIZE, &s->q[n->id], 1, NULL, NULL);
+	if (d && s->uns[n->id]) { /* x = 2^e (q + 128) */
+		float off = (float)ldexp(128.0, s->q[n->id]->type.exp);
+		int64_t one[1] = {1};
+		vc_node *c = vc_const(s->m, NULL, VC_F32, 1, one, &off);
+		vc_node *args[2] = {d, c};
+		d = c ? vc_build(s->m, VC_OP_ADD, args, 2, NULL, NULL) : NULL;
+	}
 	if (d)
 		s->fl[n->id] = d;
 	return d;
@@ -153,15 +162,71 @@ static int all_int_same_exp(const qstate *s, const vc_node *n)
 	for (int k = 0; k < n->n_in; k++) {
 		const vc_node *v = n->in[k];
 		if (!s->q[v->id] || s->fl[v->id] || s->q[v->id]->type.exp != s->q[n->in[0]->id]->type.exp ||
-		    s->q[v->id]->type.dtype != VC_I8)
+		    s->q[v->id]->type.dtype != VC_I8 || s->uns[v->id])
 			return 0;
 	}
 	return 1;
 }
 
+/* The relu or clip to [0, hi] that is n's only user, or NULL. */
+static vc_node *positive_act(const vc_node *n)
+{
+	if (n->n_users != 1)
+		return NULL;
+	vc_node *u = n->users[0];
+	return u->op == VC_OP_RELU || (u->op == VC_OP_CLIP && u->a.lo == 0.0 && u->a.hi > 0) ? u : NULL;
+}
+
+/* Do all users of the activation v take an unsigned (offset) value: convs
+ * and denses that will be quantized, adds (a residual: the offset goes to the
+ * bias), max pooling (order preserved)? */
+static int takes_unsigned(const qstate *s, const vc_node *v, const char *skip)
+{
+	(void)s;
+	if (!v->n_users)
+		return 0;
+	for (int i = 0; i < v->n_users; i++) {
+		const vc_node *u = v->users[i];
+		int layer = (u->op == VC_OP_CONV || u->op == VC_OP_DENSE) && u->in[0] == v && u->in[1]->op == VC_OP_CONST &&
+			    (u->n_in < 3 || u->in[2]->op == VC_OP_CONST) && !vc_listed(skip, u) && !leaky_user(u);
+		if (!layer && u->op != VC_OP_ADD && u->op != VC_OP_MAXPOOL)
+			return 0;
+	}
+	return 1;
+}
+
+/* The exponent of an unsigned value: 255 steps cover what 127 did. */
+static int unsigned_exp(const qstate *s, const vc_node *n, double limit)
+{
+	int e = vc_choose_exp(&s->rng[n->id], &s->co, 1, limit) - 1;
+	double top = fmin(s->rng[n->id].posmax, limit);
+	while (255.0 * ldexp(1.0, e) < top && s->co.method == VC_CALIB_MAX)
+		e++;
+	return e;
+}
+
+/* Fold -128 << s[c] into the bias of acc's producer so the requant gives
+ * u - 128 (exact: the constant is a multiple of every pre-shift); 0, or -1
+ * when a shift is negative or too large to fold. */
+static int fold_offset(vc_node *bias, const vc_node *d, int shift, int64_t O, int sign)
+{
+	for (int64_t c = 0; c < O; c++) {
+		int sc = shift + (d ? ((const int32_t *)d->data)[c] : 0);
+		if (sc < 0 || sc > 23)
+			return -1;
+	}
+	for (int64_t c = 0; c < O; c++) {
+		int sc = shift + (d ? ((const int32_t *)d->data)[c] : 0);
+		int32_t *b = (int32_t *)bias->data + c;
+		*b = (int32_t)((uint32_t)*b + (uint32_t)(sign * (128 << sc)));
+	}
+	return 0;
+}
+
 /* The requant of acc to exponent e (kept within the ALU's shifts given the
  * channel shifts d), named after n. */
-static vc_node *requant(qstate *s, vc_node *acc, vc_node *d, int e, const vc_node *n, int leaky)
+static vc_node *requant(qstate *s, vc_node *acc, vc_node *d, int e, const vc_node *n, int leaky, int64_t lo,
+			  int64_t hi)
 {
 	int dmax = 0;
 	for (int64_t c = 0; d && c < d->type.dim[0]; c++)
@@ -170,6 +235,8 @@ static vc_node *requant(qstate *s, vc_node *acc, vc_node *d, int e, const vc_nod
 	vc_attrs_init(&ra);
 	ra.exp = e;
 	ra.leaky = leaky;
+	ra.qlo = lo;
+	ra.qhi = hi;
 	if (ra.exp - acc->type.exp + dmax + leaky > 31)
 		ra.exp = acc->type.exp + 31 - dmax - leaky;
 	if (ra.exp - acc->type.exp < -31)
@@ -178,6 +245,21 @@ static vc_node *requant(qstate *s, vc_node *acc, vc_node *d, int e, const vc_nod
 	snprintf(rn, sizeof rn, "%.50s.rq", n->name);
 	vc_node *in[2] = {acc, d};
 	return vc_build(s->m, VC_OP_REQUANT, in, d ? 2 : 1, &ra, rn);
+}
+
+/* The padding of conv n done on an offset input q (q = -128 is x = 0), so
+ * that no tap reads the DMA's zero padding (which is x = 128 * 2^e). */
+static vc_node *explicit_pad(qstate *s, const vc_node *n, vc_node *q)
+{
+	if (n->op != VC_OP_CONV || !(n->a.pad[0] | n->a.pad[1] | n->a.pad[2] | n->a.pad[3]))
+		return q;
+	vc_attrs pa;
+	vc_attrs_init(&pa);
+	memcpy(pa.pad, n->a.pad, sizeof pa.pad);
+	pa.lo = ldexp(-128.0, q->type.exp);
+	char nm[64];
+	snprintf(nm, sizeof nm, "%.50s.pad", n->name);
+	return vc_build(s->m, VC_OP_PAD, &q, 1, &pa, nm);
 }
 
 /*
@@ -206,14 +288,7 @@ static vc_node *offset_input(qstate *s, vc_node *n)
 	qa.exp = e;
 	qa.qlo = -128;
 	vc_node *q = xo ? vc_build(m, VC_OP_QUANTIZE, &xo, 1, &qa, NULL) : NULL;
-	if (!q || n->op != VC_OP_CONV || !(n->a.pad[0] | n->a.pad[1] | n->a.pad[2] | n->a.pad[3]))
-		return q;
-	vc_attrs pa;
-	vc_attrs_init(&pa);
-	memcpy(pa.pad, n->a.pad, sizeof pa.pad);
-	pa.lo = off;
-	snprintf(nm, sizeof nm, "%.50s.pad", x->name);
-	return vc_build(m, VC_OP_PAD, &q, 1, &pa, nm);
+	return q ? explicit_pad(s, n, q) : NULL;
 }
 
 /*
@@ -231,7 +306,8 @@ static vc_node *quantize_layer(vc_pass *p, qstate *s, vc_node *n)
 	 * samples: they say nothing about the sign of real inputs) */
 	int offset = s->input_offset && !m->calib.synthetic && !s->q[x->id] && x->op != VC_OP_CONST && x->n_users == 1 &&
 		     s->rng[x->id].negmin >= 0 && s->rng[x->id].posmax > 0 && (x->type.rank == 4 || n->op == VC_OP_DENSE);
-	vc_node *xq = offset ? offset_input(s, n) : get_q(s, x);
+	int in_uns = !offset && s->q[x->id] && !s->fl[x->id] && s->uns[x->id];
+	vc_node *xq = offset ? offset_input(s, n) : in_uns ? explicit_pad(s, n, s->q[x->id]) : get_q(s, x);
 	if (!xq)
 		return NULL;
 	const vc_node *w = n->in[1];
@@ -296,7 +372,7 @@ static vc_node *quantize_layer(vc_pass *p, qstate *s, vc_node *n)
 			((int32_t *)dv->data)[c] = emax - e[c];
 	}
 	vc_attrs ca = n->a;
-	if (offset) {
+	if (offset || in_uns) {
 		/* x = 2^e (q + 128): the +128 is 128 * (sum of the channel's int8
 		 * weights) in the bias; the padding is explicit (PAD with q = -128,
 		 * x = 0), so every tap reads a real value */
@@ -309,12 +385,32 @@ static vc_node *quantize_layer(vc_pass *p, qstate *s, vc_node *n)
 		memset(ca.pad, 0, sizeof ca.pad);
 		vc_stat_add(p, "offset-inputs", 1);
 	}
+	/* an activation after a relu (or a clip to [0, hi]) that only convs,
+	 * residual adds and max pooling take: 255 steps, q = u - 128 (the -128
+	 * folded into the bias), see "Unsigned activations" in docs/compiler.md */
+	vc_node *act = positive_act(n);
+	int64_t qlo = -127, qhi = 127;
+	int uo = s->unsigned_acts && act && !lk && !feeds_output(m->g, act) && takes_unsigned(s, act, s->skip);
+	if (uo) {
+		int e2 = unsigned_exp(s, n, act->op == VC_OP_CLIP ? act->a.hi : INFINITY);
+		uo = e2 - ea >= 0 && e2 - ea <= 31 && !fold_offset(bq, dv, e2 - ea, O, -1);
+		if (uo) {
+			eo = e2;
+			qlo = -128;
+			qhi = act->op == VC_OP_CLIP ? (int64_t)fmin(127.0, floor(ldexp(act->a.hi, -eo)) - 128) : 127;
+		}
+	}
 	vc_node *args[3] = {xq, wq, bq};
 	vc_node *acc = vc_build(m, n->op == VC_OP_CONV ? VC_OP_QCONV : VC_OP_QDENSE, args, 3, &ca, n->name);
 	if (acc)
-		out = requant(s, acc, dv, eo, n, lk ? lk->a.leaky : 0);
-	if (out) /* the value of the leaky ReLU when one is folded in */
+		out = requant(s, acc, dv, eo, n, lk ? lk->a.leaky : 0, qlo, qhi);
+	if (out && uo) { /* the relu or clip is in the requant's bounds */
+		s->q[act->id] = s->q[n->id] = out;
+		s->uns[act->id] = s->uns[n->id] = 1;
+		vc_stat_add(p, "unsigned-activations", 1);
+	} else if (out) { /* the value of the leaky ReLU when one is folded in */
 		s->q[lk ? lk->id : n->id] = out;
+	}
 	vc_stat_add(p, "quantized-layers", 1);
 	if (pc)
 		vc_stat_add(p, "per-channel-layers", 1);
@@ -353,19 +449,45 @@ static int quantize_residual_add(vc_pass *p, qstate *s, vc_node *n)
 			vc_stat_add(p, "residual-adds-float", 1);
 			return 0;
 		}
-		vc_node *bq = get_q(s, b);
+		vc_node *bias = acc->in[2];
+		int64_t O = vc_type_elems(&bias->type);
+		/* an unsigned residual r = u - 128: the 128 << shift it lacks goes to the bias */
+		int b_uns = s->q[b->id] && !s->fl[b->id] && s->uns[b->id];
+		if (b_uns && fold_offset(bias, d, sh, O, +1)) {
+			vc_stat_add(p, "residual-adds-float", 1);
+			return 0;
+		}
+		vc_node *bq = b_uns ? s->q[b->id] : get_q(s, b);
 		if (!bq)
 			return -1;
 		vc_node *args[3] = {acc, bq, d};
 		char nm[64];
 		snprintf(nm, sizeof nm, "%.50s", n->name);
 		vc_node *qa = vc_build(m, VC_OP_QADD, args, d ? 3 : 2, NULL, nm);
-		vc_node *lk = leaky_user(n);
+		vc_node *lk = leaky_user(n), *act = positive_act(n);
 		int eo = lk ? vc_choose_exp(&s->rng[lk->id], &s->co, 0, INFINITY) : out_exp(s, n);
-		vc_node *rq2 = qa ? requant(s, qa, d, eo, n, lk ? lk->a.leaky : 0) : NULL;
+		int64_t qlo = -127, qhi = 127;
+		int uo = s->unsigned_acts && act && !lk && !feeds_output(m->g, act) && takes_unsigned(s, act, s->skip);
+		if (uo) {
+			int e2 = unsigned_exp(s, n, act->op == VC_OP_CLIP ? act->a.hi : INFINITY);
+			uo = e2 - acc->type.exp >= 0 && e2 - acc->type.exp + dmax <= 31 &&
+			     !fold_offset(bias, d, e2 - acc->type.exp, O, -1);
+			if (uo) {
+				eo = e2;
+				qlo = -128;
+				qhi = act->op == VC_OP_CLIP ? (int64_t)fmin(127.0, floor(ldexp(act->a.hi, -eo)) - 128) : 127;
+			}
+		}
+		vc_node *rq2 = qa ? requant(s, qa, d, eo, n, lk ? lk->a.leaky : 0, qlo, qhi) : NULL;
 		if (!rq2)
 			return -1;
-		s->q[lk ? lk->id : n->id] = rq2;
+		if (uo) {
+			s->q[act->id] = s->q[n->id] = rq2;
+			s->uns[act->id] = s->uns[n->id] = 1;
+			vc_stat_add(p, "unsigned-activations", 1);
+		} else {
+			s->q[lk ? lk->id : n->id] = rq2;
+		}
 		vc_stat_add(p, "residual-adds", 1);
 		return 1;
 	}
@@ -388,7 +510,7 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 	if (!(s.co.percentile > 50.0 && s.co.percentile <= 100.0))
 		return vc_error(m, NULL, "quantize: percentile=%g is not in (50, 100]", s.co.percentile);
 	s.per_channel = (int)vc_opt_int(p, "per-channel");
-	s.input_offset = (int)vc_opt_int(p, "input-offset");
+	s.input_offset = s.unsigned_acts = (int)vc_opt_int(p, "unsigned");
 	const char *skip = vc_opt_str(p, "skip");
 	int count;
 	vc_node **nodes = vc_snapshot(m, &count);
@@ -396,9 +518,11 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 		return -1;
 	s.fl = vc_alloc(m, (size_t)s.ids * sizeof *s.fl);
 	s.q = vc_alloc(m, (size_t)s.ids * sizeof *s.q);
+	s.uns = vc_alloc(m, (size_t)s.ids);
+	s.skip = skip;
 	s.rng = calloc((size_t)s.ids, sizeof *s.rng);
 	int rc = -1, hit, used;
-	if (!s.fl || !s.q || !s.rng) {
+	if (!s.fl || !s.q || !s.rng || !s.uns) {
 		vc_error(m, NULL, "out of memory");
 		goto done;
 	}
@@ -429,11 +553,15 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 		} else if (n->op == VC_OP_ADD && (hit = quantize_residual_add(p, &s, n)) != 0) {
 			if (hit < 0)
 				goto done;
-		} else if (int_in && moves_only(n->op)) {
+		} else if (int_in && s.uns[x->id] && n->op == VC_OP_RELU) {
+			s.q[n->id] = s.q[x->id]; /* u >= 0 already */
+			s.uns[n->id] = 1;
+		} else if (int_in && moves_only(n->op) && !(s.uns[x->id] && n->op == VC_OP_CLIP)) {
 			vc_node *qn = vc_build(m, n->op, &s.q[x->id], 1, &n->a, n->name);
 			if (!qn)
 				goto done;
 			s.q[n->id] = qn;
+			s.uns[n->id] = s.uns[x->id]; /* they move values: the offset stays */
 		} else if (n->op == VC_OP_CONCAT && n->n_in <= 16 && all_int_same_exp(&s, n)) {
 			vc_node *qin[16];
 			for (int k = 0; k < n->n_in; k++)
@@ -487,8 +615,9 @@ const vc_pass_desc vc_pass_quantize = {
 		 {"percentile", VC_OPT_FLOAT, "99.99", "the percentile of method=percentile"},
 		 {"weights", VC_OPT_STRING, "max", "weight exponents: max or mse"},
 		 {"per-channel", VC_OPT_BOOL, "true", "one weight exponent per output channel"},
-		 {"input-offset", VC_OPT_BOOL, "true", "a never-negative input (pixels) as q - 128: 256 levels"}},
-	.stats = {"samples", "quantized-layers", "per-channel-layers", "offset-inputs", "float-layers", "residual-adds",
-		  "residual-adds-float", "int8-concats"},
+		 {"unsigned", VC_OPT_BOOL, "true",
+		  "never-negative inputs (pixels) and activations after relu as q - 128: 256 levels"}},
+	.stats = {"samples", "quantized-layers", "per-channel-layers", "offset-inputs", "unsigned-activations",
+		  "residual-adds", "residual-adds-float", "int8-concats"},
 	.run = quantize,
 };
