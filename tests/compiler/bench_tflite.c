@@ -14,7 +14,7 @@
  *   BENCH compile_mobilenet_ms       MobileNet-V2 int8 TFLite, 34 calibration images
  *   BENCH mobilenet_photos_top1      photos of ../shared/images with the expected label (of 6)
  *   BENCH mobilenet_top5_agreement   top-5 overlap VTA vs float reference, fraction of 30
- * With VC_BENCH_DW=1 (and the RTL linked): the depthwise options on MobileNet-V2, device cycles
+ * With VC_BENCH_DW=1 (=only: nothing else; the RTL linked): the depthwise options on MobileNet-V2, device cycles
  * of the block-diagonal GEMM kernels, the host int8 kernel's time, and the ALU option's cost from
  * measured register-mode ALU cycles (docs/compiler.md, "Depthwise convolution").
  */
@@ -468,9 +468,9 @@ int main(void)
 	int have_rtl = (probe = vc_runner_open(pm, "rtl", err, sizeof err)) != NULL;
 	vc_runner_close(probe);
 	vc_module_free(pm);
-	int rc = cifar(have_rtl) | mobilenet_photos();
 	const char *dw = getenv("VC_BENCH_DW");
-	if (dw && !strcmp(dw, "1")) {
+	int rc = dw && !strcmp(dw, "only") ? 0 : cifar(have_rtl) | mobilenet_photos();
+	if (dw && (!strcmp(dw, "1") || !strcmp(dw, "only"))) {
 		if (have_rtl)
 			rc |= depthwise_options();
 		else
