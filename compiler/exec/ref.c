@@ -155,12 +155,13 @@ int vc_ref_run(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *o
 	case VC_OP_CONCAT:
 		concat(n, in, out);
 		return 0;
-	case VC_OP_PAD: {
+	case VC_OP_PAD: { /* packed: each (h, w) position is a block of B*BL elements */
 		const vc_type *t = &x->t;
 		int64_t NC = t->dim[0] * t->dim[1], H = t->dim[2], W = t->dim[3], OH = n->type.dim[2], OW = n->type.dim[3];
+		int64_t blk = t->rank == 6 ? t->dim[4] * t->dim[5] : 1;
 		double v = t->quantized ? fmax(fmin(nearbyint(ldexp(n->a.lo, -t->exp)), 127.0), -128.0) : n->a.lo;
-		size_t es = vc_dtype_size(t->dtype);
-		for (int64_t i = 0; i < NC * OH * OW; i++) {
+		size_t es = vc_dtype_size(t->dtype) * (size_t)blk;
+		for (int64_t i = 0; i < NC * OH * OW * blk; i++) {
 			if (t->dtype == VC_F32)
 				((float *)out->data)[i] = (float)v;
 			else if (t->dtype == VC_I8)

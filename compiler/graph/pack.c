@@ -118,6 +118,20 @@ static vc_node *packed_form(vc_pass *p, vc_module *m, vc_node *x)
 			return c;
 		}
 	}
+	if (x->op == VC_OP_PAD && x->type.rank == 4 && x->in[0]->op == VC_OP_UNPACK) {
+		/* a pad of an unpacked VTA result: pad the packed blocks instead */
+		vc_node *inner = packed_form(p, m, x->in[0]);
+		if (!inner)
+			return NULL;
+		if (inner->type.layout == VC_PACKED && inner != x->in[0]) {
+			char nm[64];
+			snprintf(nm, sizeof nm, "%.50s.packed", x->name);
+			vc_node *pd = vc_build(m, VC_OP_PAD, &inner, 1, &x->a, nm);
+			if (pd)
+				vc_stat_add(p, "pad-by-layout", 1);
+			return pd;
+		}
+	}
 	if (x->op == VC_OP_UNPACK) {
 		const vc_type *pt = &x->in[0]->type;
 		int64_t C = x->type.dim[1], H = x->type.rank == 4 ? x->type.dim[2] : 1,
@@ -194,6 +208,6 @@ const vc_pass_desc vc_pass_pack = {
 	.anchor = VC_ANCHOR_GRAPH,
 	.requires_props = VC_PROP_FUSED,
 	.provides_props = VC_PROP_PACKED,
-	.stats = {"kernels", "channels-padded", "unpack-pack-elided", "concat-by-layout"},
+	.stats = {"kernels", "channels-padded", "unpack-pack-elided", "concat-by-layout", "pad-by-layout"},
 	.run = pack,
 };

@@ -465,8 +465,9 @@ static int infer(vc_module *m, vc_node *n)
 		}
 		return 0;
 	}
-	case VC_OP_PAD:
-		NEED(x->rank == 4 && x->layout == VC_PLAIN, "pad needs plain 4-D data");
+	case VC_OP_PAD: /* rows and columns: dims 2 and 3 of plain NCHW and of packed [N/B][C/BL][H][W][B][BL] */
+		NEED((x->rank == 4 && x->layout == VC_PLAIN) || (x->rank == 6 && x->layout == VC_PACKED),
+		     "pad needs plain 4-D or packed data");
 		for (int i = 0; i < 4; i++)
 			NEED(a->pad[i] >= 0 && a->pad[i] <= 4096, "pad amount %lld out of range", (long long)a->pad[i]);
 		*t = *x;
