@@ -435,18 +435,24 @@ module vta_compute #(
   wire [31:0] imm32 = {{16{imm[15]}}, imm};
   // operand B: the immediate, the cached source row or the forwarded/read one
   function [AccW-1:0] opb;
-    input [AccW-1:0] cached, fresh;
+    input [AccW-1:0] h1, h2, h3, b0, b1, b2, b3, cached;
     begin
-      opb = use_imm ? imm32 : pa_bc ? cached : fresh;
+      if (use_imm) opb = imm32;
+      else if (pa_bc) opb = cached;
+      else opb = opnd(pa_sel_b, pa_sb, h1, h2, h3, b0, b1, b2, b3);
     end
   endfunction
-  // PA result of one lane: GEMM accumulate / reset, or the ALU (not MUL)
+  // PA result of one lane: GEMM accumulate / reset, or the ALU (not MUL). B
+  // is formed only for the ALU: the simulator then does a GEMM lane in one
+  // select and one add.
   function [AccW-1:0] lane_res;
-    input [AccW-1:0] la, lb, dot;
-    reg   [AccW-1:0] sum, nb;
+    input [AccW-1:0] h1, h2, h3, b0, b1, b2, b3, cached, dot;
+    reg   [AccW-1:0] la, lb, sum, nb;
     reg signed [AccW-1:0] sra;  // signed: an arithmetic shift in an unsigned expression is logical
     begin
-      sum = la + (is_gemm ? dot : lb);  // one adder for GEMM and ALU ADD
+      la  = opnd(pa_sel_a, pa_a[1:0], h1, h2, h3, b0, b1, b2, b3);
+      lb  = is_gemm ? dot : opb(h1, h2, h3, b0, b1, b2, b3, cached);
+      sum = la + lb;  // one adder for GEMM and ALU ADD
       if (is_gemm) begin
         lane_res = g_reset ? {AccW{1'b0}} : sum;
       end else begin
@@ -480,22 +486,18 @@ module vta_compute #(
         if (m1_v)
           h1_q <= lo_q + {mh1_q + mh2_q, 16'd0};
         else if (pa_wr)
-          h1_q <= lane_res(opnd(pa_sel_a, pa_a[1:0], h1_q, h2_q, h3_q, b0, b1, b2, b3),
-                           opb(bc_q, opnd(pa_sel_b, pa_sb, h1_q, h2_q, h3_q, b0, b1, b2, b3)),
-                           dots[gl*32 +: AccW]);
+          h1_q <= lane_res(h1_q, h2_q, h3_q, b0, b1, b2, b3, bc_q, dots[gl*32 +: AccW]);
         if (h1_v) h2_q <= h1_q;
         if (h2_v) h3_q <= h2_q;
         // the cache: the written value when its row is written, else a fresh read
         if (bc_snoop)
           bc_q <= m1_v ? lo_q + {mh1_q + mh2_q, 16'd0} :
-                  lane_res(opnd(pa_sel_a, pa_a[1:0], h1_q, h2_q, h3_q, b0, b1, b2, b3),
-                           opb(bc_q, opnd(pa_sel_b, pa_sb, h1_q, h2_q, h3_q, b0, b1, b2, b3)),
-                           dots[gl*32 +: AccW]);
+                  lane_res(h1_q, h2_q, h3_q, b0, b1, b2, b3, bc_q, dots[gl*32 +: AccW]);
         else if (pa_fresh)
           bc_q <= opnd(pa_sel_b, pa_sb, h1_q, h2_q, h3_q, b0, b1, b2, b3);
         if (pa_v && !pa_pseudo && alu_mul) begin
           m0a_q <= opnd(pa_sel_a, pa_a[1:0], h1_q, h2_q, h3_q, b0, b1, b2, b3);
-          m0b_q <= opb(bc_q, opnd(pa_sel_b, pa_sb, h1_q, h2_q, h3_q, b0, b1, b2, b3));
+          m0b_q <= opb(h1_q, h2_q, h3_q, b0, b1, b2, b3, bc_q);
         end
         if (m0_v) begin
           lo_q  <= m0a_q[15:0] * m0b_q[15:0];
