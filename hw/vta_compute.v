@@ -336,7 +336,11 @@ module vta_compute #(
   // a MUL at k=3 or in PA: its result reaches H1 two cycles after PA, so the
   // next micro-op must not reach PA before then
   wire mul_busy  = alu_mul && ((r3_v && !r3_pseudo) || (pa_v && !pa_pseudo));
-  wire emit      = r2_v && !mul_busy;           // something enters k=3
+  // The ALU takes two cycles (PA, PA2): a micro-op that reads the row the one
+  // just ahead of it (at k=3) writes waits one cycle, so it reaches PA when
+  // that result is in H1.
+  wire alu_dep   = is_alu && r3_v && !r3_pseudo && (r3_a == r2_a || (alu_reg && r3_a == r2_sa));
+  wire emit      = r2_v && !mul_busy && !alu_dep;  // something enters k=3
   wire pseudo    = emit && r2_conf && !r2_hit && !phase_q; // a src-only read (same-bank operands)
   wire adv2      = emit && !pseudo;             // the micro-op itself leaves k=2
   assign hold    = r2_v && !adv2;
@@ -384,25 +388,30 @@ module vta_compute #(
   end
 
   // ---------------------------------------------------------------- PA: accumulate / ALU
-  // Operand selects, computed when a micro-op enters PA: 0..2 = H1..H3 (the
-  // results of the three micro-ops before it, newest first), 3 = the SRAM bank.
+  // GEMM: PA adds the dot product to the forwarded ACC row, the result goes to
+  // H1. ALU: PA selects the operands and computes MIN/MAX/ADD and the shift
+  // amount, PA2 the shift, then H1 (an ALU micro-op reading the row of the one
+  // just ahead waits at k=2, see alu_dep). Operand selects, computed when a
+  // micro-op enters PA: 0..2 = H1..H3 (the results of the micro-ops before it,
+  // newest first), 3 = the SRAM bank. Each lane has its own copy of the selects
+  // and of the instruction's mode (their fanout stays within a lane).
   reg [LogAcc-1:0] pa_a;
-  reg [1:0]  pa_sb;      // bank of the src row
   reg        pa_bc;      // B comes from the source-row cache
   reg [LogAcc-1:0] pa_s, bc_a;  // src row; the row the cache holds
-  reg [1:0]  pa_sel_a, pa_sel_b;
+  reg        pa2_v;      // an ALU result in PA2
+  reg [LogAcc-1:0] pa2_a;
   reg        h1_v, h2_v;
   reg [LogAcc-1:0] h1_a, h2_a;
   reg        m0_v, m1_v;
   reg [LogAcc-1:0] m0_a, m1_a;
-  wire       pa_wr = pa_v && !pa_pseudo && !alu_mul;  // MUL writes through m0/m1
+  wire       pa_wr  = pa_v && is_gemm;                       // GEMM writes from PA
+  wire       pa_alu = pa_v && !is_gemm && !pa_pseudo && !alu_mul;  // to PA2
   // the cache after PA: a fresh src read loads it; a write of its row updates it
   wire       pa_fresh = pa_v && alu_reg && !pa_bc;
-  wire [LogAcc-1:0] bc_an = pa_fresh ? pa_s : bc_a;
-  wire       bc_snoop = (pa_wr && pa_a == bc_an) || (m1_v && m1_a == bc_a);
+  wire       bc_snoop = (pa2_v && pa2_a == bc_a) || (m1_v && m1_a == bc_a);
   // what H1 will hold in the next cycle
-  wire       nh1_v = m1_v || pa_wr;
-  wire [LogAcc-1:0] nh1_a = m1_v ? m1_a : pa_a;
+  wire       nh1_v = m1_v || pa_wr || pa2_v;
+  wire [LogAcc-1:0] nh1_a = m1_v ? m1_a : is_gemm ? pa_a : pa2_a;
   wire       x_v = is_gemm ? r6_v : r3_v;                 // the micro-op entering PA
   wire [LogAcc-1:0] x_a = is_gemm ? r6_a : r3_a;
   wire [LogAcc-1:0] x_s = r3_s;
@@ -415,7 +424,9 @@ module vta_compute #(
       else fwd_sel = 2'd3;
     end
   endfunction
+  wire [1:0] x_sel_a = fwd_sel(x_a), x_sel_b = fwd_sel(x_s);
 
+  wire [31:0] imm32 = {{16{imm[15]}}, imm};
   // The lane datapath is written as functions called in the clocked blocks, so
   // the simulator computes a lane only in a cycle that uses it.
   // operand select: H1..H3 or the row of one of the four banks
@@ -432,39 +443,23 @@ module vta_compute #(
       endcase
     end
   endfunction
-  wire [31:0] imm32 = {{16{imm[15]}}, imm};
-  // operand B: the immediate, the cached source row or the forwarded/read one
-  function [AccW-1:0] opb;
-    input [AccW-1:0] h1, h2, h3, b0, b1, b2, b3, cached;
+  // arithmetic shift of a by lb (VTA-SPEC 4.5.5): right by lb[4:0], or left by
+  // (-lb)[4:0] when lb is negative; amt = {left, amount} is formed in PA
+  function [5:0] shamt;
+    input [AccW-1:0] lb;
+    reg   [4:0]      nb;
     begin
-      if (use_imm) opb = imm32;
-      else if (pa_bc) opb = cached;
-      else opb = opnd(pa_sel_b, pa_sb, h1, h2, h3, b0, b1, b2, b3);
+      nb = 5'd0 - lb[4:0];
+      shamt = {lb[AccW-1], lb[AccW-1] ? nb : lb[4:0]};
     end
   endfunction
-  // PA result of one lane: GEMM accumulate / reset, or the ALU (not MUL). B
-  // is formed only for the ALU: the simulator then does a GEMM lane in one
-  // select and one add.
-  function [AccW-1:0] lane_res;
-    input [AccW-1:0] h1, h2, h3, b0, b1, b2, b3, cached, dot;
-    reg   [AccW-1:0] la, lb, sum, nb;
+  function [AccW-1:0] shift;
+    input [AccW-1:0] a;
+    input [5:0]      amt;
     reg signed [AccW-1:0] sra;  // signed: an arithmetic shift in an unsigned expression is logical
     begin
-      la  = opnd(pa_sel_a, pa_a[1:0], h1, h2, h3, b0, b1, b2, b3);
-      lb  = is_gemm ? dot : opb(h1, h2, h3, b0, b1, b2, b3, cached);
-      sum = la + lb;  // one adder for GEMM and ALU ADD
-      if (is_gemm) begin
-        lane_res = g_reset ? {AccW{1'b0}} : sum;
-      end else begin
-        nb  = -lb;
-        sra = $signed(la) >>> lb[4:0];
-        case (alu_op)
-          3'd0: lane_res = ($signed(la) < $signed(lb)) ? la : lb;
-          3'd1: lane_res = ($signed(la) < $signed(lb)) ? lb : la;
-          3'd3: lane_res = lb[AccW-1] ? (la << nb[4:0]) : sra;
-          default: lane_res = sum;
-        endcase
-      end
+      sra = $signed(a) >>> amt[4:0];
+      shift = amt[5] ? (a << amt[4:0]) : sra;
     end
   endfunction
 
@@ -473,7 +468,28 @@ module vta_compute #(
   genvar gl;
   generate
     for (gl = 0; gl < Lanes; gl = gl + 1) begin : gen_lane
+      // this lane's copy of the selects and of the instruction's mode (kept:
+      // synthesis must not merge the copies back into one)
+      (* keep *) reg [1:0] sel_a, sel_b, bank_a, bank_b;
+      (* keep *) reg       use_bc, grst, use_i, is_shr;
+      (* keep *) reg [2:0] aop;
+      (* keep *) reg [AccW-1:0] immv;
+      (* keep *)
+      always @(posedge clk_i) begin
+        sel_a  <= x_sel_a;
+        sel_b  <= x_sel_b;
+        bank_a <= x_a[1:0];
+        bank_b <= x_s[1:0];
+        use_bc <= !is_gemm && r3_bc;
+        grst   <= g_reset;
+        use_i  <= use_imm;
+        aop    <= alu_op;
+        is_shr <= alu_op == `VTA_ALU_OPCODE_SHR;
+        immv   <= imm32;
+      end
       reg  [AccW-1:0] h1_q, h2_q, h3_q, bc_q;
+      reg  [AccW-1:0] r1_q, sa_q;   // PA2: MIN/MAX/ADD result, the value to shift
+      reg  [5:0]      amt_q;
       // MUL: wrap32(A * B) from three 16 x 16 products (one DSP each)
       reg  [AccW-1:0] m0a_q, m0b_q, lo_q;
       reg  [15:0]     mh1_q, mh2_q;
@@ -481,23 +497,55 @@ module vta_compute #(
       wire [AccW-1:0] b1 = bk_rd_data[1*AccBits + gl*AccW +: AccW];
       wire [AccW-1:0] b2 = bk_rd_data[2*AccBits + gl*AccW +: AccW];
       wire [AccW-1:0] b3 = bk_rd_data[3*AccBits + gl*AccW +: AccW];
-      // (the operands as function calls inside the enables: no work when idle)
+      // operands A and B of PA, and the ALU's first stage (the functions read
+      // this lane's registers; Verilog-2005 needs an input: unused)
+      function [AccW-1:0] op_a;
+        input dummy;
+        begin
+          op_a = opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3);
+        end
+      endfunction
+      function [AccW-1:0] op_b;
+        input dummy;
+        begin
+          if (use_i) op_b = immv;
+          else if (use_bc) op_b = bc_q;
+          else op_b = opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3);
+        end
+      endfunction
+      function [AccW-1:0] alu1;  // MIN / MAX / ADD
+        input [AccW-1:0] la, lb;
+        begin
+          case (aop)
+            3'd0: alu1 = ($signed(la) < $signed(lb)) ? la : lb;
+            3'd1: alu1 = ($signed(la) < $signed(lb)) ? lb : la;
+            default: alu1 = la + lb;
+          endcase
+        end
+      endfunction
       always @(posedge clk_i) begin
+        // H1: a MUL result, a GEMM result (from PA) or an ALU result (from PA2)
         if (m1_v)
           h1_q <= lo_q + {mh1_q + mh2_q, 16'd0};
         else if (pa_wr)
-          h1_q <= lane_res(h1_q, h2_q, h3_q, b0, b1, b2, b3, bc_q, dots[gl*32 +: AccW]);
+          h1_q <= grst ? {AccW{1'b0}} : op_a(1'b0) + dots[gl*32 +: AccW];
+        else if (pa2_v)
+          h1_q <= is_shr ? shift(sa_q, amt_q) : r1_q;
         if (h1_v) h2_q <= h1_q;
         if (h2_v) h3_q <= h2_q;
-        // the cache: the written value when its row is written, else a fresh read
-        if (bc_snoop)
-          bc_q <= m1_v ? lo_q + {mh1_q + mh2_q, 16'd0} :
-                  lane_res(h1_q, h2_q, h3_q, b0, b1, b2, b3, bc_q, dots[gl*32 +: AccW]);
-        else if (pa_fresh)
-          bc_q <= opnd(pa_sel_b, pa_sb, h1_q, h2_q, h3_q, b0, b1, b2, b3);
+        if (pa_alu) begin
+          r1_q  <= alu1(op_a(1'b0), op_b(1'b0));
+          sa_q  <= op_a(1'b0);
+          amt_q <= shamt(op_b(1'b0));
+        end
+        // the cache: a fresh read, else the written value when its row is written
+        if (pa_fresh)
+          bc_q <= opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3);
+        else if (bc_snoop)
+          bc_q <= m1_v ? lo_q + {mh1_q + mh2_q, 16'd0} : is_shr ? shift(sa_q, amt_q) : r1_q;
         if (pa_v && !pa_pseudo && alu_mul) begin
-          m0a_q <= opnd(pa_sel_a, pa_a[1:0], h1_q, h2_q, h3_q, b0, b1, b2, b3);
-          m0b_q <= opb(h1_q, h2_q, h3_q, b0, b1, b2, b3, bc_q);
+          m0a_q <= op_a(1'b0);
+          m0b_q <= op_b(1'b0);
         end
         if (m0_v) begin
           lo_q  <= m0a_q[15:0] * m0b_q[15:0];
@@ -523,7 +571,7 @@ module vta_compute #(
   assign out_wr_data_o = h1_v ? h1_out : ld_out_q;
 
   wire pipe_empty = !gen_q && !r1_v && !r2_v && !r3_v && !r4_v && !r5_v && !r6_v && !pa_v &&
-                    !h1_v && !m0_v && !m1_v;
+                    !pa2_v && !h1_v && !m0_v && !m1_v;
   assign progress_o = s0_issue || adv2 || h1_v || ld_v_q || (state_q == CPush) ||
                       insn_pop_o || (dma_valid_i && dma_ready_o);
 
@@ -543,6 +591,7 @@ module vta_compute #(
       r5_v          <= 1'b0;
       r6_v          <= 1'b0;
       pa_v          <= 1'b0;
+      pa2_v         <= 1'b0;
       h1_v          <= 1'b0;
       h2_v          <= 1'b0;
       m0_v          <= 1'b0;
@@ -667,9 +716,8 @@ module vta_compute #(
       pa_bc     <= !is_gemm && r3_bc;
       pa_s      <= x_s;
       pa_a      <= x_a;
-      pa_sb     <= x_s[1:0];
-      pa_sel_a  <= fwd_sel(x_a);
-      pa_sel_b  <= fwd_sel(x_s);
+      pa2_v     <= pa_alu;
+      pa2_a     <= pa_a;
 
       if (pa_fresh) bc_a <= pa_s;
 
