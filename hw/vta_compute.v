@@ -72,10 +72,10 @@ module vta_compute #(
     output wire                            busy_alu_o,
     output wire                            busy_o,
     output wire                            tokwait_o,
-    output wire                            gemm_uop_o,    // pulse per non-reset GEMM uop
-    output wire                            reset_uop_o,   // pulse per reset GEMM uop
-    output wire                            alu_uop_o,     // pulse per ALU uop
-    output wire                            progress_o,
+    output reg                             gemm_uop_o,    // pulse per non-reset GEMM uop
+    output reg                             reset_uop_o,   // pulse per reset GEMM uop
+    output reg                             alu_uop_o,     // pulse per ALU uop
+    output reg                             progress_o,
     output wire                            elem_o,        // DRAM element written to an SRAM (pulse)
     output wire [2:0]                      elem_type_o    // its memory type
 );
@@ -275,6 +275,9 @@ module vta_compute #(
   wire gemm_rst = is_gemm && g_reset;
   wire alu_reg  = is_alu && !use_imm;
   wire alu_mul  = is_alu && (alu_op == `VTA_ALU_OPCODE_MUL);
+  // the same as registers of small fanout for the k=2 control (set in CTok,
+  // before the instruction runs)
+  reg  ctl_alu_q, ctl_reg_q, ctl_mul_q;
 
   // ---------------------------------------------------------------- k=0: loop counters
   reg        gen_q;
@@ -335,12 +338,13 @@ module vta_compute #(
   reg        r3_v, r3_pseudo, r3_bc, pa_v, pa_pseudo;
   // a MUL at k=3 or in PA: its result reaches H1 two cycles after PA, so the
   // next micro-op must not reach PA before then
-  wire mul_busy  = alu_mul && ((r3_v && !r3_pseudo) || (pa_v && !pa_pseudo));
+  wire mul_busy  = ctl_mul_q && ((r3_v && !r3_pseudo) || (pa_v && !pa_pseudo));
   // The ALU takes two cycles (PA, PA2): a micro-op that reads the row the one
-  // just ahead of it (at k=3) writes waits one cycle, so it reaches PA when
-  // that result is in H1.
-  wire alu_dep   = is_alu && r3_v && !r3_pseudo && (r3_a == r2_a || (alu_reg && r3_a == r2_sa));
-  wire emit      = r2_v && !mul_busy && !alu_dep;  // something enters k=3
+  // just ahead of it writes waits one cycle at k=2, so it reaches PA when that
+  // result is in H1 (r2_dep: set when it enters k=2 behind that micro-op, for
+  // its first cycle there).
+  reg  r2_dep;
+  wire emit      = r2_v && !mul_busy && !r2_dep;  // something enters k=3
   wire pseudo    = emit && r2_conf && !r2_hit && !phase_q; // a src-only read (same-bank operands)
   wire adv2      = emit && !pseudo;             // the micro-op itself leaves k=2
   assign hold    = r2_v && !adv2;
@@ -351,9 +355,6 @@ module vta_compute #(
   assign wgt_rd_en_o   = r2_v && is_gemm && !g_reset;
   assign wgt_rd_addr_o = r2_w;
 
-  assign gemm_uop_o  = adv2 && is_gemm && !g_reset;
-  assign reset_uop_o = adv2 && gemm_rst;
-  assign alu_uop_o   = adv2 && is_alu;
   assign busy_gemm_o = (state_q == CRun) && is_gemm;
   assign busy_alu_o  = (state_q == CRun) && is_alu;
 
@@ -572,8 +573,14 @@ module vta_compute #(
 
   wire pipe_empty = !gen_q && !r1_v && !r2_v && !r3_v && !r4_v && !r5_v && !r6_v && !pa_v &&
                     !pa2_v && !h1_v && !m0_v && !m1_v;
-  assign progress_o = s0_issue || adv2 || h1_v || ld_v_q || (state_q == CPush) ||
-                      insn_pop_o || (dma_valid_i && dma_ready_o);
+  // registered outputs (counters and the watchdog see them one cycle later)
+  always @(posedge clk_i) begin
+    gemm_uop_o  <= !rst_i && adv2 && is_gemm && !g_reset;
+    reset_uop_o <= !rst_i && adv2 && gemm_rst;
+    alu_uop_o   <= !rst_i && adv2 && is_alu;
+    progress_o  <= !rst_i && (s0_issue || adv2 || h1_v || ld_v_q || (state_q == CPush) ||
+                              insn_pop_o || (dma_valid_i && dma_ready_o));
+  end
 
   // ---------------------------------------------------------------- sequencing
 
@@ -687,9 +694,18 @@ module vta_compute #(
           r2_bad  <= idx_bad;
           r2_conf <= alu_reg && (a_sum[1:0] == s_sum[1:0]);
           r2_hit  <= alu_reg && tag_vn && (tag_n == s_sum[LogAcc-1:0]);
+          // the micro-op now at k=2 moves to k=3 in this cycle, ahead of this one
+          r2_dep  <= ctl_alu_q && r2_v && (r2_a == a_sum[LogAcc-1:0] ||
+                                           (ctl_reg_q && r2_a == s_sum[LogAcc-1:0]));
         end
       end
+      if (hold) r2_dep <= 1'b0;  // the micro-op ahead has moved on
       if (state_q != CRun) tag_v <= 1'b0;  // a new instruction starts uncached
+      if (state_q == CTok) begin
+        ctl_alu_q <= is_alu;
+        ctl_reg_q <= alu_reg;
+        ctl_mul_q <= alu_mul;
+      end
       else if (rd_s_alu) begin
         tag_v <= 1'b1;
         tag_q <= r2_sa;
