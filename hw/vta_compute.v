@@ -464,6 +464,29 @@ module vta_compute #(
     end
   endfunction
 
+  // operand B: the immediate, the cached source row or the forwarded/read row
+  function [AccW-1:0] opb;
+    input            use_i;
+    input [AccW-1:0] immv;
+    input            use_bc;
+    input [AccW-1:0] cached, fresh;
+    begin
+      opb = use_i ? immv : use_bc ? cached : fresh;
+    end
+  endfunction
+  // the ALU's first stage: MIN / MAX / ADD
+  function [AccW-1:0] alu1;
+    input [2:0]      aop;
+    input [AccW-1:0] la, lb;
+    begin
+      case (aop)
+        3'd0: alu1 = ($signed(la) < $signed(lb)) ? la : lb;
+        3'd1: alu1 = ($signed(la) < $signed(lb)) ? lb : la;
+        default: alu1 = la + lb;
+      endcase
+    end
+  endfunction
+
   wire [AccBits-1:0] h1_data;
   wire [`VTA_OUT_MATRIX_WIDTH-1:0] h1_out;  // its OUT image (low bytes)
   genvar gl;
@@ -498,46 +521,20 @@ module vta_compute #(
       wire [AccW-1:0] b1 = bk_rd_data[1*AccBits + gl*AccW +: AccW];
       wire [AccW-1:0] b2 = bk_rd_data[2*AccBits + gl*AccW +: AccW];
       wire [AccW-1:0] b3 = bk_rd_data[3*AccBits + gl*AccW +: AccW];
-      // operands A and B of PA, and the ALU's first stage (the functions read
-      // this lane's registers; Verilog-2005 needs an input: unused)
-      function [AccW-1:0] op_a;
-        input dummy;
-        begin
-          op_a = opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3);
-        end
-      endfunction
-      function [AccW-1:0] op_b;
-        input dummy;
-        begin
-          if (use_i) op_b = immv;
-          else if (use_bc) op_b = bc_q;
-          else op_b = opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3);
-        end
-      endfunction
-      function [AccW-1:0] alu1;  // MIN / MAX / ADD
-        input [AccW-1:0] la, lb;
-        begin
-          case (aop)
-            3'd0: alu1 = ($signed(la) < $signed(lb)) ? la : lb;
-            3'd1: alu1 = ($signed(la) < $signed(lb)) ? lb : la;
-            default: alu1 = la + lb;
-          endcase
-        end
-      endfunction
       always @(posedge clk_i) begin
         // H1: a MUL result, a GEMM result (from PA) or an ALU result (from PA2)
         if (m1_v)
           h1_q <= lo_q + {mh1_q + mh2_q, 16'd0};
         else if (pa_wr)
-          h1_q <= grst ? {AccW{1'b0}} : op_a(1'b0) + dots[gl*32 +: AccW];
+          h1_q <= grst ? {AccW{1'b0}} : opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3) + dots[gl*32 +: AccW];
         else if (pa2_v)
           h1_q <= is_shr ? shift(sa_q, amt_q) : r1_q;
         if (h1_v) h2_q <= h1_q;
         if (h2_v) h3_q <= h2_q;
         if (pa_alu) begin
-          r1_q  <= alu1(op_a(1'b0), op_b(1'b0));
-          sa_q  <= op_a(1'b0);
-          amt_q <= shamt(op_b(1'b0));
+          r1_q  <= alu1(aop, opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3), opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3)));
+          sa_q  <= opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3);
+          amt_q <= shamt(opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3)));
         end
         // the cache: a fresh read, else the written value when its row is written
         if (pa_fresh)
@@ -545,8 +542,8 @@ module vta_compute #(
         else if (bc_snoop)
           bc_q <= m1_v ? lo_q + {mh1_q + mh2_q, 16'd0} : is_shr ? shift(sa_q, amt_q) : r1_q;
         if (pa_v && !pa_pseudo && alu_mul) begin
-          m0a_q <= op_a(1'b0);
-          m0b_q <= op_b(1'b0);
+          m0a_q <= opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3);
+          m0b_q <= opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3));
         end
         if (m0_v) begin
           lo_q  <= m0a_q[15:0] * m0b_q[15:0];
