@@ -61,6 +61,9 @@ typedef struct vc_range {
 	float absmax, posmax;
 	float negmin;   /* the most negative value seen; 0 when none was */
 	uint64_t *hist; /* NULL, or [2][VC_HIST_BINS]: values > 0, values < 0 by vc_hist_bin(|x|) */
+	double *chsum;  /* NULL, or [chn]: the sum of the values of each channel (dimension 1) */
+	int64_t chn;
+	double chcount; /* values summed into each chsum[c] */
 } vc_range;
 /* The histogram bin of a finite |x| (x >= 0), and the lower edge of bin b. */
 static inline int vc_hist_bin(float ax)

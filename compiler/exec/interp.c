@@ -32,6 +32,16 @@ static void note_range(const vc_tensor *t, vc_range *r)
 	r->absmax = am;
 	r->posmax = pm;
 	r->negmin = nm;
+	if (r->chsum && t->t.rank >= 2 && t->t.dim[1] == r->chn) {
+		int64_t C = r->chn, inner = e / (t->t.dim[0] * C);
+		for (int64_t b = 0; b < e / inner; b++) {
+			double sum = 0;
+			for (int64_t k = 0; k < inner; k++)
+				sum += isfinite(d[b * inner + k]) ? d[b * inner + k] : 0.0f;
+			r->chsum[b % C] += sum;
+		}
+		r->chcount += (double)(e / C);
+	}
 }
 
 int vc_interp(vc_module *m, const vc_tensor *inputs, vc_tensor *outputs, vc_range *stats, vc_vta_hook hook,

@@ -31,7 +31,7 @@ typedef struct vc_opt_decl {
 	const char *help;
 } vc_opt_decl;
 
-#define VC_MAX_OPTS 8
+#define VC_MAX_OPTS 12
 #define VC_MAX_STATS 8
 
 /* Option values of one pass instance (parsed and validated). */

@@ -120,8 +120,11 @@ int vc_calibrate(vc_module *m, int want, vc_range *rng, int *used)
 		if (t > 0) { /* statistics of its own, histograms where the caller wants them */
 			jobs[t].rng = calloc((size_t)g->next_id, sizeof *rng);
 			for (int i = 0; jobs[t].rng && i < g->next_id; i++)
-				if (rng[i].hist && !(jobs[t].rng[i].hist = calloc(2 * VC_HIST_BINS, sizeof(uint64_t))))
+				if ((rng[i].hist && !(jobs[t].rng[i].hist = calloc(2 * VC_HIST_BINS, sizeof(uint64_t)))) ||
+				    (rng[i].chsum && !(jobs[t].rng[i].chsum = calloc((size_t)rng[i].chn, sizeof(double)))))
 					rc = -1;
+				else
+					jobs[t].rng[i].chn = rng[i].chn;
 			if (!jobs[t].rng)
 				rc = -1;
 		}
@@ -144,7 +147,11 @@ int vc_calibrate(vc_module *m, int want, vc_range *rng, int *used)
 			rng[i].negmin = r[i].negmin < rng[i].negmin ? r[i].negmin : rng[i].negmin;
 			for (int b = 0; rng[i].hist && r[i].hist && b < 2 * VC_HIST_BINS; b++)
 				rng[i].hist[b] += r[i].hist[b];
+			for (int64_t c = 0; rng[i].chsum && r[i].chsum && c < rng[i].chn; c++)
+				rng[i].chsum[c] += r[i].chsum[c];
+			rng[i].chcount += r[i].chcount;
 			free(r[i].hist);
+			free(r[i].chsum);
 		}
 		if (r != rng)
 			free(r);
@@ -156,10 +163,11 @@ int vc_calibrate(vc_module *m, int want, vc_range *rng, int *used)
 }
 
 /* Expected squared error of the values of histogram h (counts per bin of
- * |x|, values clipped to top_clip first) quantized with step 2^e. */
-static double mse(const double *h, double top_clip, int e)
+ * |x|, values clipped to top_clip first) quantized with `step` and `levels`
+ * steps on the side kept. */
+static double mse(const double *h, double top_clip, double step, int levels)
 {
-	double step = ldexp(1.0, e), top = 127.0 * step, err = 0;
+	double top = levels * step, err = 0;
 	for (int b = 0; b < VC_HIST_BINS; b++) {
 		if (!h[b])
 			continue;
@@ -178,42 +186,66 @@ static double mse(const double *h, double top_clip, int e)
 	return err;
 }
 
-int vc_choose_exp(const vc_range *r, const vc_calib_opts *o, int positive, double limit)
+/* The step for covering r with `levels` steps: r / levels, or with a fixed
+ * mantissa m the smallest m * 2^e that covers it. */
+static double cover(double r, int levels, double m)
+{
+	if (!(m > 0))
+		return r / levels;
+	double step = m * ldexp(1.0, (int)ceil(log2(r / (levels * m))));
+	while (levels * step < r)
+		step *= 2;
+	while (levels * step * 0.5 >= r)
+		step *= 0.5;
+	return step;
+}
+
+double vc_choose_step(const vc_range *r, const vc_calib_opts *o, int positive, double limit, int levels, double m)
 {
 	/* the values as the consumer keeps them */
 	double vmax = fmin(positive ? r->posmax : r->absmax, limit);
-	int emax = vc_exp_for(vmax);
-	if (o->method == VC_CALIB_MAX || !r->hist || !(vmax > 0))
-		return emax;
+	if (!(vmax > 0) || !isfinite(vmax))
+		return m > 0 ? m : 1.0;
+	double smax = cover(vmax, levels, m);
+	if (o->method == VC_CALIB_MAX || !r->hist)
+		return smax;
 	double *h = calloc(VC_HIST_BINS, sizeof *h);
 	if (!h)
-		return emax;
+		return smax;
 	double total = 0;
 	for (int b = 0; b < VC_HIST_BINS; b++) {
 		h[b] = (double)r->hist[b] + (positive ? 0.0 : (double)r->hist[VC_HIST_BINS + b]);
 		total += h[b];
 	}
-	int e = emax;
+	double step = smax;
 	if (total > 0 && o->method == VC_CALIB_PERCENTILE) {
 		/* of the nonzero values the consumer keeps (a relu's zeros left out) */
 		double keep = total * o->percentile / 100.0, seen = 0;
 		for (int b = 0; b < VC_HIST_BINS; b++) {
 			seen += h[b];
 			if (seen >= keep) {
-				e = vc_exp_for(fmin(vc_hist_edge(b + 1), vmax));
+				step = cover(fmin(vc_hist_edge(b + 1), vmax), levels, m);
 				break;
 			}
 		}
 	} else if (total > 0) {
+		/* six octaves below max's step: by factors of 2 with a fixed
+		 * mantissa, of 2^(1/16) without */
+		int per = m > 0 ? 1 : 16;
 		double best = -1;
-		for (int c = emax; c >= emax - 6; c--) {
-			double err = mse(h, vmax, c);
+		for (int k = 0; k <= 6 * per; k++) {
+			double c = smax * exp2(-(double)k / per), err = mse(h, vmax, c, levels);
 			if (best < 0 || err < best)
-				best = err, e = c;
+				best = err, step = c;
 		}
 	}
 	free(h);
-	return e < emax ? e : emax;
+	return step < smax ? step : smax;
+}
+
+int vc_choose_exp(const vc_range *r, const vc_calib_opts *o, int positive, double limit)
+{
+	return ilogb(vc_choose_step(r, o, positive, limit, 127, 1.0));
 }
 
 int vc_weight_exp(const float *w, int64_t n, int64_t stride, int method)

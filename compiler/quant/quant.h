@@ -35,6 +35,10 @@ int vc_calibrate(vc_module *m, int want, vc_range *rng, int *used);
  * the positive side (after a relu or a clip with lo >= 0), magnitudes up to
  * limit (a clip's bound; INFINITY for none). */
 int vc_choose_exp(const vc_range *r, const vc_calib_opts *o, int positive, double limit);
+/* The same as a step (real = q * step): `levels` steps on the side kept
+ * (127 signed, 255 unsigned); with m > 0 the step is m * 2^e for an integer
+ * e, with m = 0 any positive number (vc_choose_exp is levels 127, m 1). */
+double vc_choose_step(const vc_range *r, const vc_calib_opts *o, int positive, double limit, int levels, double m);
 /* The exponent of n weights w[0], w[stride], ...: by max, or (method MSE)
  * the one of max's and the three below it with the least squared error. */
 int vc_weight_exp(const float *w, int64_t n, int64_t stride, int method);

@@ -26,10 +26,62 @@ typedef struct qstate {
 	vc_range *rng;
 	int ids;
 	vc_calib_opts co;
-	int per_channel, wmethod, input_offset, unsigned_acts;
+	int per_channel, wmethod, input_offset, unsigned_acts, float_scales, bias_correct;
 	const char *skip;
-	uint8_t *uns; /* per original id: q holds u - 128, u = round(x / 2^e) in [0, 255] */
+	uint8_t *uns; /* per original id: q holds u - 128, u = round(x / (m 2^e)) in [0, 255] */
+	/* per original id: the mantissa m in [1, 2) of the value's step, real =
+	 * q * 2^e * m (0 read as 1; the IR's int8 types carry e only, so int8 ops
+	 * work in units of 2^e and m appears in the float MULs at a quantize or
+	 * dequantize and in the weights and biases of the layers around the
+	 * value); force: the mantissa a value must get when it is quantized (a
+	 * residual's, set by the conv it is added to); pow2: m = 1 (concats) */
+	double *mant, *force;
+	uint8_t *pow2;
 } qstate;
+
+static double mant_of(const qstate *s, const vc_node *n)
+{
+	return n->id < s->ids && s->mant[n->id] > 0 ? s->mant[n->id] : 1.0;
+}
+
+/* The mantissa value n must have when quantized, or 0 if it is free. */
+static double fixed_mant(const qstate *s, const vc_node *n)
+{
+	if (n->id >= s->ids || !s->float_scales || s->pow2[n->id])
+		return 1.0;
+	if (s->q[n->id])
+		return mant_of(s, n);
+	return s->force[n->id];
+}
+
+/* The step of value n (statistics of original id n) as its consumer keeps
+ * it: *e and the mantissa m (the fixed one, or chosen when fixed = 0);
+ * power-of-two scales: m = 1 and the signed exponent of vc_choose_exp. */
+static double choose(const qstate *s, const vc_node *n, int positive, double limit, int levels, double fixed, int *e)
+{
+	if (!s->float_scales)
+		fixed = 1.0;
+	double step = vc_choose_step(&s->rng[n->id], &s->co, positive, limit, levels, fixed);
+	*e = ilogb(step);
+	return step / ldexp(1.0, *e);
+}
+
+/* A float constant c of one element. */
+static vc_node *scalar(vc_module *m, float c)
+{
+	int64_t one[1] = {1};
+	return vc_const(m, NULL, VC_F32, 1, one, &c);
+}
+
+/* x * c in float (x itself when c = 1). */
+static vc_node *scale_by(vc_module *m, vc_node *x, double c)
+{
+	if (!x || c == 1.0)
+		return x;
+	vc_node *k = scalar(m, (float)c);
+	vc_node *args[2] = {x, k};
+	return k ? vc_build(m, VC_OP_MUL, args, 2, NULL, NULL) : NULL;
+}
 
 /* Does n reach a graph output through reshape, flatten and softmax only? */
 static int feeds_output(const vc_graph *g, const vc_node *n)
@@ -47,8 +99,9 @@ static int feeds_output(const vc_graph *g, const vc_node *n)
 	return 0;
 }
 
-/* The exponent of float value n as its single consumer keeps it. */
-static int out_exp(qstate *s, const vc_node *n)
+/* The exponent of float value n as its single consumer keeps it, with
+ * mantissa *m (fixed, or chosen when *m = 0). */
+static int out_exp(qstate *s, const vc_node *n, double *m)
 {
 	int positive = 0;
 	double limit = INFINITY;
@@ -61,7 +114,9 @@ static int out_exp(qstate *s, const vc_node *n)
 			limit = positive ? u->a.hi : fmax(fabs(u->a.lo), fabs(u->a.hi));
 		}
 	}
-	return vc_choose_exp(&s->rng[n->id], &s->co, positive, limit);
+	int e;
+	*m = choose(s, n, positive, limit, 127, *m, &e);
+	return e;
 }
 
 static vc_node *get_f(qstate *s, vc_node *n)
@@ -71,13 +126,12 @@ static vc_node *get_f(qstate *s, vc_node *n)
 	if (n->id >= s->ids || !s->q[n->id])
 		return n;
 	vc_node *d = vc_build(s->m, VC_OP_DEQUANTIZE, &s->q[n->id], 1, NULL, NULL);
-	if (d && s->uns[n->id]) { /* x = 2^e (q + 128) */
-		float off = (float)ldexp(128.0, s->q[n->id]->type.exp);
-		int64_t one[1] = {1};
-		vc_node *c = vc_const(s->m, NULL, VC_F32, 1, one, &off);
+	if (d && s->uns[n->id]) { /* x = m 2^e (q + 128) */
+		vc_node *c = scalar(s->m, (float)ldexp(128.0, s->q[n->id]->type.exp));
 		vc_node *args[2] = {d, c};
 		d = c ? vc_build(s->m, VC_OP_ADD, args, 2, NULL, NULL) : NULL;
 	}
+	d = scale_by(s->m, d, mant_of(s, n));
 	if (d)
 		s->fl[n->id] = d;
 	return d;
@@ -92,10 +146,13 @@ static vc_node *get_q(qstate *s, vc_node *n)
 		return NULL;
 	vc_attrs a;
 	vc_attrs_init(&a);
-	a.exp = vc_choose_exp(&s->rng[n->id], &s->co, 0, INFINITY);
-	vc_node *q = vc_build(s->m, VC_OP_QUANTIZE, &f, 1, &a, NULL);
-	if (q)
+	double mt = choose(s, n, 0, INFINITY, 127, fixed_mant(s, n), &a.exp);
+	f = scale_by(s->m, f, 1.0 / mt);
+	vc_node *q = f ? vc_build(s->m, VC_OP_QUANTIZE, &f, 1, &a, NULL) : NULL;
+	if (q) {
 		s->q[n->id] = q;
+		s->mant[n->id] = mt;
+	}
 	return q;
 }
 
@@ -134,7 +191,7 @@ static void unify(vc_range *r, float v)
 	r->hist = NULL;
 }
 
-static void unify_concat_ranges(vc_module *m, vc_range *rng)
+static void unify_concat_ranges(vc_module *m, vc_range *rng, uint8_t *pow2)
 {
 	vc_graph *g = m->g;
 	for (int i = g->n - 1; i >= 0; i--) {
@@ -147,11 +204,15 @@ static void unify_concat_ranges(vc_module *m, vc_range *rng)
 			/* the same range by the max method (the histograms would differ) */
 			while (moves_only(v->op) && v->n_in) {
 				unify(&rng[v->id], r);
+				pow2[v->id] = 1;
 				v = v->in[0];
 			}
 			unify(&rng[v->id], r);
-			if (v->op == VC_OP_LEAKY && v->n_in)
+			pow2[v->id] = 1;
+			if (v->op == VC_OP_LEAKY && v->n_in) {
 				unify(&rng[v->in[0]->id], r);
+				pow2[v->in[0]->id] = 1;
+			}
 		}
 	}
 }
@@ -162,7 +223,7 @@ static int all_int_same_exp(const qstate *s, const vc_node *n)
 	for (int k = 0; k < n->n_in; k++) {
 		const vc_node *v = n->in[k];
 		if (!s->q[v->id] || s->fl[v->id] || s->q[v->id]->type.exp != s->q[n->in[0]->id]->type.exp ||
-		    s->q[v->id]->type.dtype != VC_I8 || s->uns[v->id])
+		    s->q[v->id]->type.dtype != VC_I8 || s->uns[v->id] || mant_of(s, v) != mant_of(s, n->in[0]))
 			return 0;
 	}
 	return 1;
@@ -179,7 +240,7 @@ static vc_node *positive_act(const vc_node *n)
 
 /* Do all users of the activation v take an unsigned (offset) value: convs
  * and denses that will be quantized, adds (a residual: the offset goes to the
- * bias), max pooling (order preserved)? */
+ * bias), max pooling (order preserved), average pooling (in float)? */
 static int takes_unsigned(const qstate *s, const vc_node *v, const char *skip)
 {
 	(void)s;
@@ -189,16 +250,25 @@ static int takes_unsigned(const qstate *s, const vc_node *v, const char *skip)
 		const vc_node *u = v->users[i];
 		int layer = (u->op == VC_OP_CONV || u->op == VC_OP_DENSE) && u->in[0] == v && u->in[1]->op == VC_OP_CONST &&
 			    (u->n_in < 3 || u->in[2]->op == VC_OP_CONST) && !vc_listed(skip, u) && !leaky_user(u);
-		if (!layer && u->op != VC_OP_ADD && u->op != VC_OP_MAXPOOL)
+		/* average pools run in float: the dequantize adds the 128 back */
+		if (!layer && u->op != VC_OP_ADD && u->op != VC_OP_MAXPOOL && u->op != VC_OP_AVGPOOL && u->op != VC_OP_GAP)
 			return 0;
 	}
 	return 1;
 }
 
-/* The exponent of an unsigned value: 255 steps cover what 127 did. */
-static int unsigned_exp(const qstate *s, const vc_node *n, double limit)
+/* The exponent of an unsigned value with mantissa *m (fixed, or chosen when
+ * *m = 0): power-of-two scales, 255 steps cover what 127 did; float scales,
+ * the step chosen for 255 steps. */
+static int unsigned_exp(const qstate *s, const vc_node *n, double limit, double *m)
 {
-	int e = vc_choose_exp(&s->rng[n->id], &s->co, 1, limit) - 1;
+	int e;
+	if (s->float_scales) {
+		*m = choose(s, n, 1, limit, 255, *m, &e);
+		return e;
+	}
+	*m = 1.0;
+	e = vc_choose_exp(&s->rng[n->id], &s->co, 1, limit) - 1;
 	double top = fmin(s->rng[n->id].posmax, limit);
 	while (255.0 * ldexp(1.0, e) < top && s->co.method == VC_CALIB_MAX)
 		e++;
@@ -269,26 +339,168 @@ static vc_node *explicit_pad(qstate *s, const vc_node *n, vc_node *q)
  * explicitly with q = -128 (x = 0). The caller adds 128 * sum(w) to the bias
  * and drops the conv's own padding.
  */
-static vc_node *offset_input(qstate *s, vc_node *n)
+static vc_node *offset_input(qstate *s, vc_node *n, double *mt)
 {
 	vc_module *m = s->m;
 	vc_node *x = n->in[0];
-	int e = vc_choose_exp(&s->rng[x->id], &s->co, 1, INFINITY) - 1;
-	while (255.0 * ldexp(1.0, e) < s->rng[x->id].posmax)
-		e++;
-	float off = (float)ldexp(-128.0, e);
-	int64_t one[1] = {1};
-	vc_node *c = vc_const(m, NULL, VC_F32, 1, one, &off);
+	int e;
+	*mt = 1.0;
+	if (s->float_scales && x->op != VC_OP_INPUT) {
+		/* a computed value (an average pool before a dense): its largest
+		 * value in 255 steps of m 2^e */
+		vc_calib_method keep = s->co.method;
+		s->co.method = VC_CALIB_MAX;
+		*mt = choose(s, x, 1, INFINITY, 255, 0, &e);
+		s->co.method = keep;
+	} else { /* pixels: steps of 2^e (e = 0 for 0..255, exact) */
+		e = vc_choose_exp(&s->rng[x->id], &s->co, 1, INFINITY) - 1;
+		while (255.0 * ldexp(1.0, e) < s->rng[x->id].posmax)
+			e++;
+	}
+	vc_node *c = scalar(m, (float)(*mt * ldexp(-128.0, e)));
 	vc_node *args[2] = {x, c};
 	char nm[64];
 	snprintf(nm, sizeof nm, "%.50s.offset", x->name);
-	vc_node *xo = c ? vc_build(m, VC_OP_ADD, args, 2, NULL, nm) : NULL;
+	vc_node *xo = scale_by(m, c ? vc_build(m, VC_OP_ADD, args, 2, NULL, nm) : NULL, 1.0 / *mt);
 	vc_attrs qa;
 	vc_attrs_init(&qa);
 	qa.exp = e;
 	qa.qlo = -128;
 	vc_node *q = xo ? vc_build(m, VC_OP_QUANTIZE, &xo, 1, &qa, NULL) : NULL;
 	return q ? explicit_pad(s, n, q) : NULL;
+}
+
+/* Will the relu or clip after conv/dense/add n be unsigned (u - 128)? */
+static int unsigned_out(const qstate *s, const vc_node *n)
+{
+	const vc_node *act = positive_act(n);
+	return s->unsigned_acts && act && !leaky_user(n) && !feeds_output(s->m->g, act) && takes_unsigned(s, act, s->skip);
+}
+
+static double clip_hi(const vc_node *n)
+{
+	const vc_node *act = positive_act(n);
+	return act && act->op == VC_OP_CLIP ? act->a.hi : INFINITY;
+}
+
+/* The mantissa of conv, dense or add n's output when it is free: that of the
+ * step it would be quantized with (the leaky ReLU's range when one is
+ * folded in, 255 steps when unsigned, max at the network's output). */
+static double free_mant(qstate *s, const vc_node *n)
+{
+	const vc_node *lk = leaky_user(n);
+	vc_calib_method keep = s->co.method;
+	if (feeds_output(s->m->g, n))
+		s->co.method = VC_CALIB_MAX;
+	double mt = 0;
+	int e;
+	if (lk)
+		mt = choose(s, lk, 0, INFINITY, 127, 0, &e);
+	else if (unsigned_out(s, n))
+		unsigned_exp(s, n, clip_hi(n), &mt);
+	else
+		out_exp(s, n, &mt);
+	s->co.method = keep;
+	return mt;
+}
+
+/* The other operand of the residual add that conv/dense n alone feeds (same
+ * shapes), or NULL. */
+static vc_node *residual_partner(const vc_node *n)
+{
+	if ((n->op != VC_OP_CONV && n->op != VC_OP_DENSE) || n->n_users != 1)
+		return NULL;
+	const vc_node *a = n->users[0];
+	if (a->op != VC_OP_ADD || a->n_in != 2 || a->in[0] == a->in[1])
+		return NULL;
+	vc_node *b = a->in[0] == n ? a->in[1] : a->in[0];
+	return same_dims(&n->type, &b->type) && same_dims(&n->type, &a->type) ? b : NULL;
+}
+
+/*
+ * The mantissa of conv/dense n's output. A conv added to a residual r lives
+ * on the accumulator, which the residual joins by a shift: both get the
+ * add's mantissa (r's when r is already quantized, else the one the add's
+ * output would choose, which r is then given).
+ */
+static double layer_mant(qstate *s, const vc_node *n)
+{
+	double mo = fixed_mant(s, n);
+	if (mo > 0)
+		return mo;
+	vc_node *b = residual_partner(n);
+	if (!b)
+		return free_mant(s, n);
+	mo = fixed_mant(s, b);
+	if (!(mo > 0)) {
+		mo = free_mant(s, n->users[0]);
+		s->force[b->id] = mo;
+	}
+	return mo;
+}
+
+/* The number of output positions oh (of OH) at which tap k reads inside an
+ * input of H (stride st, padding before pb, dilation dl). */
+static int64_t taps_inside(int64_t OH, int64_t H, int64_t st, int64_t pb, int64_t dl, int64_t k)
+{
+	int64_t in = 0;
+	for (int64_t o = 0; o < OH; o++) {
+		int64_t i = o * st - pb + k * dl;
+		in += i >= 0 && i < H;
+	}
+	return in;
+}
+
+/*
+ * Bias correction: rounding channel c's weights moves its mean output by
+ * sum_j (w_j - q_j 2^e[c]) E[x_j], which the bias takes back. E[x_j] is the
+ * calibration mean of the input channel that weight j reads, times the
+ * fraction of output positions at which its tap reads inside the input
+ * (padding reads zeros). corr[c] in the units of wd (the weights as scaled
+ * for the layer), 0 where the input's channel means are unknown.
+ */
+static void bias_correction(const qstate *s, const vc_node *n, const float *wd, const int8_t *wq, const int *e,
+			    double *corr)
+{
+	const vc_node *x = n->in[0], *w = n->in[1];
+	const vc_range *r = &s->rng[x->id];
+	int64_t O = w->type.dim[0], per = vc_type_elems(&w->type) / O;
+	memset(corr, 0, (size_t)O * sizeof *corr);
+	if (!r->chsum || !(r->chcount > 0))
+		return;
+	int conv = n->op == VC_OP_CONV && w->type.rank == 4 && x->type.rank == 4 && n->type.rank == 4;
+	int64_t I = conv ? w->type.dim[1] : per, KH = conv ? w->type.dim[2] : 1, KW = conv ? w->type.dim[3] : 1;
+	int64_t G = conv && n->a.group > 1 ? n->a.group : 1, Og = O / G;
+	if (!conv && (n->op != VC_OP_DENSE || r->chn != per))
+		return;
+	if (conv && r->chn != I * G)
+		return;
+	double frac[64] = {0}, *fr = KH * KW <= 64 ? frac : NULL;
+	if (!fr)
+		return;
+	for (int64_t kh = 0; kh < KH; kh++)
+		for (int64_t kw = 0; kw < KW; kw++) {
+			if (!conv) {
+				fr[0] = 1.0;
+				continue;
+			}
+			int64_t OH = n->type.dim[2], OW = n->type.dim[3], H = x->type.dim[2], W = x->type.dim[3];
+			int64_t dh = n->a.dilation[0] > 1 ? n->a.dilation[0] : 1, dw = n->a.dilation[1] > 1 ? n->a.dilation[1] : 1;
+			fr[kh * KW + kw] = (double)(taps_inside(OH, H, n->a.stride[0], n->a.pad[0], dh, kh) *
+						    taps_inside(OW, W, n->a.stride[1], n->a.pad[1], dw, kw)) /
+					   (double)(OH * OW);
+		}
+	for (int64_t c = 0; c < O; c++) {
+		double step = ldexp(1.0, e[c]), sum = 0;
+		for (int64_t i = 0; i < I; i++) {
+			double mean = r->chsum[(c / Og) * I + i] / r->chcount;
+			for (int64_t k = 0; k < KH * KW; k++) {
+				int64_t j = c * per + i * KH * KW + k;
+				sum += ((double)wd[j] - wq[j] * step) * mean * fr[k];
+			}
+		}
+		corr[c] = sum;
+	}
 }
 
 /*
@@ -307,17 +519,26 @@ static vc_node *quantize_layer(vc_pass *p, qstate *s, vc_node *n)
 	int offset = s->input_offset && !m->calib.synthetic && !s->q[x->id] && x->op != VC_OP_CONST && x->n_users == 1 &&
 		     s->rng[x->id].negmin >= 0 && s->rng[x->id].posmax > 0 && (x->type.rank == 4 || n->op == VC_OP_DENSE);
 	int in_uns = !offset && s->q[x->id] && !s->fl[x->id] && s->uns[x->id];
-	vc_node *xq = offset ? offset_input(s, n) : in_uns ? explicit_pad(s, n, s->q[x->id]) : get_q(s, x);
+	double m_off = 1.0;
+	vc_node *xq = offset ? offset_input(s, n, &m_off) : in_uns ? explicit_pad(s, n, s->q[x->id]) : get_q(s, x);
 	if (!xq)
 		return NULL;
+	/* the real weights and biases in the units of the int8 values: x = m_in
+	 * 2^ex q, y = m_out 2^eo q, so w * m_in / m_out and b / m_out, and the
+	 * requantization stays a shift */
+	double m_in = offset ? m_off : mant_of(s, x), mo = layer_mant(s, n);
 	const vc_node *w = n->in[1];
-	const float *wd = w->data;
 	int64_t O = w->type.dim[0], per = vc_type_elems(&w->type) / O;
 	int *e = malloc((size_t)O * sizeof *e);
-	if (!e) {
+	float *wd = malloc((size_t)(O * per) * sizeof *wd);
+	if (!e || !wd) {
+		free(e);
+		free(wd);
 		vc_error(m, n, "out of memory");
 		return NULL;
 	}
+	for (int64_t i = 0; i < O * per; i++)
+		wd[i] = (float)(((const float *)w->data)[i] * (m_in / mo));
 	int emax = -1000;
 	for (int64_t c = 0; c < O; c++) {
 		e[c] = vc_weight_exp(wd + c * per, per, 1, s->wmethod);
@@ -338,7 +559,12 @@ static vc_node *quantize_layer(vc_pass *p, qstate *s, vc_node *n)
 	vc_calib_method keep = s->co.method;
 	if (feeds_output(m->g, n))
 		s->co.method = VC_CALIB_MAX;
-	int ea = xq->type.exp + emax, eo = lk ? vc_choose_exp(&s->rng[lk->id], &s->co, 0, INFINITY) : out_exp(s, n);
+	double mt = mo;
+	int ea = xq->type.exp + emax, eo;
+	if (lk)
+		choose(s, lk, 0, INFINITY, 127, mo, &eo);
+	else
+		eo = out_exp(s, n, &mt);
 	s->co.method = keep;
 	if (eo - ea > 31)
 		eo = ea + 31;
@@ -362,15 +588,25 @@ static vc_node *quantize_layer(vc_pass *p, qstate *s, vc_node *n)
 	wq->type.quantized = bq->type.quantized = 1;
 	wq->type.exp = emax;
 	bq->type.exp = ea;
-	for (int64_t c = 0; c < O; c++) {
+	for (int64_t c = 0; c < O; c++)
 		for (int64_t j = 0; j < per; j++)
 			((int8_t *)wq->data)[c * per + j] = vc_quantize_value(wd[c * per + j], e[c]);
-		double b = n->n_in > 2 ? ((const float *)n->in[2]->data)[c] : 0.0;
+	double *corr = calloc((size_t)O, sizeof *corr);
+	if (!corr) {
+		vc_error(m, n, "out of memory");
+		out = NULL;
+		goto done;
+	}
+	if (s->bias_correct)
+		bias_correction(s, n, wd, wq->data, e, corr);
+	for (int64_t c = 0; c < O; c++) {
+		double b = (n->n_in > 2 ? ((const float *)n->in[2]->data)[c] : 0.0) / mo + corr[c] / m_in;
 		double v = nearbyint(ldexp(b, -(xq->type.exp + e[c])));
 		((int32_t *)bq->data)[c] = (int32_t)fmax(fmin(v, 2147483647.0), -2147483647.0);
 		if (dv)
 			((int32_t *)dv->data)[c] = emax - e[c];
 	}
+	free(corr);
 	vc_attrs ca = n->a;
 	if (offset || in_uns) {
 		/* x = 2^e (q + 128): the +128 is 128 * (sum of the channel's int8
@@ -390,14 +626,15 @@ static vc_node *quantize_layer(vc_pass *p, qstate *s, vc_node *n)
 	 * folded into the bias), see "Unsigned activations" in docs/compiler.md */
 	vc_node *act = positive_act(n);
 	int64_t qlo = -127, qhi = 127;
-	int uo = s->unsigned_acts && act && !lk && !feeds_output(m->g, act) && takes_unsigned(s, act, s->skip);
+	int uo = unsigned_out(s, n);
 	if (uo) {
-		int e2 = unsigned_exp(s, n, act->op == VC_OP_CLIP ? act->a.hi : INFINITY);
+		mt = mo;
+		int e2 = unsigned_exp(s, n, clip_hi(n), &mt);
 		uo = e2 - ea >= 0 && e2 - ea <= 31 && !fold_offset(bq, dv, e2 - ea, O, -1);
 		if (uo) {
 			eo = e2;
 			qlo = -128;
-			qhi = act->op == VC_OP_CLIP ? (int64_t)fmin(127.0, floor(ldexp(act->a.hi, -eo)) - 128) : 127;
+			qhi = act->op == VC_OP_CLIP ? (int64_t)fmin(127.0, floor(ldexp(act->a.hi / mo, -eo)) - 128) : 127;
 		}
 	}
 	vc_node *args[3] = {xq, wq, bq};
@@ -406,16 +643,19 @@ static vc_node *quantize_layer(vc_pass *p, qstate *s, vc_node *n)
 		out = requant(s, acc, dv, eo, n, lk ? lk->a.leaky : 0, qlo, qhi);
 	if (out && uo) { /* the relu or clip is in the requant's bounds */
 		s->q[act->id] = s->q[n->id] = out;
+		s->mant[act->id] = s->mant[n->id] = mo;
 		s->uns[act->id] = s->uns[n->id] = 1;
 		vc_stat_add(p, "unsigned-activations", 1);
 	} else if (out) { /* the value of the leaky ReLU when one is folded in */
 		s->q[lk ? lk->id : n->id] = out;
+		s->mant[lk ? lk->id : n->id] = mo;
 	}
 	vc_stat_add(p, "quantized-layers", 1);
 	if (pc)
 		vc_stat_add(p, "per-channel-layers", 1);
 done:
 	free(e);
+	free(wd);
 	return out;
 }
 
@@ -441,7 +681,20 @@ static int quantize_residual_add(vc_pass *p, qstate *s, vc_node *n)
 		if (!same_dims(&a->type, &b->type) || !same_dims(&a->type, &n->type))
 			continue;
 		vc_node *acc = rq->in[0], *d = rq->n_in > 1 ? rq->in[1] : NULL;
-		int be = s->q[b->id] ? s->q[b->id]->type.exp : vc_choose_exp(&s->rng[b->id], &s->co, 0, INFINITY);
+		/* the residual joins the accumulator by a shift: one mantissa (the
+		 * conv's output was given the residual's, see layer_mant) */
+		double ma = mant_of(s, a), mb = fixed_mant(s, b);
+		if (!(mb > 0))
+			s->force[b->id] = mb = ma;
+		if (mb != ma) {
+			vc_stat_add(p, "residual-adds-float", 1);
+			return 0;
+		}
+		int be;
+		if (s->q[b->id])
+			be = s->q[b->id]->type.exp;
+		else
+			choose(s, b, 0, INFINITY, 127, mb, &be);
 		int sh = be - acc->type.exp, dmax = 0;
 		for (int64_t c = 0; d && c < d->type.dim[0]; c++)
 			dmax = ((const int32_t *)d->data)[c] > dmax ? ((const int32_t *)d->data)[c] : dmax;
@@ -465,17 +718,22 @@ static int quantize_residual_add(vc_pass *p, qstate *s, vc_node *n)
 		snprintf(nm, sizeof nm, "%.50s", n->name);
 		vc_node *qa = vc_build(m, VC_OP_QADD, args, d ? 3 : 2, NULL, nm);
 		vc_node *lk = leaky_user(n), *act = positive_act(n);
-		int eo = lk ? vc_choose_exp(&s->rng[lk->id], &s->co, 0, INFINITY) : out_exp(s, n);
+		double mt = ma;
+		int eo;
+		if (lk)
+			choose(s, lk, 0, INFINITY, 127, ma, &eo);
+		else
+			eo = out_exp(s, n, &mt);
 		int64_t qlo = -127, qhi = 127;
-		int uo = s->unsigned_acts && act && !lk && !feeds_output(m->g, act) && takes_unsigned(s, act, s->skip);
+		int uo = unsigned_out(s, n);
 		if (uo) {
-			int e2 = unsigned_exp(s, n, act->op == VC_OP_CLIP ? act->a.hi : INFINITY);
+			int e2 = unsigned_exp(s, n, clip_hi(n), &mt);
 			uo = e2 - acc->type.exp >= 0 && e2 - acc->type.exp + dmax <= 31 &&
 			     !fold_offset(bias, d, e2 - acc->type.exp, O, -1);
 			if (uo) {
 				eo = e2;
 				qlo = -128;
-				qhi = act->op == VC_OP_CLIP ? (int64_t)fmin(127.0, floor(ldexp(act->a.hi, -eo)) - 128) : 127;
+				qhi = act->op == VC_OP_CLIP ? (int64_t)fmin(127.0, floor(ldexp(act->a.hi / ma, -eo)) - 128) : 127;
 			}
 		}
 		vc_node *rq2 = qa ? requant(s, qa, d, eo, n, lk ? lk->a.leaky : 0, qlo, qhi) : NULL;
@@ -483,10 +741,12 @@ static int quantize_residual_add(vc_pass *p, qstate *s, vc_node *n)
 			return -1;
 		if (uo) {
 			s->q[act->id] = s->q[n->id] = rq2;
+			s->mant[act->id] = s->mant[n->id] = ma;
 			s->uns[act->id] = s->uns[n->id] = 1;
 			vc_stat_add(p, "unsigned-activations", 1);
 		} else {
 			s->q[lk ? lk->id : n->id] = rq2;
+			s->mant[lk ? lk->id : n->id] = ma;
 		}
 		vc_stat_add(p, "residual-adds", 1);
 		return 1;
@@ -511,6 +771,11 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 		return vc_error(m, NULL, "quantize: percentile=%g is not in (50, 100]", s.co.percentile);
 	s.per_channel = (int)vc_opt_int(p, "per-channel");
 	s.input_offset = s.unsigned_acts = (int)vc_opt_int(p, "unsigned");
+	const char *sc = vc_opt_str(p, "scales");
+	if (strcmp(sc, "float") && strcmp(sc, "pow2"))
+		return vc_error(m, NULL, "quantize: scales=%s; scales are float and pow2", sc);
+	s.float_scales = !strcmp(sc, "float");
+	s.bias_correct = (int)vc_opt_int(p, "bias-correct");
 	const char *skip = vc_opt_str(p, "skip");
 	int count;
 	vc_node **nodes = vc_snapshot(m, &count);
@@ -519,10 +784,13 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 	s.fl = vc_alloc(m, (size_t)s.ids * sizeof *s.fl);
 	s.q = vc_alloc(m, (size_t)s.ids * sizeof *s.q);
 	s.uns = vc_alloc(m, (size_t)s.ids);
+	s.pow2 = vc_alloc(m, (size_t)s.ids);
+	s.mant = vc_alloc(m, (size_t)s.ids * sizeof *s.mant);
+	s.force = vc_alloc(m, (size_t)s.ids * sizeof *s.force);
 	s.skip = skip;
 	s.rng = calloc((size_t)s.ids, sizeof *s.rng);
 	int rc = -1, hit, used;
-	if (!s.fl || !s.q || !s.rng || !s.uns) {
+	if (!s.fl || !s.q || !s.rng || !s.uns || !s.pow2 || !s.mant || !s.force) {
 		vc_error(m, NULL, "out of memory");
 		goto done;
 	}
@@ -533,9 +801,21 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 				vc_error(m, NULL, "out of memory for the calibration histograms");
 				goto done;
 			}
+	/* the channel means of every layer's input, for the bias correction */
+	for (int i = 0; s.bias_correct && i < count; i++) {
+		vc_node *n = nodes[i];
+		if ((n->op != VC_OP_CONV && n->op != VC_OP_DENSE) || n->in[0]->type.rank < 2)
+			continue;
+		vc_range *r = &s.rng[n->in[0]->id];
+		if (!r->chsum && !(r->chsum = calloc((size_t)n->in[0]->type.dim[1], sizeof(double)))) {
+			vc_error(m, NULL, "out of memory for the calibration means");
+			goto done;
+		}
+		r->chn = n->in[0]->type.dim[1];
+	}
 	if (vc_calibrate(m, (int)vc_opt_int(p, "calib"), s.rng, &used))
 		goto done;
-	unify_concat_ranges(m, s.rng);
+	unify_concat_ranges(m, s.rng, s.pow2);
 	vc_stat_add(p, "samples", used);
 	for (int i = 0; i < count; i++) {
 		vc_node *n = nodes[i];
@@ -555,12 +835,19 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 				goto done;
 		} else if (int_in && s.uns[x->id] && n->op == VC_OP_RELU) {
 			s.q[n->id] = s.q[x->id]; /* u >= 0 already */
+			s.mant[n->id] = s.mant[x->id];
 			s.uns[n->id] = 1;
 		} else if (int_in && moves_only(n->op) && !(s.uns[x->id] && n->op == VC_OP_CLIP)) {
-			vc_node *qn = vc_build(m, n->op, &s.q[x->id], 1, &n->a, n->name);
+			vc_attrs a = n->a;
+			if (n->op == VC_OP_CLIP) { /* its bounds in units of 2^e */
+				a.lo /= mant_of(&s, x);
+				a.hi /= mant_of(&s, x);
+			}
+			vc_node *qn = vc_build(m, n->op, &s.q[x->id], 1, &a, n->name);
 			if (!qn)
 				goto done;
 			s.q[n->id] = qn;
+			s.mant[n->id] = s.mant[x->id];
 			s.uns[n->id] = s.uns[x->id]; /* they move values: the offset stays */
 		} else if (n->op == VC_OP_CONCAT && n->n_in <= 16 && all_int_same_exp(&s, n)) {
 			vc_node *qin[16];
@@ -570,6 +857,7 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 			if (!qn)
 				goto done;
 			s.q[n->id] = qn;
+			s.mant[n->id] = s.mant[n->in[0]->id];
 			vc_stat_add(p, "int8-concats", 1);
 		} else {
 			for (int k = 0; k < n->n_in; k++) {
@@ -596,8 +884,10 @@ static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 done:
 	vc_set_insert_before(m, NULL);
 	if (s.rng)
-		for (int i = 0; i < s.ids; i++)
+		for (int i = 0; i < s.ids; i++) {
 			free(s.rng[i].hist);
+			free(s.rng[i].chsum);
+		}
 	free(s.rng);
 	return rc;
 }
@@ -615,6 +905,9 @@ const vc_pass_desc vc_pass_quantize = {
 		 {"percentile", VC_OPT_FLOAT, "99.99", "the percentile of method=percentile"},
 		 {"weights", VC_OPT_STRING, "max", "weight exponents: max or mse"},
 		 {"per-channel", VC_OPT_BOOL, "true", "one weight exponent per output channel"},
+		 {"scales", VC_OPT_STRING, "float",
+		  "activation steps: float (m * 2^e, m folded into the weights) or pow2"},
+		 {"bias-correct", VC_OPT_BOOL, "true", "take the mean shift of each channel's weight rounding back in its bias"},
 		 {"unsigned", VC_OPT_BOOL, "true",
 		  "never-negative inputs (pixels) and activations after relu as q - 128: 256 levels"}},
 	.stats = {"samples", "quantized-layers", "per-channel-layers", "offset-inputs", "unsigned-activations",

@@ -18,6 +18,8 @@
  * of the block-diagonal GEMM kernels, the host int8 kernel's time, and the ALU option's cost from
  * measured register-mode ALU cycles (docs/compiler.md, "Depthwise convolution").
  */
+#include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -87,7 +89,7 @@ static vc_module *compile(const char *model, const vc_compile_opts *o, double *m
 
 /* Top-1 on CIFAR images [from, to): of the float module f and the compiled q. */
 static int cifar_score(vc_module *f, vc_module *q, const vc_dataset *d, int from, int to, int *ok_f, int *ok_q,
-		       int *agree)
+		       int *agree, double *sq)
 {
 	char err[512];
 	vc_runner *r = vc_runner_open(q, "fsim", err, sizeof err);
@@ -98,6 +100,9 @@ static int cifar_score(vc_module *f, vc_module *q, const vc_dataset *d, int from
 	vc_tensor in;
 	vc_tensor_alloc(&in, &q->g->inputs[0]->type);
 	*ok_f = *ok_q = *agree = 0;
+	float pf_v[10] = {0};
+	if (sq)
+		*sq = 0;
 	for (int s = from; s < to; s++) {
 		for (int i = 0; i < 3072; i++)
 			((float *)in.data)[i] = d->pixels[(size_t)s * 3072 + (size_t)i];
@@ -107,6 +112,7 @@ static int cifar_score(vc_module *f, vc_module *q, const vc_dataset *d, int from
 			if (vc_interp(f, &in, &a, NULL, NULL, NULL))
 				return -1;
 			pf = argmax(a.data, 10);
+			memcpy(pf_v, a.data, sizeof pf_v);
 			vc_tensor_free(&a);
 		}
 		if (vc_runner_run(r, &in, &b)) {
@@ -114,6 +120,17 @@ static int cifar_score(vc_module *f, vc_module *q, const vc_dataset *d, int from
 			return -1;
 		}
 		int pq = argmax(b.data, 10);
+		if (sq) { /* squared error of the log-probabilities (logits up to a constant), centred */
+			double lf[10], dq[10], mf = 0, md = 0, sig = 0, err = 0;
+			for (int k = 0; k < 10; k++) {
+				lf[k] = log(fmax(pf_v[k], 1e-30));
+				dq[k] = log(fmax(((const float *)b.data)[k], 1e-30)) - lf[k];
+				mf += lf[k] / 10, md += dq[k] / 10;
+			}
+			for (int k = 0; k < 10; k++)
+				sig += (lf[k] - mf) * (lf[k] - mf), err += (dq[k] - md) * (dq[k] - md);
+			*sq += err / sig;
+		}
 		vc_tensor_free(&b);
 		*ok_f += pf == d->labels[s];
 		*ok_q += pq == d->labels[s];
@@ -122,6 +139,60 @@ static int cifar_score(vc_module *f, vc_module *q, const vc_dataset *d, int from
 	vc_tensor_free(&in);
 	vc_runner_close(r);
 	return 0;
+}
+
+/*
+ * Quantization options compared on images 0..499 only (never the scored
+ * 500..1999): two folds, calibrated on 0..249 and scored on 250..499, and
+ * the reverse; top-1, agreement with the float model and the logits' signal
+ * to quantization noise ratio (the log-probabilities up to a constant: mean
+ * over the 500 of the noise energy relative to the float logits' spread).
+ * VC_BENCH_QUANT="opts;opts;..." replaces the list (quantize options).
+ */
+static void cifar_select(vc_module *f, const vc_dataset *d, const char *fmodel, const char *data)
+{
+	int float_ok = -1;
+	static const char *const dflt[] = {
+		"method=max",	      "method=percentile", "method=mse",	"method=mse,weights=mse",
+		"method=max,per-channel=false", "scales=pow2", "scales=pow2,method=max", "unsigned=false",
+	};
+	char list[2048] = "";
+	const char *env = getenv("VC_BENCH_QUANT");
+	if (env)
+		snprintf(list, sizeof list, "%s", env);
+	else
+		for (size_t k = 0; k < sizeof dflt / sizeof dflt[0]; k++)
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", k ? ";" : "", dflt[k]);
+	char *save = NULL;
+	for (char *opt = strtok_r(list, ";", &save); opt; opt = strtok_r(NULL, ";", &save)) {
+		char pipe[512], name[128];
+		snprintf(pipe, sizeof pipe, "canonicalize,fold-bn,fold-const,quantize{%s},partition,fuse,pack,"
+			 "kernel(tile,lower,tokens),stream(emit)", opt);
+		int okq = 0, agree = 0, okf = 0, bad = 0;
+		double sq = 0;
+		for (int fold = 0; fold < 2 && !bad; fold++) {
+			vc_compile_opts so = {.pipeline = pipe, .calib_path = data, .calib_count = 250,
+					      .calib_offset_set = 1, .calib_offset = fold ? 250 : 0};
+			vc_module *q = compile(fmodel, &so, NULL, NULL);
+			int a, b, c;
+			double e;
+			bad = !q || cifar_score(f, q, d, fold ? 0 : 250, fold ? 250 : 500, &a, &b, &c, &e);
+			okf += a, okq += b, agree += c, sq += e;
+			vc_module_free(q);
+		}
+		if (bad)
+			continue;
+		float_ok = okf;
+		snprintf(name, sizeof name, "%s", opt);
+		for (char *c = name; *c; c++)
+			if (!isalnum((unsigned char)*c))
+				*c = '_';
+		printf("BENCH cifar_select_%s_top1 %.4f fraction\n", name, okq / 500.0);
+		printf("BENCH cifar_select_%s_agreement %.4f fraction\n", name, agree / 500.0);
+		printf("BENCH cifar_select_%s_logit_sqnr %.2f dB\n", name, -10 * log10(sq / 500.0));
+	}
+	if (float_ok >= 0)
+		printf("BENCH cifar_select_float_top1 %.4f fraction\n", float_ok / 500.0);
 }
 
 static int cifar(int have_rtl)
@@ -143,6 +214,13 @@ static int cifar(int have_rtl)
 	vc_compile_opts qo = {.calib_path = data, .calib_count = 500, .calib_offset_set = 1, .calib_offset = 0};
 	double ms, cms, best = 1e30, best_cpu = 1e30;
 	vc_module *f = compile(fmodel, &fo, NULL, NULL), *q = NULL;
+	if (have_rtl < 0) { /* VC_BENCH_TFLITE=select: the held-out comparison only */
+		if (f)
+			cifar_select(f, &d, fmodel, data);
+		vc_module_free(f);
+		vc_dataset_free(&d);
+		return !f;
+	}
 	for (int rep = 0; rep < 3 && f; rep++) {
 		vc_module_free(q);
 		if (!(q = compile(fmodel, &qo, &ms, &cms)))
@@ -155,7 +233,7 @@ static int cifar(int have_rtl)
 	printf("BENCH compile_r8_ms %.1f ms\n", best);
 	printf("BENCH compile_r8_cpu_ms %.1f ms\n", best_cpu);
 	int okf, okq, agree, n = d.count - 500;
-	if (cifar_score(f, q, &d, 500, d.count, &okf, &okq, &agree))
+	if (cifar_score(f, q, &d, 500, d.count, &okf, &okq, &agree, NULL))
 		return 1;
 	printf("BENCH cifar_float_top1 %.4f fraction\n", (double)okf / n);
 	printf("BENCH cifar_vta_top1 %.4f fraction\n", (double)okq / n);
@@ -183,32 +261,13 @@ static int cifar(int have_rtl)
 	vc_module_free(q);
 	/* the int8 file, calibrated and scored the same way */
 	if ((q = compile(qmodel, &qo, NULL, NULL))) {
-		if (!cifar_score(f, q, &d, 500, d.count, &okf, &okq, &agree)) {
+		if (!cifar_score(f, q, &d, 500, d.count, &okf, &okq, &agree, NULL)) {
 			printf("BENCH cifar_vta_top1_int8src %.4f fraction\n", (double)okq / n);
 			printf("BENCH cifar_agreement_int8src %.4f fraction\n", (double)agree / n);
 		}
 		vc_module_free(q);
 	}
-	/* calibration methods, chosen on a split held out from the scored images */
-	static const struct {
-		const char *name, *quantize;
-	} methods[] = {
-		{"max", "quantize{method=max}"},
-		{"percentile", "quantize{method=percentile}"},
-		{"mse", "quantize{method=mse}"},
-		{"mse_weights_mse", "quantize{method=mse,weights=mse}"},
-		{"max_per_layer", "quantize{method=max,per-channel=false}"},
-	};
-	for (size_t k = 0; k < sizeof methods / sizeof methods[0]; k++) {
-		char pipe[512];
-		snprintf(pipe, sizeof pipe, "canonicalize,fold-bn,fold-const,%s,partition,fuse,pack,kernel(tile,lower,tokens),"
-			 "stream(emit)", methods[k].quantize);
-		vc_compile_opts so = {.pipeline = pipe, .calib_path = data, .calib_count = 250, .calib_offset_set = 1};
-		vc_module *s = compile(fmodel, &so, NULL, NULL);
-		if (s && !cifar_score(NULL, s, &d, 250, 500, &okf, &okq, &agree))
-			printf("BENCH cifar_select_%s_top1 %.4f fraction\n", methods[k].name, okq / 250.0);
-		vc_module_free(s);
-	}
+	cifar_select(f, &d, fmodel, data);
 	vc_module_free(f);
 	vc_dataset_free(&d);
 	return 0;
@@ -469,6 +528,9 @@ int main(void)
 	vc_runner_close(probe);
 	vc_module_free(pm);
 	const char *dw = getenv("VC_BENCH_DW");
+	const char *only = getenv("VC_BENCH_TFLITE");
+	if (only && !strcmp(only, "select"))
+		return cifar(-1);
 	int rc = dw && !strcmp(dw, "only") ? 0 : cifar(have_rtl) | mobilenet_photos();
 	if (dw && (!strcmp(dw, "1") || !strcmp(dw, "only"))) {
 		if (have_rtl)
