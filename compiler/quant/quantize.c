@@ -903,7 +903,7 @@ const vc_pass_desc vc_pass_quantize = {
 		 {"bits", VC_OPT_INT, "8", "activation and weight bits (8)"},
 		 {"method", VC_OPT_STRING, "mse", "activation ranges: mse (measured best), percentile or max"},
 		 {"percentile", VC_OPT_FLOAT, "99.99", "the percentile of method=percentile"},
-		 {"weights", VC_OPT_STRING, "max", "weight exponents: max or mse"},
+		 {"weights", VC_OPT_STRING, "mse", "weight exponents: mse (measured best) or max"},
 		 {"per-channel", VC_OPT_BOOL, "true", "one weight exponent per output channel"},
 		 {"scales", VC_OPT_STRING, "float",
 		  "activation steps: float (m * 2^e, m folded into the weights) or pow2"},
