@@ -406,7 +406,12 @@ static int const_ints(importer *im, int i, int64_t *out, int64_t max, int64_t *c
 static vc_node *weights(importer *im, int i, int depthwise)
 {
 	tensor *t = i >= 0 && i < im->nt ? &im->ts[i] : NULL;
-	if (!t || t->rank != 4 || t->node || !float_like(t->type)) {
+	if (t && !float_like(t->type)) {
+		op_error(im, "constant tensor %d '%s' has type %s, which is not supported for weights", i, t->name,
+			 type_name(t->type));
+		return NULL;
+	}
+	if (!t || t->rank != 4 || t->node) {
 		op_error(im, "the weights (tensor %d) must be a constant 4-D tensor", i);
 		return NULL;
 	}
@@ -455,8 +460,10 @@ static vc_node *activation(importer *im, vc_node *n, int act)
 		snprintf(nm, sizeof nm, "%.57s.%s", n->name, act == ACT_RELU6 ? "relu6" : "clip1");
 		return vc_build(im->m, VC_OP_CLIP, &n, 1, &a, nm);
 	default:
-		op_error(im, "fused activation %s is not supported",
-			 act == ACT_TANH ? "TANH" : act == ACT_SIGN_BIT ? "SIGN_BIT" : "(unknown)");
+		if (act == ACT_TANH || act == ACT_SIGN_BIT)
+			op_error(im, "fused activation %s is not supported", act == ACT_TANH ? "TANH" : "SIGN_BIT");
+		else
+			op_error(im, "fused activation %d is not a TFLite activation", act);
 		return NULL;
 	}
 }

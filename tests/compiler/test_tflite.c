@@ -585,7 +585,18 @@ static void bad_input(void)
 	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
 	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): fused activation TANH is not supported");
 	free(bytes);
+	c.md.op[0].opt[3].i = 9; /* not an activation of the schema */
+	bytes = tfl_build(&c.md, &n);
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): fused activation 9 is not a TFLite activation");
+	free(bytes);
 	c.md.op[0].opt[3].i = A_NONE;
+	c.md.op[0].opt[0].i = 2; /* padding neither SAME nor VALID */
+	bytes = tfl_build(&c.md, &n);
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): padding 2 is neither SAME nor VALID");
+	free(bytes);
+	c.md.op[0].opt[0].i = SAME;
 	c.md.op[0].code = TANH;
 	bytes = tfl_build(&c.md, &n);
 	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
@@ -597,6 +608,13 @@ static void bad_input(void)
 	bytes = tfl_build(&c.md, &n);
 	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
 	CHECK_STR_CONTAINS(msg, "graph input 0 'x' has type FLOAT16");
+	free(bytes);
+	c.md.t[0].type = TFL_FLOAT32;
+	c.md.t[1].type = TFL_FLOAT16; /* weights of a type we do not take */
+	c.md.t[1].bytes /= 2;
+	bytes = tfl_build(&c.md, &n);
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): constant tensor 1 'w' has type FLOAT16");
 	free(bytes);
 	free(c.x.d);
 	free(c.want.d);
