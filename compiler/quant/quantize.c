@@ -13,6 +13,12 @@
  *   - a residual add of a just quantized conv becomes qadd on the
  *     accumulator; relu, clip, maxpool and reshape stay integer; everything
  *     else gets a dequantize.
+ *   - bias correction: each channel's mean output shift from rounding its
+ *     weights (calibration means of the input channels) goes to the bias.
+ *   - scales=float: an activation's step is m * 2^e, m in [1, 2); the int8
+ *     ops work in units of 2^e, m is folded into the weights and biases of
+ *     the layers around the value and into float MULs where it enters or
+ *     leaves int8.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -894,7 +900,7 @@ done:
 
 const vc_pass_desc vc_pass_quantize = {
 	.name = "quantize",
-	.summary = "calibrate and quantize conv/dense to int8 with power-of-two scales, one per weight channel",
+	.summary = "calibrate and quantize conv/dense to int8: shift requantization, per-channel weights, bias correction",
 	.anchor = VC_ANCHOR_GRAPH,
 	.requires_props = VC_PROP_CANONICAL | VC_PROP_BN_FOLDED,
 	.provides_props = VC_PROP_QUANTIZED,
