@@ -264,9 +264,12 @@ static int const_values(importer *im, int i, float *out)
 	int64_t n = elems(t);
 	vc_fb_table q = vc_fb_table_field(fb, &t->t, T_QUANT);
 	vc_fb_vec sc = vc_fb_vector(fb, &q, Q_SCALE, 4), zp = vc_fb_vector(fb, &q, Q_ZERO_POINT, 8);
-	int qd = vc_fb_i32(fb, &q, Q_DIM, 0);
+	int qd = vc_fb_i32(fb, &q, Q_DIM, 0), custom = vc_fb_u8(fb, &q, Q_DETAILS_TYPE, 0);
 	if (fb->bad)
 		return fb_error(im, "quantization parameters");
+	if (custom && t->type != TT_FLOAT32)
+		return op_error(im, "tensor %d '%s' has custom quantization details (type %d), which are not supported", i,
+				t->name, custom);
 	int quant = sc.len > 0 && t->type != TT_FLOAT32;
 	if (quant && (qd < 0 || qd >= (t->rank ? t->rank : 1) ||
 		      (sc.len != 1 && (int64_t)sc.len != (t->rank ? t->shape[qd] : 1)) || (zp.len > 1 && zp.len != sc.len)))
@@ -1040,8 +1043,12 @@ static int graph_input(importer *im, int i)
 		vc_fb_vec sc = vc_fb_vector(fb, &q, Q_SCALE, 4), zp = vc_fb_vector(fb, &q, Q_ZERO_POINT, 8);
 		float s = sc.len == 1 ? vc_fb_vec_f32(fb, &sc, 0) : 0.0f;
 		int64_t z = zp.len == 1 ? vc_fb_vec_i64(fb, &zp, 0) : 0;
+		int custom = vc_fb_u8(fb, &q, Q_DETAILS_TYPE, 0);
 		if (fb->bad)
 			return fb_error(im, "the input's quantization");
+		if (custom)
+			return vc_error(im->m, NULL, "graph input %d '%s' has custom quantization details (type %d), which are "
+					"not supported", i, t->name, custom);
 		if (!(s > 0) || !isfinite(s) || zp.len > 1)
 			return vc_error(im->m, NULL, "graph input %d '%s' is %s without one positive scale", i, t->name,
 					type_name(t->type));

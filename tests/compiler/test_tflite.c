@@ -616,6 +616,23 @@ static void bad_input(void)
 	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
 	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): constant tensor 1 'w' has type FLOAT16");
 	free(bytes);
+	/* int8 weights with a custom quantization (its numbers mean nothing to us) */
+	static const float one_scale[1] = {0.01f};
+	static const int64_t zero_point[1] = {0};
+	c.md.t[1].type = TFL_INT8;
+	c.md.t[1].bytes /= 2;
+	c.md.t[1].nq = 1, c.md.t[1].scale = one_scale, c.md.t[1].zero = zero_point, c.md.t[1].qdetails = 1;
+	bytes = tfl_build(&c.md, &n);
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): tensor 1 'w' has custom quantization details (type 1)");
+	free(bytes);
+	c.md.t[1].qdetails = 0;
+	c.md.t[0].type = TFL_INT8; /* and a graph input with one */
+	c.md.t[0].nq = 1, c.md.t[0].scale = one_scale, c.md.t[0].zero = zero_point, c.md.t[0].qdetails = 1;
+	bytes = tfl_build(&c.md, &n);
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	CHECK_STR_CONTAINS(msg, "graph input 0 'x' has custom quantization details (type 1)");
+	free(bytes);
 	free(c.x.d);
 	free(c.want.d);
 	for (int i = 0; i < nkeep; i++)

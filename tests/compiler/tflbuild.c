@@ -11,7 +11,7 @@ enum { M_VERSION, M_OPCODES, M_SUBGRAPHS, M_DESCRIPTION, M_BUFFERS };
 enum { OC_DEPRECATED, OC_CUSTOM, OC_VERSION, OC_BUILTIN };
 enum { SG_TENSORS, SG_INPUTS, SG_OUTPUTS, SG_OPERATORS, SG_NAME };
 enum { T_SHAPE, T_TYPE, T_BUFFER, T_NAME, T_QUANT };
-enum { Q_SCALE = 2, Q_ZERO = 3, Q_DIM = 6 };
+enum { Q_SCALE = 2, Q_ZERO = 3, Q_DETAILS_TYPE = 4, Q_DIM = 6 };
 enum { OP_OPCODE, OP_INPUTS, OP_OUTPUTS, OP_OPTIONS_TYPE, OP_OPTIONS };
 
 uint8_t *tfl_build(const tfl_model *md, size_t *len)
@@ -42,6 +42,8 @@ uint8_t *tfl_build(const tfl_model *md, size_t *len)
 			fbw_ref_field(&b, Q_SCALE, sc);
 			fbw_ref_field(&b, Q_ZERO, zp);
 			fbw_i32(&b, Q_DIM, t->qdim);
+			if (t->qdetails)
+				fbw_u8(&b, Q_DETAILS_TYPE, (uint8_t)t->qdetails);
 			q = fbw_end(&b);
 		}
 		fbw_begin(&b);

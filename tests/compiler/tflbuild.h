@@ -23,6 +23,7 @@ typedef struct tfl_tensor {
 	const float *scale;
 	const int64_t *zero;
 	int qdim;
+	int qdetails; /* a custom quantization's details_type (0: none) */
 } tfl_tensor;
 
 enum { TFL_OPT_U8, TFL_OPT_I32, TFL_OPT_F32 };
