@@ -437,10 +437,19 @@ static double layer_mant(qstate *s, const vc_node *n)
 	vc_node *b = residual_partner(n);
 	if (!b)
 		return free_mant(s, n);
-	mo = fixed_mant(s, b);
-	if (!(mo > 0)) {
+	/* the residual's mantissa is that of the value it moves (through relu,
+	 * reshape, Darknet's align, ...) */
+	vc_node *src = b;
+	while (!s->q[src->id] && !(fixed_mant(s, src) > 0) && moves_only(src->op) && src->n_in)
+		src = src->in[0];
+	mo = fixed_mant(s, src);
+	if (!(mo > 0))
 		mo = free_mant(s, n->users[0]);
-		s->force[b->id] = mo;
+	for (vc_node *v = b;; v = v->in[0]) { /* every value on the way gets it */
+		if (!s->q[v->id] && !(s->force[v->id] > 0))
+			s->force[v->id] = mo;
+		if (v == src)
+			break;
 	}
 	return mo;
 }

@@ -362,6 +362,30 @@ static void fsim_equals_host(vc_module *run, vc_module *ref, uint64_t seed)
 	vc_tensor_free(&in);
 }
 
+/* ResNet-18 (shared cfg, synthetic weights) at 32x32: all 8 shortcuts are
+ * fused into their VTA conv kernels (a residual operand that reaches the
+ * add through a relu or an align keeps the conv's step; the float scales
+ * once sent 3 of them to the CPU). Compile only; default configuration,
+ * plain build. */
+static void resnet18_residuals(void)
+{
+	if (!slow_cases_run_here())
+		return;
+	char path[1024], err[1024];
+	snprintf(path, sizeof path, "%s/../shared/models/resnet18.cfg", test_root());
+	vc_darknet_opts o = {.synthetic = 1, .seed = 1, .input_size = 32};
+	vc_module *m = vc_module_new();
+	CHECK_EQ(vc_import_darknet_files(m, path, NULL, &o), 0);
+	vc_compile_opts co = {.calib_path = "synthetic", .calib_count = 2};
+	CHECK_EQ(vc_compile(m, &co, err, sizeof err), 0);
+	int fused = 0;
+	for (int k = 0; k < m->n_kernels; k++)
+		fused += m->kernels[k]->node->n_in == 4;
+	printf("resnet18 at 32x32: %d VTA kernels, %d with the residual fused\n", m->n_kernels, fused);
+	CHECK_EQ(fused, 8);
+	vc_module_free(m);
+}
+
 /* YOLOv3-tiny (shared cfg, synthetic weights) at a small input on fsim:
  * bit-exact with the host int8 reference, detections decoded. Default
  * configuration, plain build only (it is the slow case). */
@@ -510,6 +534,7 @@ int main(int argc, char **argv)
 		{"small_network", small_network},
 		{"leaky_values", leaky_values},
 		{"yolov3_tiny", yolov3_tiny},
+	{"resnet18_residuals", resnet18_residuals},
 		{"image_over_one_buffer", image_over_one_buffer},
 		{"large_plane", large_plane},
 		{"concat_by_layout", concat_by_layout},
