@@ -498,18 +498,23 @@ module vta_compute #(
       (* keep *) reg       use_bc, grst, use_i, is_shr;
       (* keep *) reg [2:0] aop;
       (* keep *) reg [AccW-1:0] immv;
+      // (loaded only when a micro-op enters PA, resp. before an instruction runs)
       (* keep *)
       always @(posedge clk_i) begin
-        sel_a  <= x_sel_a;
-        sel_b  <= x_sel_b;
-        bank_a <= x_a[1:0];
-        bank_b <= x_s[1:0];
-        use_bc <= !is_gemm && r3_bc;
-        grst   <= g_reset;
-        use_i  <= use_imm;
-        aop    <= alu_op;
-        is_shr <= alu_op == `VTA_ALU_OPCODE_SHR;
-        immv   <= imm32;
+        if (x_v) begin
+          sel_a  <= x_sel_a;
+          sel_b  <= x_sel_b;
+          bank_a <= x_a[1:0];
+          bank_b <= x_s[1:0];
+          use_bc <= !is_gemm && r3_bc;
+        end
+        if (state_q == CTok) begin
+          grst   <= g_reset;
+          use_i  <= use_imm;
+          aop    <= alu_op;
+          is_shr <= alu_op == `VTA_ALU_OPCODE_SHR;
+          immv   <= imm32;
+        end
       end
       reg  [AccW-1:0] h1_q, h2_q, h3_q, bc_q;
       reg  [AccW-1:0] r1_q, sa_q;   // PA2: MIN/MAX/ADD result, the value to shift
