@@ -62,7 +62,7 @@ ALL_TARGETS :=
 TEST_EXTRA :=
 
 .SECONDEXPANSION:
-.PHONY: all deps test test-one bench demo clean lint synth
+.PHONY: all deps test test-one bench demo clean lint synth timing
 all: build-all
 
 include config/module.mk

@@ -136,8 +136,9 @@ test-boards-tcl: $(GEN)/vta_config.vh
 		base=$${want% *}; bits=$${want#* }; \
 		if [ "$$bits" = "$$bus" ]; then \
 			if [ $$rc -eq 0 ] && grep -q "offset $$base" $$out/$$b.log && grep -q "DATA_WIDTH $$bits" $$out/$$b.log \
-			   && grep -q "USERID 0x$$id" $$out/vta_userid.xdc; then \
-				echo "PASS boards-tcl/$$b (registers at $$base, $$bits-bit port, UserID 0x$$id)" >> $(RESULTS); \
+			   && grep -q "USERID 0x$$id" $$out/vta_userid.xdc && grep -q "vta: WNS clk_fpga_0 0.456 ns" $$out/$$b.log \
+			   && grep -q "^  | Slice LUTs  *| 41234" $$out/$$b.log; then \
+				echo "PASS boards-tcl/$$b (registers at $$base, $$bits-bit port, UserID 0x$$id, WNS and resources printed)" >> $(RESULTS); \
 			else echo "FAIL boards-tcl/$$b: see $$out/$$b.log" >> $(RESULTS); fi; \
 		else \
 			if [ $$rc -ne 0 ] && grep -q "has a $$bus-bit AXI bus" $$out/$$b.log; then \

@@ -5,9 +5,13 @@
 #   hw/synth.sh YOSYS GEN_DIR OUT_DIR hw/*.v
 # Prints "SYNTH <part> LUT=<n> FF=<n> BRAM36=<n> DSP=<n>" per part and fails
 # when a part does not fit. The GEMM array packs two int8 products per DSP
-# (docs/rtl.md), so one netlist fits both parts.
+# (docs/rtl.md), so one netlist fits both parts. Also writes, per part, the
+# netlist that `make timing` analyses (docs/timing.md): <part>.sta.v, flat,
+# with every alias a VTA_WIRE cell and every constant a VTA_TIE0/1 cell
+# (OpenSTA reads no "assign"), and <part>.cells.v, the primitives' ports.
 set -e
 yosys=$1; gen=$2; out=$3; shift 3
+top=${VTA_TOP:-vta_top}  # another top: the flow check of make test (tests/timing)
 status=0
 # part family LUT FF BRAM36 DSP
 for spec in "xc7z020 xc7 53200 106400 140 220" "xczu3eg xcup 70560 141120 216 360"; do
@@ -18,8 +22,12 @@ for spec in "xc7z020 xc7 53200 106400 140 220" "xczu3eg xcup 70560 141120 216 36
 	t0=$(date +%s)
 	# -q: only warnings/errors on the terminal; they are in the log too
 	$yosys -q -l "$log" -p "read_verilog -I$gen $*; \
-		synth_xilinx -family $fam -top vta_top -noiopad; \
-		tee -q -o $out/$part.stat.json stat -json -tech xilinx" >/dev/null 2>&1 || {
+		synth_xilinx -family $fam -top $top -noiopad; \
+		tee -q -o $out/$part.stat.json stat -json -tech xilinx; \
+		write_verilog -blackboxes $out/$part.cells.v; \
+		flatten; opt_clean -purge; insbuf -buf VTA_WIRE I O; \
+		hilomap -hicell VTA_TIE1 O -locell VTA_TIE0 O; opt_clean -purge; autoname; \
+		write_verilog -noattr -noexpr $out/$part.sta.v" >/dev/null 2>&1 || {
 		echo "synth: yosys failed for $part (see $log)"; exit 1; }
 	secs=$(( $(date +%s) - t0 ))
 	awk -v part="$part" -v secs="$secs" -v ml="$maxlut" -v mf="$maxff" -v mb="$maxbram" -v md="$maxdsp" '

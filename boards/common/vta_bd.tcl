@@ -208,6 +208,19 @@ open_run impl_1
 report_utilization -file $out/utilization.txt
 report_timing_summary -file $out/timing.txt
 set wns [get_property STATS.WNS [get_runs impl_1]]
+# what a user checks first: the setup slack of every clock and the resources
+# (make timing gives the estimate of the same RTL without Vivado, docs/timing.md)
+foreach clk [get_clocks] {
+    set path [get_timing_paths -setup -max_paths 1 -group $clk]
+    set slack [expr {$path eq {} ? "(no paths)" : "[get_property SLACK $path] ns"}]
+    puts "vta: WNS $clk $slack"
+}
+puts "vta: resources (the VTA core, vta_wrapper/vta/vta):"
+foreach line [split [report_utilization -return_string -cells [get_cells -hierarchical -filter {ORIG_REF_NAME == vta_top || REF_NAME == vta_top}]] "\n"] {
+    if {[regexp {^\|\s*(Slice LUTs|Slice Registers|CLB LUTs|CLB Registers|Block RAM Tile|DSPs)\s*\|} $line]} {
+        puts "  $line"
+    }
+}
 set impl_dir [get_property DIRECTORY [get_runs impl_1]]
 file copy -force $impl_dir/vta_wrapper.bit $out/vta-$board.bit
 file copy -force $impl_dir/vta_wrapper.bin $out/vta-$board.bin
