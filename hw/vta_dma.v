@@ -114,7 +114,9 @@ module vta_dma #(
     end
   endgenerate
 
-  // round-robin pick among requesting clients, starting after rr_q
+  // round-robin pick among requesting clients, starting after rr_q; the
+  // candidate wraps by one subtraction (rr_q < NumRd), not a 32-bit modulo,
+  // which synthesizes to a divider of hundreds of logic levels (make timing)
   reg [OwnW-1:0] pick;
   reg            pick_valid;
   integer k, cand;
@@ -122,7 +124,8 @@ module vta_dma #(
     pick = 0;
     pick_valid = 1'b0;
     for (k = NumRd - 1; k >= 0; k = k - 1) begin
-      cand = (k + {{(32-OwnW){1'b0}}, rr_q} + 1) % NumRd;
+      cand = k + {{(32-OwnW){1'b0}}, rr_q} + 1;
+      if (cand >= NumRd) cand = cand - NumRd;
       if (rd_req_valid_i[cand]) begin
         pick = cand[OwnW-1:0];
         pick_valid = 1'b1;
