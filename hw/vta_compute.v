@@ -278,6 +278,7 @@ module vta_compute #(
   // the same as registers of small fanout for the k=2 control (set in CTok,
   // before the instruction runs)
   reg  ctl_alu_q, ctl_reg_q, ctl_mul_q;
+  reg  ctl_ge_q;  // a GEMM that multiplies (not a reset): the INP/WGT reads and the array run
 
   // ---------------------------------------------------------------- k=0: loop counters
   reg        gen_q;
@@ -350,9 +351,9 @@ module vta_compute #(
   assign hold    = r2_v && !adv2;
   wire [LogAcc-1:0] r2_sa = r2_s[LogAcc-1:0];
 
-  assign inp_rd_en_o   = r2_v && is_gemm && !g_reset;
+  assign inp_rd_en_o   = r2_v && ctl_ge_q;
   assign inp_rd_addr_o = r2_s[LogInp-1:0];
-  assign wgt_rd_en_o   = r2_v && is_gemm && !g_reset;
+  assign wgt_rd_en_o   = r2_v && ctl_ge_q;
   assign wgt_rd_addr_o = r2_w;
 
   assign busy_gemm_o = (state_q == CRun) && is_gemm;
@@ -360,11 +361,13 @@ module vta_compute #(
 
   // ---------------------------------------------------------------- k=3..6 (GEMM)
   reg        r4_v, r5_v, r6_v;
+  reg        r3_ge;  // r3_v of a multiplying GEMM: the array's enable straight from a register
+               // (it loads about 500 operand registers and DSP clock enables)
   reg [LogAcc-1:0] r3_a, r4_a, r5_a, r6_a;
   reg [LogAcc-1:0] r3_s;
   wire [Lanes*32-1:0] dots;
   vta_gemm_array u_array (
-      .clk_i(clk_i), .rst_i(rst_i), .en_i(r3_v && is_gemm && !g_reset),
+      .clk_i(clk_i), .rst_i(rst_i), .en_i(r3_ge),
       .inp_i(inp_rd_data_i), .wgt_i(wgt_rd_data_i), .dot_o(dots));
 
   // ACC bank reads: ALU at k=2 (dst, and src unless it waits in the history),
@@ -596,6 +599,7 @@ module vta_compute #(
       phase_q       <= 1'b0;
       tag_v         <= 1'b0;
       r3_v          <= 1'b0;
+      r3_ge         <= 1'b0;
       r4_v          <= 1'b0;
       r5_v          <= 1'b0;
       r6_v          <= 1'b0;
@@ -707,6 +711,7 @@ module vta_compute #(
         ctl_alu_q <= is_alu;
         ctl_reg_q <= alu_reg;
         ctl_mul_q <= alu_mul;
+        ctl_ge_q  <= is_gemm && !g_reset;
       end
       else if (rd_s_alu) begin
         tag_v <= 1'b1;
@@ -720,6 +725,7 @@ module vta_compute #(
 
       // k=3..6
       r3_v      <= emit;
+      r3_ge     <= emit && ctl_ge_q;
       r3_pseudo <= pseudo;
       r3_bc     <= adv2 && (r2_hit || r2_conf);
       r3_a      <= r2_a;
