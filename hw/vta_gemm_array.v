@@ -121,34 +121,26 @@ module vta_gemm_array (
   genvar gb, gj, gc;
   generate
     for (gb = 0; gb < Batch; gb = gb + 1) begin : gen_b
-      // the input row, each element sign-extended once for all the lane pairs
-      // (32-bit slots; synthesis keeps 8 bits, the copies of the sign merge)
-      reg [BlkIn*32-1:0] x_q;
-      integer kx;
-      always @(posedge clk_i)
-        if (en_i)
-          for (kx = 0; kx < BlkIn; kx = kx + 1)
-            x_q[kx*32 +: 32] <= {{(32-InpW){inp_i[gb*RowInp + kx*InpW + InpW-1]}},
-                                 inp_i[gb*RowInp + kx*InpW +: InpW]};
       for (gj = 0; gj < NPairs; gj = gj + 1) begin : gen_pair
         // lanes 2j and 2j+1 (an odd last lane multiplies by w1 = 0)
         localparam HasW1 = (2*gj + 1 < BlkOut);
         localparam L1 = HasW1 ? 2*gj + 1 : 2*gj;  // a valid index either way
-        // one 32-bit slot per multiplier: the {w1, w0} operands, then the product
+        // one 32-bit slot per multiplier: {x, w1, w0} operands, then the product
         // (the simulator moves machine words; synthesis drops the unused bits)
-        reg [BlkIn*32-1:0] w_q;
+        reg [BlkIn*32-1:0] op_q;
         reg [BlkIn*32-1:0] p_q;   // the DSP P registers
         integer k;
         always @(posedge clk_i) begin
           if (en_i)
             for (k = 0; k < BlkIn; k = k + 1)
-              w_q[k*32 +: 2*WgtW] <= {HasW1 ? wgt_i[L1*RowWgt + k*WgtW +: WgtW] : {WgtW{1'b0}},
-                                      wgt_i[(2*gj)*RowWgt + k*WgtW +: WgtW]};
+              op_q[k*32 +: InpW+2*WgtW] <= {inp_i[gb*RowInp + k*InpW +: InpW],
+                                           HasW1 ? wgt_i[L1*RowWgt + k*WgtW +: WgtW] : {WgtW{1'b0}},
+                                           wgt_i[(2*gj)*RowWgt + k*WgtW +: WgtW]};
           if (v_q[0])
             for (k = 0; k < BlkIn; k = k + 1)
               // x * (w1 * 2^ProdW + w0) + 2^(ProdW-1): the pre-adder forms the packed weight
-              p_q[k*32 +: 32] <= $signed(x_q[k*32 +: 32]) *
-                                 $signed(pack_w(w_q[k*32 +: WgtW], w_q[k*32 + WgtW +: WgtW])) +
+              p_q[k*32 +: 32] <= $signed(op_q[k*32 + 2*WgtW +: InpW]) *
+                                 $signed(pack_w(op_q[k*32 +: WgtW], op_q[k*32 + WgtW +: WgtW])) +
                                  (32'sd1 <<< (ProdW - 1));
         end
         for (gc = 2*gj; gc < 2*gj + 2 && gc < BlkOut; gc = gc + 1) begin : gen_lane
