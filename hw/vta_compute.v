@@ -285,6 +285,12 @@ module vta_compute #(
   reg [`VTA_GEMM_UOP_END_WIDTH-1:0] u_q;
   reg [`VTA_GEMM_ITER_IN_WIDTH-1:0] i_q;
   reg [`VTA_GEMM_ITER_OUT_WIDTH-1:0] o_q;
+  // the last value of each counter, set before the run: u_q runs from uop_bgn
+  // and i_q, o_q from 0 up to these, so "u_q + 1 < uop_end" is "u_q != u_last_q"
+  // (an equality, no adder and comparator chain in front of the counters' muxes)
+  reg [`VTA_GEMM_UOP_END_WIDTH-1:0] u_last_q;
+  reg [`VTA_GEMM_ITER_IN_WIDTH-1:0] i_last_q;
+  reg [`VTA_GEMM_ITER_OUT_WIDTH-1:0] o_last_q;
   reg [31:0] od_q, os_q, ow_q;   // outer offsets
   reg [31:0] id_q, is_q, iw_q;   // current (outer + inner) offsets
   wire       hold;               // the micro-op at k=2 does not advance
@@ -641,6 +647,9 @@ module vta_compute #(
               u_q     <= {1'b0, uop_bgn};
               i_q     <= 0;
               o_q     <= 0;
+              u_last_q <= uop_end - 1'b1;
+              i_last_q <= iter_in - 1'b1;
+              o_last_q <= iter_out - 1'b1;
               od_q <= 0; os_q <= 0; ow_q <= 0;
               id_q <= 0; is_q <= 0; iw_q <= 0;
             end
@@ -659,18 +668,18 @@ module vta_compute #(
 
       // k=0
       if (s0_issue) begin
-        if (u_q + 1'b1 < uop_end) begin
+        if (u_q != u_last_q) begin
           u_q <= u_q + 1'b1;
         end else begin
           u_q <= {1'b0, uop_bgn};
-          if (i_q + 1'b1 < iter_in) begin
+          if (i_q != i_last_q) begin
             i_q  <= i_q + 1'b1;
             id_q <= id_q + fd_in;
             is_q <= is_q + fs_in;
             iw_q <= iw_q + fw_in;
           end else begin
             i_q <= 0;
-            if (o_q + 1'b1 < iter_out) begin
+            if (o_q != o_last_q) begin
               o_q  <= o_q + 1'b1;
               od_q <= od_q + fd_out; os_q <= os_q + fs_out; ow_q <= ow_q + fw_out;
               id_q <= od_q + fd_out; is_q <= os_q + fs_out; iw_q <= ow_q + fw_out;
