@@ -80,6 +80,9 @@ include tests/module.mk
 test-extra: $$(TEST_EXTRA)
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(OBJ)/%.o)
+# The shared library exports its public API only: what the installed headers
+# declare under "#pragma GCC visibility push(default)" (runtime/exports.txt).
+$(LIB_OBJS): CFLAGS += -fvisibility=hidden
 
 build-all: $(LIB)/libvta.a $(LIB)/libvta.so $(BIN)/vta $(ALL_TARGETS)
 

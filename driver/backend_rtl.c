@@ -36,8 +36,9 @@ static int sim_wait_irq(void *opaque, uint32_t polls)
 
 void vta_rtl_mmio(struct vta_rtlsim *sim, struct vta_mmio *m)
 {
-	*m = (struct vta_mmio){sim, sim_read32, sim_write32, sim_pause, sim_wait_irq,
-			       vta_rtlsim_dram(sim), 0, vta_rtlsim_dram_size(sim)};
+	*m = (struct vta_mmio){.opaque = sim, .read32 = sim_read32, .write32 = sim_write32,
+			       .pause = sim_pause, .wait_irq = sim_wait_irq,
+			       .dma_va = vta_rtlsim_dram(sim), .dma_size = vta_rtlsim_dram_size(sim)};
 }
 
 static int rtl_open(vta_dev_t *dev, vta_error_t *err)
@@ -52,7 +53,13 @@ static int rtl_open(vta_dev_t *dev, vta_error_t *err)
 	dev->dram_size = p->m.dma_size;
 	dev->dram_first = 4096;
 	dev->coherent = 1;
-	return VTA_OK;
+	/* The board's register addresses, so that VTAMapRegister code runs. */
+	int rc = vta_board_reg_window(&dev->reg_base, &dev->reg_size, NULL, err);
+	if (rc) {
+		vta_rtlsim_destroy(p->sim);
+		p->sim = NULL;
+	}
+	return rc;
 }
 
 static void rtl_close(vta_dev_t *dev)
@@ -125,6 +132,18 @@ static void rtl_describe(vta_dev_t *dev, char *buf, size_t n)
 	snprintf(buf, n, "Verilator model of hw/, %zu MiB DRAM", dev->dram_size >> 20);
 }
 
+static uint32_t rtl_reg_read(vta_dev_t *dev, uint32_t off)
+{
+	RtlDev *p = dev->priv;
+	return vta_rtlsim_reg_read(p->sim, off);
+}
+
+static void rtl_reg_write(vta_dev_t *dev, uint32_t off, uint32_t val)
+{
+	RtlDev *p = dev->priv;
+	vta_rtlsim_reg_write(p->sim, off, val);
+}
+
 const vta_backend_t vta_backend_rtl = {
 	.name = "rtl",
 	.summary = "the RTL (hw/*.v) simulated by Verilator, in-process",
@@ -136,4 +155,6 @@ const vta_backend_t vta_backend_rtl = {
 	.recover = rtl_recover,
 	.counters = rtl_counters,
 	.describe = rtl_describe,
+	.reg_read = rtl_reg_read,
+	.reg_write = rtl_reg_write,
 };

@@ -6,14 +6,18 @@
  * mapped through the UIO device whose name contains "vta" (or
  * $VTA_ZYNQ_UIO), else through /dev/mem at the board's base address.
  * DMA memory: one u-dma-buf region ($VTA_ZYNQ_UDMABUF, default udmabuf0),
- * physically contiguous, with explicit cache maintenance through its sysfs
- * sync_for_device / sync_for_cpu files when it is mapped cached.
+ * physically contiguous, mapped cached and uncached (O_SYNC); the memory
+ * port of the board's block design decides coherence (boards/boards.txt),
+ * and on the non-coherent HP ports the runtime has the cached view flushed
+ * and invalidated through the region's sysfs sync files around every run.
+ * The region (and the UIO device) are locked for the process with flock.
  *
  * All register traffic goes through a struct vta_mmio (driver/zynq.h), so
- * tests run this exact code against the RTL simulation. Runs, the idle check,
- * the interrupt wait and the soft reset after an error are driver/regs.c.
- * Interrupts: through the UIO device (read/poll on /dev/uioN, re-enabled by
- * writing 1); with /dev/mem there is none and the run polls.
+ * tests run this exact code against the RTL simulation, and with a u-dma-buf
+ * tree under a test directory also the board's memory code. Runs, the idle
+ * check, the interrupt wait and the soft reset after an error are
+ * driver/regs.c. Interrupts: through the UIO device (read/poll on /dev/uioN,
+ * re-enabled by writing 1); with /dev/mem there is none and the run polls.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,7 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <vta/vta_boards.h>
+#include <vta/driver.h>
 #include <vta/vta_config.h>
 #include <vta/vta_regmap.h>
 
@@ -36,18 +40,21 @@
 #include "zynq.h"
 
 typedef struct {
-	struct vta_mmio board; /* used when dev->mmio is NULL */
+	struct vta_mmio board; /* used when dev->seam is NULL */
+	const struct vta_mmio *seam;
 	volatile uint32_t *regs;
 	size_t regs_len;
-	int uio_fd; /* the UIO device, for its interrupt; -1 with /dev/mem */
-	int udma_fd;
+	int uio_fd;            /* UIO: its interrupt and the device lock; -1 with /dev/mem */
+	int udma_fd, udma_uc_fd;
+	char root[256];        /* prefix of /dev and /sys ("" on a board) */
 	char udma_name[64];
-	int cached;
+	uint8_t *uc_map;       /* the O_SYNC mapping we made (not the seam's) */
 } ZynqDev;
 
 static const struct vta_mmio *mmio_of(vta_dev_t *dev)
 {
-	return dev->mmio ? dev->mmio : &((ZynqDev *)dev->priv)->board;
+	ZynqDev *z = dev->priv;
+	return z->seam ? z->seam : &z->board;
 }
 
 static uint32_t rd(vta_dev_t *dev, uint32_t off)
@@ -95,23 +102,16 @@ static int board_wait_irq(void *opaque, uint32_t polls)
 	return read(z->uio_fd, &count, sizeof count) == (ssize_t)sizeof count ? 1 : -1;
 }
 
-/* The register base of the board's block design, from the board table
- * (boards/boards.txt): the board named by VTA_BOARD, else the one for this
- * configuration's target; VTA_ZYNQ_REG_BASE overrides both. */
-static int board_reg_base(uint64_t *base, vta_error_t *err)
+/* The root of the device tree the backend reads: "" on a board,
+ * $VTA_SYSFS_ROOT (as `vta flash` uses), or the seam's test tree. */
+static void set_root(ZynqDev *z, const char *root)
 {
-	const char *s = getenv("VTA_ZYNQ_REG_BASE");
-	if (s && *s) {
-		*base = strtoull(s, NULL, 0);
-		return VTA_OK;
-	}
-	const char *name = getenv("VTA_BOARD");
-	const vta_board_t *b = name && *name ? vta_board_find(name) : vta_board_for_target(VTA_TARGET);
-	if (!b)
-		return vta_error_set(err, VTA_EINVAL, -1,
-				     "VTA_BOARD=%s is not a board of boards/boards.txt", name ? name : "");
-	*base = b->reg_base;
-	return VTA_OK;
+	if (!root)
+		root = getenv("VTA_SYSFS_ROOT");
+	snprintf(z->root, sizeof z->root, "%s", root && strcmp(root, "/") ? root : "");
+	size_t n = strlen(z->root);
+	if (n && z->root[n - 1] == '/')
+		z->root[n - 1] = 0;
 }
 
 static int read_sysfs(const char *path, char *buf, size_t n)
@@ -125,33 +125,26 @@ static int read_sysfs(const char *path, char *buf, size_t n)
 	return 0;
 }
 
-static int write_sysfs(const char *path, const char *val)
-{
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -1;
-	int ok = fputs(val, f) >= 0;
-	return fclose(f) == 0 && ok ? 0 : -1;
-}
-
 /* Find /dev/uioN for the VTA registers: $VTA_ZYNQ_UIO or a name with "vta". */
-static int find_uio(char *dev, size_t n)
+static int find_uio(const char *root, char *dev, size_t n)
 {
 	const char *env = getenv("VTA_ZYNQ_UIO");
 	if (env && *env) {
 		snprintf(dev, n, "%s", env);
 		return 0;
 	}
-	DIR *d = opendir("/sys/class/uio");
+	char dir[300];
+	snprintf(dir, sizeof dir, "%s/sys/class/uio", root);
+	DIR *d = opendir(dir);
 	if (!d)
 		return -1;
 	struct dirent *e;
 	int found = -1;
 	while ((e = readdir(d)) && found) {
-		char path[320], name[64];
-		snprintf(path, sizeof path, "/sys/class/uio/%s/name", e->d_name);
+		char path[600], name[64];
+		snprintf(path, sizeof path, "%s/%s/name", dir, e->d_name);
 		if (e->d_name[0] != '.' && !read_sysfs(path, name, sizeof name) && strstr(name, "vta")) {
-			snprintf(dev, n, "/dev/%.32s", e->d_name);
+			snprintf(dev, n, "%s/dev/%.32s", root, e->d_name);
 			found = 0;
 		}
 	}
@@ -165,16 +158,28 @@ static const char *udma_name(void)
 	return s && *s ? s : "udmabuf0";
 }
 
+/* Path of attribute attr of the u-dma-buf region (newer drivers use the
+ * class u-dma-buf, older ones udmabuf). */
+static void udma_attr(const ZynqDev *z, const char *attr, char *path, size_t n)
+{
+	snprintf(path, n, "%s/sys/class/u-dma-buf/%s/%s", z->root, z->udma_name, attr);
+	if (access(path, F_OK))
+		snprintf(path, n, "%s/sys/class/udmabuf/%s/%s", z->root, z->udma_name, attr);
+}
+
 static int zynq_probe(char *why, size_t n)
 {
-	char path[128], buf[64], uio[64];
-	snprintf(path, sizeof path, "/sys/class/u-dma-buf/%s/phys_addr", udma_name());
+	ZynqDev z = {.udma_fd = -1};
+	set_root(&z, NULL);
+	snprintf(z.udma_name, sizeof z.udma_name, "%s", udma_name());
+	char path[400], buf[64], uio[300];
+	udma_attr(&z, "phys_addr", path, sizeof path);
 	if (read_sysfs(path, buf, sizeof buf)) {
 		snprintf(why, n, "no u-dma-buf region %s (%s is missing; load the u-dma-buf module "
-			 "with a udmabuf0 of at least 64 MiB)", udma_name(), path);
+			 "with a udmabuf0 of at least 64 MiB)", z.udma_name, path);
 		return VTA_EIO;
 	}
-	if (find_uio(uio, sizeof uio) && access("/dev/mem", R_OK | W_OK)) {
+	if (find_uio(z.root, uio, sizeof uio) && access("/dev/mem", R_OK | W_OK)) {
 		snprintf(why, n, "no UIO device named \"vta\" and /dev/mem is not accessible "
 			 "(run as root or set VTA_ZYNQ_UIO)");
 		return VTA_EIO;
@@ -182,21 +187,24 @@ static int zynq_probe(char *why, size_t n)
 	return VTA_OK;
 }
 
-static int map_registers(ZynqDev *z, vta_error_t *err)
+static int map_registers(ZynqDev *z, uint64_t base, vta_error_t *err)
 {
-	char uio[64];
+	char uio[300];
 	int fd;
 	off_t off = 0;
 	const char *what;
-	if (!find_uio(uio, sizeof uio)) {
+	if (!find_uio(z->root, uio, sizeof uio)) {
 		what = uio;
 		fd = open(uio, O_RDWR | O_SYNC);
+		if (fd >= 0) {
+			int rc = vta_lock_device_file(fd, uio, err);
+			if (rc) {
+				close(fd);
+				return rc;
+			}
+		}
 	} else {
 		what = "/dev/mem";
-		uint64_t base = 0;
-		int rc = board_reg_base(&base, err);
-		if (rc)
-			return rc;
 		fd = open("/dev/mem", O_RDWR | O_SYNC);
 		off = (off_t)base;
 	}
@@ -218,63 +226,123 @@ static int map_registers(ZynqDev *z, vta_error_t *err)
 	return VTA_OK;
 }
 
-static int map_udmabuf(vta_dev_t *dev, ZynqDev *z, vta_error_t *err)
+static int map_view(const char *path, int flags, size_t size, int *fd, uint8_t **va,
+		    vta_error_t *err)
 {
-	char path[160], buf[64];
-	snprintf(z->udma_name, sizeof z->udma_name, "%s", udma_name());
-	snprintf(path, sizeof path, "/sys/class/u-dma-buf/%s/phys_addr", z->udma_name);
-	if (read_sysfs(path, buf, sizeof buf))
-		return vta_error_set(err, VTA_EIO, -1, "cannot read %s", path);
-	uint64_t pa = strtoull(buf, NULL, 0);
-	snprintf(path, sizeof path, "/sys/class/u-dma-buf/%s/size", z->udma_name);
-	if (read_sysfs(path, buf, sizeof buf))
-		return vta_error_set(err, VTA_EIO, -1, "cannot read %s", path);
-	size_t size = (size_t)strtoull(buf, NULL, 0);
-	/* Coherent port (VTA-SPEC 1.3): map cached; else uncached via O_SYNC. */
-	z->cached = VTA_CACHED;
-	snprintf(path, sizeof path, "/dev/%s", z->udma_name);
-	z->udma_fd = open(path, O_RDWR);
-	if (z->udma_fd < 0)
+	*fd = open(path, O_RDWR | flags);
+	if (*fd < 0)
 		return vta_error_set(err, VTA_EIO, -1, "cannot open %s: %s", path, strerror(errno));
-	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, z->udma_fd, 0);
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
 	if (p == MAP_FAILED) {
-		close(z->udma_fd);
-		return vta_error_set(err, VTA_EIO, -1, "cannot map %s: %s", path, strerror(errno));
+		int e = errno;
+		close(*fd);
+		*fd = -1;
+		return vta_error_set(err, VTA_EIO, -1, "cannot map %zu bytes of %s%s: %s", size, path,
+				     flags ? " uncached" : "", strerror(e));
 	}
-	dev->dram_va = p;
-	dev->dram_pa = pa;
-	dev->dram_size = size;
+	*va = p;
 	return VTA_OK;
 }
 
-/* u-dma-buf cache maintenance: direction 1 = to device, 2 = from device. */
-static void udma_sync(vta_dev_t *dev, size_t off, size_t n, int to_device)
+/* The u-dma-buf region: its physical address and size from sysfs, locked,
+ * mapped cached and (on a board) uncached with O_SYNC; a seam with a tree
+ * provides the uncached view, i.e. the device's memory, itself. */
+static int map_udmabuf(vta_dev_t *dev, ZynqDev *z, vta_error_t *err)
+{
+	char path[400], buf[64];
+	snprintf(z->udma_name, sizeof z->udma_name, "%s", udma_name());
+	udma_attr(z, "phys_addr", path, sizeof path);
+	if (read_sysfs(path, buf, sizeof buf))
+		return vta_error_set(err, VTA_EIO, -1, "cannot read %s", path);
+	uint64_t pa = strtoull(buf, NULL, 0);
+	udma_attr(z, "size", path, sizeof path);
+	if (read_sysfs(path, buf, sizeof buf))
+		return vta_error_set(err, VTA_EIO, -1, "cannot read %s", path);
+	size_t size = (size_t)strtoull(buf, NULL, 0);
+	if (size < 2 * (size_t)VTA_PAGE_BYTES)
+		return vta_error_set(err, VTA_EIO, -1, "%s says the region has %zu bytes: too small",
+				     path, size);
+	if (z->seam && (z->seam->dma_pa != pa || z->seam->dma_size < size))
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "the test tree's u-dma-buf (0x%" PRIX64 ", %zu bytes) is not the "
+				     "seam's memory (0x%" PRIX64 ", %zu bytes)",
+				     pa, size, z->seam->dma_pa, z->seam->dma_size);
+	snprintf(path, sizeof path, "%s/dev/%s", z->root, z->udma_name);
+	int rc = map_view(path, 0, size, &z->udma_fd, &dev->dram_va, err);
+	if (rc)
+		return rc;
+	dev->dram_size = size; /* so that close unmaps what we mapped */
+	rc = vta_lock_device_file(z->udma_fd, path, err);
+	if (rc)
+		return rc;
+	if (z->seam) {
+		dev->dram_va_uc = z->seam->dma_va;
+	} else {
+		rc = map_view(path, O_SYNC, size, &z->udma_uc_fd, &z->uc_map, err);
+		if (rc)
+			return rc;
+		dev->dram_va_uc = z->uc_map;
+	}
+	dev->dram_pa = pa;
+	return VTA_OK;
+}
+
+/* One attribute write; a sysfs attribute reports failure from write or
+ * close. The seam's kernel acts after each write. */
+static int write_attr(vta_dev_t *dev, const char *attr, const char *val, vta_error_t *err)
 {
 	ZynqDev *z = dev->priv;
-	char path[160], val[32];
-	snprintf(path, sizeof path, "/sys/class/u-dma-buf/%s/sync_offset", z->udma_name);
-	snprintf(val, sizeof val, "%zu", off);
-	write_sysfs(path, val);
-	snprintf(path, sizeof path, "/sys/class/u-dma-buf/%s/sync_size", z->udma_name);
-	snprintf(val, sizeof val, "%zu", n);
-	write_sysfs(path, val);
-	snprintf(path, sizeof path, "/sys/class/u-dma-buf/%s/sync_direction", z->udma_name);
-	write_sysfs(path, to_device ? "1" : "2");
-	snprintf(path, sizeof path, "/sys/class/u-dma-buf/%s/%s", z->udma_name,
-		 to_device ? "sync_for_device" : "sync_for_cpu");
-	write_sysfs(path, "1");
+	char path[400];
+	udma_attr(z, attr, path, sizeof path);
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return vta_error_set(err, VTA_EIO, -1, "cache maintenance failed: cannot open %s: %s",
+				     path, strerror(errno));
+	size_t n = strlen(val);
+	ssize_t k = write(fd, val, n);
+	int e = errno;
+	if (close(fd) && k == (ssize_t)n) {
+		k = -1;
+		e = errno;
+	}
+	if (k != (ssize_t)n)
+		return vta_error_set(err, VTA_EIO, -1, "cache maintenance failed: writing \"%s\" to %s: %s",
+				     val, path, k < 0 ? strerror(e) : "short write");
+	if (z->seam && z->seam->sysfs_written)
+		z->seam->sysfs_written(z->seam->opaque, path);
+	return VTA_OK;
 }
 
-static void zynq_flush(vta_dev_t *dev, size_t off, size_t n)
+/* u-dma-buf manual cache maintenance (its README): the range, the
+ * direction (0 bidirectional, 1 to device, 2 from device), then the owner. */
+static int udma_sync(vta_dev_t *dev, size_t off, size_t n, int direction, int for_device,
+		     vta_error_t *err)
 {
-	if (!dev->mmio)
-		udma_sync(dev, off, n, 1);
+	char v[32];
+	snprintf(v, sizeof v, "%zu", off);
+	int rc = write_attr(dev, "sync_offset", v, err);
+	snprintf(v, sizeof v, "%zu", n);
+	if (!rc)
+		rc = write_attr(dev, "sync_size", v, err);
+	snprintf(v, sizeof v, "%d", direction);
+	if (!rc)
+		rc = write_attr(dev, "sync_direction", v, err);
+	if (!rc)
+		rc = write_attr(dev, for_device ? "sync_for_device" : "sync_for_cpu", "1", err);
+	return rc;
 }
 
-static void zynq_invalidate(vta_dev_t *dev, size_t off, size_t n)
+static int zynq_flush(vta_dev_t *dev, size_t off, size_t n, int written_by_device,
+		      vta_error_t *err)
 {
-	if (!dev->mmio)
-		udma_sync(dev, off, n, 0);
+	/* Bytes the device will also write are cleaned and invalidated, so that
+	 * no dirty line is evicted over the device's data later. */
+	return udma_sync(dev, off, n, written_by_device ? 0 : 1, 1, err);
+}
+
+static int zynq_invalidate(vta_dev_t *dev, size_t off, size_t n, vta_error_t *err)
+{
+	return udma_sync(dev, off, n, 2, 0, err);
 }
 
 /* ---- The backend -------------------------------------------------------- */
@@ -282,40 +350,63 @@ static void zynq_invalidate(vta_dev_t *dev, size_t off, size_t n)
 static void zynq_close(vta_dev_t *dev)
 {
 	ZynqDev *z = dev->priv;
-	if (dev->mmio)
-		return;
 	if (z->regs)
 		munmap((void *)z->regs, z->regs_len);
-	if (dev->dram_va)
-		munmap(dev->dram_va, dev->dram_size);
-	if (z->udma_fd > 0)
-		close(z->udma_fd);
 	if (z->uio_fd >= 0)
 		close(z->uio_fd);
+	if (z->udma_fd >= 0) {
+		munmap(dev->dram_va, dev->dram_size);
+		close(z->udma_fd);
+	}
+	if (z->uc_map)
+		munmap(z->uc_map, dev->dram_size);
+	if (z->udma_uc_fd >= 0)
+		close(z->udma_uc_fd);
 }
 
 static int zynq_open(vta_dev_t *dev, vta_error_t *err)
 {
 	ZynqDev *z = dev->priv;
-	if (dev->mmio) {
-		dev->dram_va = dev->mmio->dma_va;
-		dev->dram_pa = dev->mmio->dma_pa;
-		dev->dram_size = dev->mmio->dma_size;
+	z->seam = dev->seam;
+	z->uio_fd = z->udma_fd = z->udma_uc_fd = -1;
+	uint64_t base;
+	uint32_t size;
+	int coherent;
+	int rc = vta_board_reg_window(&base, &size, &coherent, err);
+	if (rc)
+		return rc;
+	const char *s = getenv("VTA_ZYNQ_REG_BASE");
+	if (s && *s)
+		base = strtoull(s, NULL, 0);
+	dev->reg_base = base;
+	dev->reg_size = size;
+	if (z->seam && !z->seam->root) {
+		/* Registers and coherent memory from the seam. */
+		dev->dram_va = z->seam->dma_va;
+		dev->dram_pa = z->seam->dma_pa;
+		dev->dram_size = z->seam->dma_size;
+		dev->coherent = 1;
 	} else {
-		z->uio_fd = -1;
-		int rc = map_registers(z, err);
-		z->board = (struct vta_mmio){z, board_read32, board_write32, board_pause,
-					     z->uio_fd >= 0 ? board_wait_irq : NULL, NULL, 0, 0};
+		if (z->seam) {
+			set_root(z, z->seam->root);
+		} else {
+			set_root(z, NULL);
+			rc = map_registers(z, base, err);
+			z->board = (struct vta_mmio){z, board_read32, board_write32, board_pause,
+						     z->uio_fd >= 0 ? board_wait_irq : NULL, NULL, 0, 0,
+						     NULL, NULL, NULL};
+		}
 		if (!rc)
 			rc = map_udmabuf(dev, z, err);
 		if (rc) {
 			zynq_close(dev);
 			return rc;
 		}
+		/* The board's memory port (boards/boards.txt): HP ports do not
+		 * snoop the CPU caches, so the runtime syncs around every run. */
+		dev->coherent = coherent;
 	}
 	dev->dram_first = dev->dram_pa ? 0 : 4096;
-	/* VTA_COHERENT_ACCESSES: the shipped block designs use ACP/HPC0. */
-	dev->coherent = 1;
 	return VTA_OK;
 }
 
@@ -332,7 +423,14 @@ static int zynq_run(vta_dev_t *dev, uint64_t insn_pa, uint32_t n, uint32_t wait_
 {
 	const struct vta_mmio *m = mmio_of(dev);
 	int rc = vta_regs_prepare(m, err);
-	return rc ? rc : vta_regs_run(m, insn_pa, n, wait_cycles, dev->dram_pa, dev->dram_size, err);
+	if (rc)
+		return rc;
+	/* The stream and its data (flushed by the runtime) reach memory before
+	 * the device is told where they are and started. */
+	vta_io_barrier();
+	if (m->barrier)
+		m->barrier(m->opaque);
+	return vta_regs_run(m, insn_pa, n, wait_cycles, dev->dram_pa, dev->dram_size, err);
 }
 
 static int zynq_recover(vta_dev_t *dev, vta_error_t *err)
@@ -345,12 +443,28 @@ static void zynq_counters(vta_dev_t *dev, vta_counters_t *c) { vta_regs_counters
 static void zynq_describe(vta_dev_t *dev, char *buf, size_t n)
 {
 	ZynqDev *z = dev->priv;
-	if (dev->mmio)
+	const char *mem = dev->coherent ? "coherent" : "cached, synced around every run";
+	if (z->seam && !z->seam->root)
 		snprintf(buf, n, "registers through a test MMIO port, %zu MiB DMA window",
 			 dev->dram_size >> 20);
 	else
-		snprintf(buf, n, "board registers, u-dma-buf %s (%zu MiB at 0x%" PRIX64 ")", z->udma_name,
-			 dev->dram_size >> 20, dev->dram_pa);
+		snprintf(buf, n, "%s registers, u-dma-buf %s (%zu MiB at 0x%" PRIX64 ", %s)",
+			 z->seam ? "test MMIO" : "board", z->udma_name, dev->dram_size >> 20,
+			 dev->dram_pa, mem);
+}
+
+static uint32_t zynq_reg_read(vta_dev_t *dev, uint32_t off) { return rd(dev, off); }
+
+static void zynq_reg_write(vta_dev_t *dev, uint32_t off, uint32_t val)
+{
+	const struct vta_mmio *m = mmio_of(dev);
+	m->write32(m->opaque, off, val);
+}
+
+static volatile uint32_t *zynq_reg_ptr(vta_dev_t *dev)
+{
+	ZynqDev *z = dev->priv;
+	return z->seam ? NULL : z->regs;
 }
 
 const vta_backend_t vta_backend_zynq = {
@@ -367,21 +481,7 @@ const vta_backend_t vta_backend_zynq = {
 	.invalidate = zynq_invalidate,
 	.counters = zynq_counters,
 	.describe = zynq_describe,
+	.reg_read = zynq_reg_read,
+	.reg_write = zynq_reg_write,
+	.reg_ptr = zynq_reg_ptr,
 };
-
-/* ---- Test entry point (driver/zynq.h) ---------------------------------- */
-
-int vta_dev_open_with_mmio(const vta_backend_t *be, const vta_mmio_t *mmio, vta_dev_t **out,
-			   vta_error_t *err);
-int vta_context_from_dev(vta_dev_t *dev, vta_context_t **out, vta_error_t *err);
-
-int vta_zynq_open_mmio(const struct vta_mmio *mmio, vta_context_t **out, vta_error_t *err)
-{
-	vta_error_clear(err);
-	*out = NULL;
-	if (!mmio || !mmio->read32 || !mmio->write32 || !mmio->dma_va || !mmio->dma_size)
-		return vta_error_set(err, VTA_EINVAL, -1, "vta_zynq_open_mmio: incomplete MMIO description");
-	vta_dev_t *dev;
-	int rc = vta_dev_open_with_mmio(&vta_backend_zynq, mmio, &dev, err);
-	return rc ? rc : vta_context_from_dev(dev, out, err);
-}

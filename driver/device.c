@@ -83,39 +83,14 @@ int vta_backend_probe(const char *name, char *why, size_t n)
 	return VTA_EINVAL;
 }
 
-size_t vta_sim_dram_bytes(void)
-{
-	const char *s = getenv("VTA_DRAM_MB");
-	long mb = s ? strtol(s, NULL, 10) : 0;
-	if (mb <= 0 || mb > 4095)
-		mb = 128;
-	return (size_t)mb << 20;
-}
-
-void vta_counters_add(vta_counters_t *t, const vta_counters_t *c)
-{
-	for (int i = 0; i < 8; i++) {
-		t->insns[i] += c->insns[i];
-		t->bytes_read[i] += c->bytes_read[i];
-	}
-	t->gemm_uops += c->gemm_uops;
-	t->gemm_reset_uops += c->gemm_reset_uops;
-	t->alu_uops += c->alu_uops;
-	t->bytes_written += c->bytes_written;
-	t->insn_bytes_read += c->insn_bytes_read;
-	for (int q = 0; q < VTA_Q_COUNT; q++)
-		t->token_waits[q] += c->token_waits[q];
-	t->cycles += c->cycles;
-}
-
-static int open_backend(const vta_backend_t *be, const vta_mmio_t *mmio, vta_dev_t **out,
+static int open_backend(const vta_backend_t *be, const void *seam, vta_dev_t **out,
 			vta_error_t *err)
 {
 	vta_dev_t *dev = calloc(1, sizeof *dev);
 	if (!dev)
 		return vta_error_set(err, VTA_ENOMEM, -1, "cannot allocate a %s device", be->name);
 	dev->be = be;
-	dev->mmio = mmio;
+	dev->seam = seam;
 	if (be->priv_size && !(dev->priv = calloc(1, be->priv_size))) {
 		free(dev);
 		return vta_error_set(err, VTA_ENOMEM, -1, "cannot allocate a %s device", be->name);
@@ -161,14 +136,13 @@ int vta_dev_open(const char *name, vta_dev_t **out, vta_error_t *err)
 	return open_backend(vta_backend_find(name), NULL, out, err);
 }
 
-/* Used by driver/zynq.c's test entry point. */
-int vta_dev_open_with_mmio(const vta_backend_t *be, const vta_mmio_t *mmio, vta_dev_t **out,
-			   vta_error_t *err);
-int vta_dev_open_with_mmio(const vta_backend_t *be, const vta_mmio_t *mmio, vta_dev_t **out,
-			   vta_error_t *err)
+int vta_dev_open_seam(const char *name, const void *seam, vta_dev_t **out, vta_error_t *err)
 {
 	*out = NULL;
-	return open_backend(be, mmio, out, err);
+	const vta_backend_t *be = vta_backend_find(name);
+	if (!be)
+		return vta_error_set(err, VTA_EUNSUPPORTED, -1, "backend \"%s\" is not built in", name);
+	return open_backend(be, seam, out, err);
 }
 
 void vta_dev_close(vta_dev_t *dev)
@@ -208,4 +182,22 @@ int vta_dev_run(vta_dev_t *dev, uint64_t insn_pa, uint32_t insn_count, uint32_t 
 		snprintf(err->msg + len, sizeof err->msg - len, "; recovery failed: %s", rerr.msg);
 	}
 	return rc;
+}
+
+int vta_dev_flush(vta_dev_t *dev, size_t off, size_t n, int written_by_device, vta_error_t *err)
+{
+	if (dev->coherent || !dev->be->flush || n == 0)
+		return VTA_OK;
+	dev->syncs++;
+	dev->sync_bytes += n;
+	return dev->be->flush(dev, off, n, written_by_device, err);
+}
+
+int vta_dev_invalidate(vta_dev_t *dev, size_t off, size_t n, vta_error_t *err)
+{
+	if (dev->coherent || !dev->be->invalidate || n == 0)
+		return VTA_OK;
+	dev->syncs++;
+	dev->sync_bytes += n;
+	return dev->be->invalidate(dev, off, n, err);
 }

@@ -25,6 +25,65 @@ enum { STAGE_NONE = 0, STAGE_LOAD = 1, STAGE_COMPUTE = 2, STAGE_STORE = 3 };
 /* The runtime's instruction array may hold this many words. */
 #define MAX_INSNS ((size_t)VTA_MAX_XFER / VTA_INS_ELEM_BYTES)
 
+struct Cmdq {
+	vta_insn_word_t *w;
+	size_t n, cap;
+	uint8_t pend_prev[4], pend_next[4]; /* per stage 1..3 */
+	int debug;
+	int poisoned;              /* an error happened while queuing */
+	vta_error_t poison;        /* the first one */
+	size_t insn_off, insn_len; /* DMA block for the stream */
+	int have_insn_buf;
+	size_t last_n;             /* instructions of the last synchronize */
+	size_t *pins;              /* blocks the queued program references */
+	size_t npins, cappins;
+};
+
+Cmdq *cmd_create(void) { return calloc(1, sizeof(Cmdq)); }
+
+int cmd_debug(const vta_context_t *ctx) { return rt_cmdq(ctx)->debug; }
+
+void cmd_poison(vta_context_t *ctx)
+{
+	Cmdq *q = rt_cmdq(ctx);
+	if (!q->poisoned) {
+		q->poisoned = 1;
+		q->poison = *rt_last_error(ctx);
+	}
+}
+
+int cmd_pin(vta_context_t *ctx, size_t off)
+{
+	Cmdq *q = rt_cmdq(ctx);
+	for (size_t i = q->npins, k = 0; i > 0 && k < 4; i--, k++)
+		if (q->pins[i - 1] == off)
+			return VTA_OK;
+	if (q->npins == q->cappins) {
+		size_t cap = q->cappins ? 2 * q->cappins : 16;
+		size_t *a = realloc(q->pins, cap * sizeof *a);
+		if (!a)
+			return VTA_ENOMEM;
+		q->pins = a;
+		q->cappins = cap;
+	}
+	q->pins[q->npins++] = off;
+	mem_pin(rtdev_mem(rt_dev(ctx)), off, 1);
+	return VTA_OK;
+}
+
+static void unpin_all(vta_context_t *ctx)
+{
+	Cmdq *q = rt_cmdq(ctx);
+	if (!q->npins)
+		return;
+	Mem *m = rtdev_mem(rt_dev(ctx));
+	mem_lock(m);
+	for (size_t i = 0; i < q->npins; i++)
+		mem_pin(m, q->pins[i], -1);
+	mem_unlock(m);
+	q->npins = 0;
+}
+
 static unsigned field(const vta_insn_word_t *w, int lsb, int width)
 {
 	uint64_t word = w->w[lsb / 64];
@@ -48,7 +107,7 @@ static int word_stage(const vta_insn_word_t *w, int by_type)
 
 static int append(vta_context_t *ctx, const vta_insn_word_t *w)
 {
-	Cmdq *q = &ctx->q;
+	Cmdq *q = rt_cmdq(ctx);
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? 2 * q->cap : 256;
 		vta_insn_word_t *a = realloc(q->w, cap * sizeof *a);
@@ -58,13 +117,13 @@ static int append(vta_context_t *ctx, const vta_insn_word_t *w)
 		q->cap = cap;
 	}
 	q->w[q->n++] = *w;
-	ctx->insns_queued++;
+	rt_count_insns(ctx, 1);
 	return VTA_OK;
 }
 
 int cmd_emit(vta_context_t *ctx, int stage, vta_insn_t *in)
 {
-	Cmdq *q = &ctx->q;
+	Cmdq *q = rt_cmdq(ctx);
 	in->pop_prev = q->pend_prev[stage];
 	in->pop_next = q->pend_next[stage];
 	vta_insn_word_t w;
@@ -99,7 +158,7 @@ static int check_qids(vta_context_t *ctx, const char *fn, int from, int to)
 
 static int dep_pop(vta_context_t *ctx, int from, int to)
 {
-	Cmdq *q = &ctx->q;
+	Cmdq *q = rt_cmdq(ctx);
 	uint8_t *flag = from < to ? &q->pend_prev[to] : &q->pend_next[to];
 	if (*flag) {
 		int rc = emit_nop(ctx, to, 0, 0);
@@ -112,7 +171,7 @@ static int dep_pop(vta_context_t *ctx, int from, int to)
 
 static int dep_push(vta_context_t *ctx, int from, int to)
 {
-	Cmdq *q = &ctx->q;
+	Cmdq *q = rt_cmdq(ctx);
 	if (q->pend_prev[from] || q->pend_next[from]) {
 		int rc = emit_nop(ctx, from, 0, 0);
 		if (rc)
@@ -152,13 +211,14 @@ void VTASetDebugMode(VTACommandHandle cmd, int debug_flag)
 {
 	vta_context_t *ctx = rt_cmd(cmd, "VTASetDebugMode");
 	if (ctx)
-		ctx->q.debug = debug_flag;
+		rt_cmdq(ctx)->debug = debug_flag;
 }
 
 /* ---- Loads and stores ---------------------------------------------------- */
 
 /* dram_base of element elem_offset of a buffer, checking that the whole
- * 2-D region lies inside the buffer and the address is element-aligned. */
+ * 2-D region lies inside the buffer and the address is element-aligned; the
+ * buffer is kept until the program has run. */
 static int dram_region(vta_context_t *ctx, const char *fn, const void *handle, uint32_t type,
 		       uint32_t elem_offset, uint32_t x_size, uint32_t y_size, uint32_t x_stride,
 		       uint32_t *dram_base)
@@ -167,27 +227,43 @@ static int dram_region(vta_context_t *ctx, const char *fn, const void *handle, u
 	if (!eb)
 		return rt_fail(ctx, VTA_EINVAL, "%s: memory type %" PRIu32 " is not UOP, WGT, INP, ACC, "
 			       "OUT or ACC_8BIT", fn, type);
-	Buffer *b = buffer_lookup(ctx, handle);
-	if (!b)
+	RtDev *d = rt_dev(ctx);
+	Mem *m = rtdev_mem(d);
+	MemBlock b;
+	size_t size;
+	mem_lock(m);
+	if (mem_handle(m, handle, &b, &size) < 0) {
+		mem_unlock(m);
+		RtDev *other = rtdev_of_handle(handle);
+		if (other) {
+			const char *name = rtdev_dev(other)->be->name;
+			rtdev_release(other);
+			return rt_fail(ctx, VTA_EINVAL, "%s: buffer %p belongs to the %s device, not to "
+				       "this context's %s device", fn, handle, name, rtdev_dev(d)->be->name);
+		}
 		return rt_fail(ctx, VTA_EINVAL, "%s: %p is not a live buffer handle from VTABufferAlloc "
 			       "(freed?)", fn, handle);
-	if (b->pa % eb)
-		return rt_fail(ctx, VTA_EINVAL, "%s: buffer address 0x%" PRIX64 " is not aligned to the "
-			       "%" PRIu32 "-byte %s element", fn, b->pa, eb, vta_mem_name(type));
-	if (x_size && y_size) {
-		uint64_t last = (uint64_t)elem_offset + (uint64_t)(y_size - 1) * x_stride + x_size;
-		if (last * eb > b->size)
-			return rt_fail(ctx, VTA_ERANGE, "%s: %" PRIu32 "x%" PRIu32 " %s elements (stride %"
-				       PRIu32 ") from element %" PRIu32 " need %" PRIu64 " bytes, but the "
-				       "buffer has %zu", fn, y_size, x_size, vta_mem_name(type), x_stride,
-				       elem_offset, last * eb, b->size);
 	}
-	uint64_t base = b->pa / eb + elem_offset;
-	if (base > UINT32_MAX)
-		return rt_fail(ctx, VTA_ERANGE, "%s: DRAM element index 0x%" PRIX64 " needs more than 32 bits",
-			       fn, base);
+	uint64_t pa = rtdev_dev(d)->dram_pa + b.off;
+	int rc = VTA_OK;
+	if (pa % eb)
+		rc = rt_fail(ctx, VTA_EINVAL, "%s: buffer address 0x%" PRIX64 " is not aligned to the "
+			     "%" PRIu32 "-byte %s element", fn, pa, eb, vta_mem_name(type));
+	uint64_t last = (uint64_t)elem_offset + (uint64_t)(y_size ? y_size - 1 : 0) * x_stride + x_size;
+	if (!rc && x_size && y_size && last * eb > size)
+		rc = rt_fail(ctx, VTA_ERANGE, "%s: %" PRIu32 "x%" PRIu32 " %s elements (stride %"
+			     PRIu32 ") from element %" PRIu32 " need %" PRIu64 " bytes, but the "
+			     "buffer has %zu", fn, y_size, x_size, vta_mem_name(type), x_stride,
+			     elem_offset, last * eb, size);
+	uint64_t base = pa / eb + elem_offset;
+	if (!rc && base > UINT32_MAX)
+		rc = rt_fail(ctx, VTA_ERANGE, "%s: DRAM element index 0x%" PRIX64 " needs more than 32 bits",
+			     fn, base);
+	if (!rc && cmd_pin(ctx, b.off))
+		rc = rt_fail(ctx, VTA_ENOMEM, "%s: out of host memory", fn);
+	mem_unlock(m);
 	*dram_base = (uint32_t)base;
-	return VTA_OK;
+	return rc;
 }
 
 void VTALoadBuffer2D(VTACommandHandle cmd, void *src_dram_addr, uint32_t src_elem_offset,
@@ -272,7 +348,7 @@ void VTAStoreBuffer2D(VTACommandHandle cmd, uint32_t src_sram_index, uint32_t sr
  * one before it (VTA-SPEC 7.4), then the closing handshakes. */
 static int serialize(vta_context_t *ctx)
 {
-	Cmdq *q = &ctx->q;
+	Cmdq *q = rt_cmdq(ctx);
 	const uint64_t flags = POP_PREV | POP_NEXT | PUSH_PREV | PUSH_NEXT;
 	for (size_t i = 0; i < q->n; i++)
 		q->w[i].w[0] &= ~flags;
@@ -342,7 +418,7 @@ static const char *insn_kind(const vta_insn_word_t *w, char *buf, size_t n)
 
 static void dump(vta_context_t *ctx)
 {
-	Cmdq *q = &ctx->q;
+	Cmdq *q = rt_cmdq(ctx);
 	long tok[VTA_Q_COUNT] = {0};
 	fprintf(stderr, "vta: %zu instructions\n", q->n);
 	for (size_t i = 0; i < q->n; i++) {
@@ -369,45 +445,44 @@ static void dump(vta_context_t *ctx)
 
 void cmd_reset(vta_context_t *ctx)
 {
-	Cmdq *q = &ctx->q;
+	Cmdq *q = rt_cmdq(ctx);
 	q->n = 0;
 	memset(q->pend_prev, 0, sizeof q->pend_prev);
 	memset(q->pend_next, 0, sizeof q->pend_next);
 	q->poisoned = 0;
+	unpin_all(ctx);
 	uop_reset_window(ctx);
 }
 
 void cmd_destroy(vta_context_t *ctx)
 {
-	Cmdq *q = &ctx->q;
-	if (q->have_insn_buf) {
-		long i = mem_find(ctx, ctx->dev->dram_va + q->insn_off);
-		if (i >= 0)
-			mem_free_block(ctx, (size_t)i);
-	}
+	Cmdq *q = rt_cmdq(ctx);
+	if (!q)
+		return;
+	unpin_all(ctx);
+	if (q->have_insn_buf)
+		mem_free_off(rtdev_mem(rt_dev(ctx)), q->insn_off);
 	free(q->w);
-	int debug = q->debug;
-	memset(q, 0, sizeof *q);
-	q->debug = debug;
+	free(q->pins);
+	free(q);
 }
 
 /* Make sure the DMA block for the stream holds n instructions. */
 static int insn_buffer(vta_context_t *ctx, size_t n)
 {
-	Cmdq *q = &ctx->q;
+	Cmdq *q = rt_cmdq(ctx);
+	Mem *m = rtdev_mem(rt_dev(ctx));
 	size_t bytes = n * VTA_INS_ELEM_BYTES;
 	if (q->have_insn_buf && q->insn_len >= bytes)
 		return VTA_OK;
 	if (q->have_insn_buf) {
-		long i = mem_find(ctx, ctx->dev->dram_va + q->insn_off);
-		if (i >= 0)
-			mem_free_block(ctx, (size_t)i);
+		mem_free_off(m, q->insn_off);
 		q->have_insn_buf = 0;
 	}
 	size_t want = bytes < 65536 ? 65536 : bytes, off;
-	int rc = mem_alloc(ctx, want, 1, &off);
-	if (rc)
-		return rc;
+	vta_error_t err;
+	if (mem_alloc(m, want, MEM_INTERNAL, "VTASynchronize", &off, &err))
+		return rt_error(ctx, err.code, "%s", err.msg);
 	q->insn_off = off;
 	q->insn_len = (want + VTA_PAGE_BYTES - 1) / VTA_PAGE_BYTES * VTA_PAGE_BYTES;
 	q->have_insn_buf = 1;
@@ -416,7 +491,7 @@ static int insn_buffer(vta_context_t *ctx, size_t n)
 
 static int finish_stream(vta_context_t *ctx)
 {
-	Cmdq *q = &ctx->q;
+	Cmdq *q = rt_cmdq(ctx);
 	int rc = VTA_OK;
 	if (q->debug & VTA_DEBUG_FORCE_SERIAL) {
 		rc = serialize(ctx);
@@ -438,13 +513,58 @@ static int finish_stream(vta_context_t *ctx)
 	return rc;
 }
 
+/* Check, copy into DMA memory and run the queued program; the queue is
+ * empty afterwards whatever happened. */
+static int run_queue(vta_context_t *ctx, uint32_t wait_cycles)
+{
+	Cmdq *q = rt_cmdq(ctx);
+	RtDev *d = rt_dev(ctx);
+	Mem *m = rtdev_mem(d);
+	vta_error_t err;
+	vta_error_clear(&err);
+	int rc = finish_stream(ctx);
+	if (!rc && q->n > MAX_INSNS)
+		rc = rt_error(ctx, VTA_ERANGE, "VTASynchronize: %zu instructions exceed VTA_MAX_XFER", q->n);
+	if (!rc && rt_check_tokens(q->w, q->n, &err))
+		rc = rt_error_from(ctx, "VTASynchronize", &err);
+	if (!rc)
+		rc = insn_buffer(ctx, q->n);
+	const uint32_t *uops = NULL;
+	size_t uop_off = 0, nuops = rc ? 0 : uop_staged(ctx, &uops, &uop_off);
+	if (rc) {
+		cmd_reset(ctx);
+		return rc;
+	}
+	uint8_t *dst = mem_cpu(m, q->insn_off, 0);
+	for (size_t i = 0; i < q->n; i++)
+		vta_insn_store(&q->w[i], dst + 16 * i);
+	uint8_t *u = nuops ? mem_cpu(m, uop_off, 0) : NULL;
+	for (size_t i = 0; i < nuops; i++) {
+		uint32_t v = uops[i];
+		u[4 * i] = (uint8_t)v;
+		u[4 * i + 1] = (uint8_t)(v >> 8);
+		u[4 * i + 2] = (uint8_t)(v >> 16);
+		u[4 * i + 3] = (uint8_t)(v >> 24);
+	}
+	if (q->debug & VTA_DEBUG_DUMP_INSN)
+		dump(ctx);
+	size_t n = q->n;
+	q->last_n = n;
+	/* The run keeps what it touches; the queue's pins go after it. */
+	rc = rtdev_run(d, rtdev_dev(d)->dram_pa + q->insn_off, (uint32_t)n, wait_cycles, &err);
+	cmd_reset(ctx);
+	if (rc)
+		rt_error_from(ctx, "VTASynchronize", &err);
+	return rc;
+}
+
 int vta_synchronize(VTACommandHandle cmd, uint32_t wait_cycles)
 {
 	vta_context_t *ctx = rt_cmd(cmd, "VTASynchronize");
 	if (!ctx)
 		return VTA_EINVAL;
-	Cmdq *q = &ctx->q;
-	if (ctx->u.rec)
+	Cmdq *q = rt_cmdq(ctx);
+	if (uop_recording(ctx))
 		return rt_fail(ctx, VTA_EINVAL,
 			       "VTASynchronize: called from a micro-op kernel callback");
 	if (q->poisoned) {
@@ -454,46 +574,7 @@ int vta_synchronize(VTACommandHandle cmd, uint32_t wait_cycles)
 		cmd_reset(ctx);
 		return code;
 	}
-	int rc = finish_stream(ctx);
-	if (!rc && q->n > MAX_INSNS)
-		rc = rt_error(ctx, VTA_ERANGE, "VTASynchronize: %zu instructions exceed VTA_MAX_XFER", q->n);
-	if (!rc)
-		rc = insn_buffer(ctx, q->n);
-	if (!rc && ctx->u.nstage && !ctx->u.have_buf)
-		rc = rt_error(ctx, VTA_EINVAL, "VTASynchronize: micro-ops without a staging buffer");
-	if (rc) {
-		cmd_reset(ctx);
-		return rc;
-	}
-	vta_dev_t *d = ctx->dev;
-	uint8_t *dst = d->dram_va + q->insn_off;
-	for (size_t i = 0; i < q->n; i++)
-		vta_insn_store(&q->w[i], dst + 16 * i);
-	if (!d->coherent && d->be->flush)
-		d->be->flush(d, q->insn_off, q->n * 16);
-	if (ctx->u.nstage) {
-		uint8_t *u = d->dram_va + ctx->u.buf_off;
-		for (size_t i = 0; i < ctx->u.nstage; i++) {
-			uint32_t v = ctx->u.stage[i];
-			u[4 * i] = (uint8_t)v;
-			u[4 * i + 1] = (uint8_t)(v >> 8);
-			u[4 * i + 2] = (uint8_t)(v >> 16);
-			u[4 * i + 3] = (uint8_t)(v >> 24);
-		}
-		if (!d->coherent && d->be->flush)
-			d->be->flush(d, ctx->u.buf_off, ctx->u.nstage * 4);
-	}
-	if (q->debug & VTA_DEBUG_DUMP_INSN)
-		dump(ctx);
-	vta_error_t err;
-	vta_error_clear(&err);
-	size_t n = q->n;
-	q->last_n = n;
-	cmd_reset(ctx);
-	rc = vta_dev_run(d, d->dram_pa + q->insn_off, (uint32_t)n, wait_cycles, &err);
-	if (rc)
-		rt_error_from(ctx, "VTASynchronize", &err);
-	return rc;
+	return run_queue(ctx, wait_cycles);
 }
 
 void VTASynchronize(VTACommandHandle cmd, uint32_t wait_cycles)
@@ -503,16 +584,87 @@ void VTASynchronize(VTACommandHandle cmd, uint32_t wait_cycles)
 
 int vta_context_last_stream(vta_context_t *ctx, const uint8_t **bytes, size_t *count)
 {
-	if (!ctx || ctx->magic != CTX_MAGIC || !ctx->q.have_insn_buf || !ctx->q.last_n)
+	Cmdq *q = ctx ? rt_cmdq(ctx) : NULL;
+	if (!q || !q->have_insn_buf || !q->last_n)
 		return VTA_EINVAL;
-	*bytes = ctx->dev->dram_va + ctx->q.insn_off;
-	*count = ctx->q.last_n;
+	*bytes = mem_cpu(rtdev_mem(rt_dev(ctx)), q->insn_off, 0);
+	*count = q->last_n;
 	return VTA_OK;
+}
+
+/* A token-only instruction appended as is (its stage's pending pops stay
+ * pending): the consumer (pop) or producer (push) end of queue qu. */
+static int raw_token(vta_context_t *ctx, int qu, int push)
+{
+	/* consumer stage, its pop flag; producer stage, its push flag */
+	static const int cons[4][2] = {{STAGE_COMPUTE, VTA_MEM_POP_PREV_LSB},
+				       {STAGE_LOAD, VTA_MEM_POP_NEXT_LSB},
+				       {STAGE_STORE, VTA_MEM_POP_PREV_LSB},
+				       {STAGE_COMPUTE, VTA_MEM_POP_NEXT_LSB}};
+	static const int prod[4][2] = {{STAGE_LOAD, VTA_MEM_PUSH_NEXT_LSB},
+				       {STAGE_COMPUTE, VTA_MEM_PUSH_PREV_LSB},
+				       {STAGE_COMPUTE, VTA_MEM_PUSH_NEXT_LSB},
+				       {STAGE_STORE, VTA_MEM_PUSH_PREV_LSB}};
+	const int *e = push ? prod[qu] : cons[qu];
+	vta_insn_t in = {0};
+	in.opcode = e[0] == STAGE_STORE ? VTA_OPCODE_STORE : VTA_OPCODE_LOAD;
+	in.memory_type = e[0] == STAGE_LOAD ? VTA_MEM_ID_INP : VTA_MEM_ID_UOP;
+	vta_insn_word_t w;
+	if (vta_insn_encode(&in, &w, NULL))
+		return rt_fail(ctx, VTA_EINVAL, "cannot encode a token no-op");
+	w.w[0] |= BIT(e[1]);
+	return append(ctx, &w);
+}
+
+/* The queue is full: run what is queued now. Tokens pushed but not yet
+ * popped are popped at the end of this part and pushed again at the start
+ * of the next (the whole first part has finished by then, so the
+ * dependency holds); pending pops stay pending. A program that pops a token
+ * before the instruction that pushes it cannot be split there. A failure
+ * poisons the program, so that its final VTASynchronize reports it. */
+static int auto_sync(vta_context_t *ctx)
+{
+	Cmdq *q = rt_cmdq(ctx);
+	if (q->poisoned) { /* it will be discarded: just make room */
+		q->n = 0;
+		return q->poison.code ? q->poison.code : VTA_EINVAL;
+	}
+	long bal[VTA_Q_COUNT];
+	rt_token_balance(q->w, q->n, bal);
+	for (int k = 0; k < VTA_Q_COUNT; k++)
+		if (bal[k] < 0)
+			return rt_fail(ctx, VTA_ETOKEN, "automatic synchronize after %zu instructions: the "
+				       "program pops a token before the instruction that pushes it, so "
+				       "it cannot be split here; synchronize more often", q->n);
+	uint8_t prev[4], next[4];
+	memcpy(prev, q->pend_prev, sizeof prev);
+	memcpy(next, q->pend_next, sizeof next);
+	memset(q->pend_prev, 0, sizeof q->pend_prev);
+	memset(q->pend_next, 0, sizeof q->pend_next);
+	int rc = VTA_OK;
+	for (int k = 0; k < VTA_Q_COUNT && !rc; k++)
+		for (long t = 0; t < bal[k] && !rc; t++)
+			rc = raw_token(ctx, k, 0);
+	if (!rc)
+		rc = run_queue(ctx, 1u << 31);
+	memcpy(q->pend_prev, prev, sizeof prev);
+	memcpy(q->pend_next, next, sizeof next);
+	for (int k = 0; k < VTA_Q_COUNT && !rc; k++)
+		for (long t = 0; t < bal[k] && !rc; t++)
+			rc = raw_token(ctx, k, 1);
+	if (rc) {
+		rt_error(ctx, rc, "automatic synchronize (the queue was full): %s",
+			 rt_last_error(ctx)->msg);
+		cmd_poison(ctx);
+	}
+	return rc;
 }
 
 int cmd_check_overflow(vta_context_t *ctx)
 {
-	if ((ctx->q.n + 6) * VTA_INS_ELEM_BYTES > (size_t)VTA_MAX_XFER)
-		return vta_synchronize(ctx, 1u << 31);
+	if ((rt_cmdq(ctx)->n + 6) * VTA_INS_ELEM_BYTES > (size_t)VTA_MAX_XFER)
+		return auto_sync(ctx);
 	return VTA_OK;
 }
+
+int cmd_sync_for_room(vta_context_t *ctx) { return auto_sync(ctx); }

@@ -2,23 +2,40 @@
 /*
  * Contexts and the per-thread command handle (include/vta/runtime.h).
  *
- * The only mutable state outside the contexts is `tls`, one per thread: the
- * thread's current context, whether the library created it (and so must
- * destroy it), the target chosen for the next one, and the error that
- * prevented creating it.
+ * A context is one thread's view of a device: its instruction queue, its
+ * micro-op kernels and its last error. The device itself (and so every
+ * buffer) is the process's, shared by all contexts on it (devices.c).
+ *
+ * Per thread (`tls`): the thread's current context, whether the library
+ * created it (and so must destroy it), the target chosen for the next one,
+ * and the last error of a call that had no context to record it in.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../driver/zynq.h"
 #include "internal.h"
+#include "seams.h"
+
+#define CTX_MAGIC 0x56544143u /* "VTAC" */
+
+struct vta_context {
+	uint32_t magic;
+	RtDev *dev;
+	int log_errors;
+	vta_error_t err;
+	Cmdq *q;
+	Uops *u;
+	uint64_t insns_queued;
+};
 
 static _Thread_local struct {
 	vta_context_t *ctx;
 	int owned;        /* created by rt_current, closed by VTARuntimeShutdown */
 	char target[16];  /* vta_set_target; "" means $VTA_TARGET or fsim */
-	vta_error_t err;  /* why the context could not be created */
+	vta_error_t err;  /* errors with no context to go to */
 } tls;
 
 static const char *default_target(void)
@@ -56,20 +73,26 @@ static int env_log_errors(void)
 	return !(s && !strcmp(s, "0"));
 }
 
-static int context_from_dev(vta_dev_t *dev, vta_context_t **out, vta_error_t *err)
+static int context_on(RtDev *dev, vta_context_t **out, vta_error_t *err)
 {
 	vta_context_t *ctx = calloc(1, sizeof *ctx);
-	if (!ctx) {
-		vta_dev_close(dev);
+	if (ctx) {
+		ctx->q = cmd_create();
+		ctx->u = uop_create();
+	}
+	if (!ctx || !ctx->q || !ctx->u) {
+		if (ctx) {
+			free(ctx->q);
+			free(ctx->u);
+		}
+		free(ctx);
+		rtdev_release(dev);
 		return vta_error_set(err, VTA_ENOMEM, -1, "cannot allocate a VTA context");
 	}
 	ctx->magic = CTX_MAGIC;
 	ctx->dev = dev;
 	ctx->log_errors = env_log_errors();
 	vta_error_clear(&ctx->err);
-	const char *kb = getenv("VTA_UOP_CACHE_KB");
-	long k = kb ? strtol(kb, NULL, 10) : 0;
-	ctx->u.limit = (size_t)(k > 0 ? k : 4096) << 10;
 	*out = ctx;
 	return VTA_OK;
 }
@@ -78,23 +101,33 @@ int vta_context_open(const char *target, vta_context_t **out, vta_error_t *err)
 {
 	vta_error_clear(err);
 	*out = NULL;
-	vta_dev_t *dev;
-	int rc = vta_dev_open(target ? target : default_target(), &dev, err);
-	if (rc)
-		return rc;
-	return context_from_dev(dev, out, err);
+	RtDev *dev;
+	int rc = rtdev_acquire(target ? target : default_target(), &dev, err);
+	return rc ? rc : context_on(dev, out, err);
 }
 
-/* Used by the zynq-over-MMIO entry point (driver/zynq.h). */
-int vta_context_from_dev(vta_dev_t *dev, vta_context_t **out, vta_error_t *err);
-int vta_context_from_dev(vta_dev_t *dev, vta_context_t **out, vta_error_t *err)
+int vta_context_open_seam(const char *backend, const void *seam, vta_context_t **out,
+			  vta_error_t *err)
 {
-	return context_from_dev(dev, out, err);
+	vta_error_clear(err);
+	*out = NULL;
+	RtDev *dev;
+	int rc = rtdev_acquire_seam(backend, seam, &dev, err);
+	return rc ? rc : context_on(dev, out, err);
+}
+
+int vta_zynq_open_mmio(const struct vta_mmio *mmio, vta_context_t **out, vta_error_t *err)
+{
+	if (!mmio || !mmio->read32 || !mmio->write32 || !mmio->dma_va || !mmio->dma_size) {
+		*out = NULL;
+		return vta_error_set(err, VTA_EINVAL, -1, "vta_zynq_open_mmio: incomplete MMIO description");
+	}
+	return vta_context_open_seam("zynq", mmio, out, err);
 }
 
 void vta_context_close(vta_context_t *ctx)
 {
-	if (!ctx)
+	if (!ctx || ctx->magic != CTX_MAGIC)
 		return;
 	if (tls.ctx == ctx) {
 		tls.ctx = NULL;
@@ -102,9 +135,7 @@ void vta_context_close(vta_context_t *ctx)
 	}
 	uop_destroy(ctx);
 	cmd_destroy(ctx);
-	buffers_destroy(ctx);
-	mem_destroy(ctx);
-	vta_dev_close(ctx->dev);
+	rtdev_release(ctx->dev);
 	ctx->magic = 0;
 	free(ctx);
 }
@@ -115,14 +146,8 @@ int vta_context_bind(vta_context_t *ctx)
 		return vta_error_set(&tls.err, VTA_EINVAL, -1, "vta_context_bind: not a VTA context");
 	if (tls.ctx == ctx)
 		return VTA_OK;
-	if (tls.ctx && tls.owned) {
-		if (tls.ctx->mem.user_blocks)
-			return rt_error(tls.ctx, VTA_EINVAL,
-					"vta_context_bind: this thread's own context still has %zu buffers; "
-					"free them and call VTARuntimeShutdown() first",
-					tls.ctx->mem.user_blocks);
+	if (tls.ctx && tls.owned)
 		vta_context_close(tls.ctx);
-	}
 	tls.ctx = ctx;
 	tls.owned = 0;
 	return VTA_OK;
@@ -130,10 +155,8 @@ int vta_context_bind(vta_context_t *ctx)
 
 vta_context_t *rt_current(void)
 {
-	if (tls.ctx) {
-		tls.ctx->closing = 0;
+	if (tls.ctx)
 		return tls.ctx;
-	}
 	vta_context_t *ctx;
 	if (vta_context_open(NULL, &ctx, &tls.err)) {
 		if (env_log_errors())
@@ -145,11 +168,21 @@ vta_context_t *rt_current(void)
 	return ctx;
 }
 
+vta_context_t *rt_current_if_any(void) { return tls.ctx; }
+
 vta_context_t *vta_context_current(void) { return rt_current(); }
 
 VTACommandHandle vta_context_command(vta_context_t *ctx) { return ctx; }
 
-const char *vta_context_backend(const vta_context_t *ctx) { return ctx->dev->be->name; }
+const char *vta_context_backend(const vta_context_t *ctx) { return rtdev_dev(ctx->dev)->be->name; }
+
+RtDev *rt_dev(const vta_context_t *ctx) { return ctx->dev; }
+
+Cmdq *rt_cmdq(const vta_context_t *ctx) { return ctx->q; }
+
+Uops *rt_uops(const vta_context_t *ctx) { return ctx->u; }
+
+void rt_count_insns(vta_context_t *ctx, uint64_t n) { ctx->insns_queued += n; }
 
 vta_context_t *rt_cmd(VTACommandHandle cmd, const char *fn)
 {
@@ -168,42 +201,29 @@ vta_context_t *rt_cmd(VTACommandHandle cmd, const char *fn)
 
 VTACommandHandle VTATLSCommandHandle(void) { return rt_current(); }
 
-void rt_maybe_close(vta_context_t *ctx)
-{
-	if (ctx->closing && ctx->mem.user_blocks == 0 && tls.ctx == ctx && tls.owned)
-		vta_context_close(ctx);
-}
-
 void VTARuntimeShutdown(void)
 {
-	vta_context_t *ctx = tls.ctx;
-	if (!ctx || !tls.owned)
-		return;
-	if (ctx->mem.user_blocks == 0) {
-		vta_context_close(ctx);
-		return;
-	}
-	/* Buffers are still in use: keep the device (and so their memory)
-	 * until the last one is freed, but drop everything else now. */
-	uop_destroy(ctx);
-	cmd_destroy(ctx);
-	ctx->closing = 1;
+	if (tls.ctx && tls.owned)
+		vta_context_close(tls.ctx);
 }
 
 /* ---- Errors ------------------------------------------------------------ */
 
 static int record(vta_context_t *ctx, int code, const char *fmt, va_list ap)
 {
-	ctx->err.code = code;
-	ctx->err.insn_index = -1;
-	vsnprintf(ctx->err.msg, sizeof ctx->err.msg, fmt, ap);
-	if (ctx->log_errors)
-		fprintf(stderr, "vta: error: %s\n", ctx->err.msg);
+	vta_error_t *e = ctx ? &ctx->err : &tls.err;
+	e->code = code;
+	e->insn_index = -1;
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	if (ctx ? ctx->log_errors : env_log_errors())
+		fprintf(stderr, "vta: error: %s\n", e->msg);
 	return code;
 }
 
 int rt_error(vta_context_t *ctx, int code, const char *fmt, ...)
 {
+	if (!ctx)
+		ctx = tls.ctx;
 	va_list ap;
 	va_start(ap, fmt);
 	record(ctx, code, fmt, ap);
@@ -213,21 +233,26 @@ int rt_error(vta_context_t *ctx, int code, const char *fmt, ...)
 
 int rt_fail(vta_context_t *ctx, int code, const char *fmt, ...)
 {
+	if (!ctx)
+		ctx = tls.ctx;
 	va_list ap;
 	va_start(ap, fmt);
 	record(ctx, code, fmt, ap);
 	va_end(ap);
-	if (!ctx->q.poisoned) {
-		ctx->q.poisoned = 1;
-		ctx->q.poison = ctx->err;
-	}
+	if (ctx)
+		cmd_poison(ctx);
 	return code;
 }
 
 int rt_error_from(vta_context_t *ctx, const char *what, const vta_error_t *err)
 {
-	return rt_error(ctx, err->code ? err->code : VTA_EIO, "%s: %s", what, err->msg);
+	int rc = rt_error(ctx, err->code ? err->code : VTA_EIO, "%s: %s", what, err->msg);
+	vta_context_t *c = ctx ? ctx : tls.ctx;
+	(c ? &c->err : &tls.err)->insn_index = err->insn_index;
+	return rc;
 }
+
+const vta_error_t *rt_last_error(const vta_context_t *ctx) { return ctx ? &ctx->err : &tls.err; }
 
 static const vta_context_t *err_ctx(const vta_context_t *ctx) { return ctx ? ctx : tls.ctx; }
 
@@ -269,21 +294,22 @@ int vta_context_info(vta_context_t *ctx, vta_device_info_t *info)
 	memset(info, 0, sizeof *info);
 	if (!ctx || ctx->magic != CTX_MAGIC)
 		return VTA_EINVAL;
-	vta_dev_t *d = ctx->dev;
+	vta_dev_t *d = rtdev_dev(ctx->dev);
 	snprintf(info->backend, sizeof info->backend, "%s", d->be->name);
 	if (d->be->describe)
 		d->be->describe(d, info->description, sizeof info->description);
 	info->config_id = d->config_id;
 	info->version = d->version;
 	info->dram_bytes = d->dram_size - d->dram_first;
-	size_t used = 0;
-	for (size_t i = 0; i < ctx->mem.n; i++)
-		used += ctx->mem.b[i].len;
-	info->dram_free = info->dram_bytes - used;
+	info->dram_free = info->dram_bytes - mem_bytes_used(rtdev_mem(ctx->dev));
 	info->coherent = d->coherent;
 	info->has_counters = d->has_counters;
+	rtdev_lock(ctx->dev);
 	info->counters = d->total;
 	info->runs = d->runs;
+	info->cache_syncs = d->syncs;
+	info->cache_sync_bytes = d->sync_bytes;
+	rtdev_unlock(ctx->dev);
 	info->insns_queued = ctx->insns_queued;
 	return VTA_OK;
 }

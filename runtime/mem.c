@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Device memory: a first-fit allocator of whole pages over the device's DMA
+ * Device memory: a first-fit allocator of whole pages over a device's DMA
  * window, the driver API on top of it (VTAMem*, VTADevice*, cache
  * maintenance) and the runtime's buffer handles (VTABuffer*).
  *
- * VTAMemAlloc takes no device argument, so its memory comes from the calling
- * thread's current context, i.e. from that context's device: the
- * simulators' DRAM or a board's u-dma-buf region. Blocks are kept sorted by
- * offset, so finding the block that holds an address is a binary search.
+ * VTAMemAlloc takes no device argument, so, as in TVM, there is one
+ * allocator per process and device, shared by all threads (under a mutex):
+ * its memory comes from the device of the calling thread's context, and
+ * every other call finds the device from the address or handle it is given,
+ * whichever thread makes it. Blocks are kept sorted by offset, so finding
+ * the block that holds an address is a binary search. A block that queued or
+ * running work still references is released only when that work is done.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,16 +23,78 @@
 #define PAGE ((size_t)VTA_PAGE_BYTES)
 #define BUFFER_MAGIC 0x56544142u /* "VTAB" */
 
-int mem_alloc(vta_context_t *ctx, size_t size, int internal, size_t *off)
+typedef struct {
+	size_t off, len;
+	int flags;
+	unsigned pins; /* queued programs and runs that reference it */
+	int freed;     /* freed by the user while pinned: release at pins 0 */
+} Block;
+
+typedef struct {
+	uintptr_t *slot; /* open addressing; 0 empty, 1 deleted */
+	size_t cap, n, used;
+} PtrSet;
+
+/* What VTABufferAlloc returns: the buffer behind an opaque handle. */
+typedef struct {
+	uint32_t magic;
+	size_t off;  /* window offset of its block */
+	size_t size; /* bytes asked for */
+	uint8_t *va;
+	uint64_t pa;
+} Buffer;
+
+struct Mem {
+	vta_dev_t *dev;
+	pthread_mutex_t lock;
+	Block *b; /* allocated blocks, sorted by offset */
+	size_t n, cap;
+	size_t user_blocks; /* blocks handed to the user, not yet released */
+	size_t pinned;      /* blocks with pins > 0 */
+	PtrSet handles;
+};
+
+Mem *mem_create(vta_dev_t *dev)
 {
-	Mem *m = &ctx->mem;
-	vta_dev_t *d = ctx->dev;
+	Mem *m = calloc(1, sizeof *m);
+	if (!m)
+		return NULL;
+	m->dev = dev;
+	pthread_mutex_init(&m->lock, NULL);
+	return m;
+}
+
+static void handles_destroy(PtrSet *s);
+
+void mem_destroy(Mem *m)
+{
+	if (!m)
+		return;
+	handles_destroy(&m->handles);
+	free(m->b);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+void mem_lock(Mem *m) { pthread_mutex_lock(&m->lock); }
+
+void mem_unlock(Mem *m) { pthread_mutex_unlock(&m->lock); }
+
+/* ---- Blocks (lock held) --------------------------------------------------- */
+
+static int alloc_locked(Mem *m, size_t size, int flags, const char *fn, size_t *off,
+			vta_error_t *err)
+{
+	vta_dev_t *d = m->dev;
 	if (size == 0)
-		return rt_error(ctx, VTA_EINVAL, "VTAMemAlloc: size 0");
-	if (size > VTA_MAX_XFER && !internal)
-		return rt_error(ctx, VTA_ERANGE,
-				"VTAMemAlloc: %zu bytes is more than VTA_MAX_XFER (%d bytes)", size,
-				VTA_MAX_XFER);
+		return vta_error_set(err, VTA_EINVAL, -1, "%s: size 0", fn);
+	if (size > VTA_MAX_XFER && !(flags & MEM_INTERNAL))
+		return vta_error_set(err, VTA_ERANGE, -1,
+				     "%s: %zu bytes is more than VTA_MAX_XFER (%d bytes)", fn, size,
+				     VTA_MAX_XFER);
+	if (size > d->dram_size)
+		return vta_error_set(err, VTA_ENOMEM, -1, "%s: %zu bytes is more than the %zu-byte DMA "
+				     "window of the %s device", fn, size, d->dram_size, d->be->name);
 	size_t len = (size + PAGE - 1) / PAGE * PAGE;
 	size_t prev_end = (d->dram_first + PAGE - 1) / PAGE * PAGE, i;
 	for (i = 0; i < m->n; i++) {
@@ -37,49 +103,51 @@ int mem_alloc(vta_context_t *ctx, size_t size, int internal, size_t *off)
 		prev_end = m->b[i].off + m->b[i].len;
 	}
 	if (i == m->n && (prev_end > d->dram_size || d->dram_size - prev_end < len))
-		return rt_error(ctx, VTA_ENOMEM,
-				"VTAMemAlloc: no %zu contiguous bytes left in the %zu-byte DMA window of "
-				"the %s device",
-				len, d->dram_size - d->dram_first, d->be->name);
+		return vta_error_set(err, VTA_ENOMEM, -1,
+				     "%s: no %zu contiguous bytes left in the %zu-byte DMA window of "
+				     "the %s device",
+				     fn, len, d->dram_size - d->dram_first, d->be->name);
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? 2 * m->cap : 16;
-		MemBlock *b = realloc(m->b, cap * sizeof *b);
+		Block *b = realloc(m->b, cap * sizeof *b);
 		if (!b)
-			return rt_error(ctx, VTA_ENOMEM, "VTAMemAlloc: out of host memory");
+			return vta_error_set(err, VTA_ENOMEM, -1, "%s: out of host memory", fn);
 		m->b = b;
 		m->cap = cap;
 	}
 	memmove(&m->b[i + 1], &m->b[i], (m->n - i) * sizeof *m->b);
-	m->b[i] = (MemBlock){prev_end, len, internal};
+	m->b[i] = (Block){prev_end, len, flags, 0, 0};
 	m->n++;
-	if (!internal)
+	if (!(flags & MEM_INTERNAL))
 		m->user_blocks++;
 	*off = prev_end;
 	return VTA_OK;
 }
 
-void mem_free_block(vta_context_t *ctx, size_t i)
+/* Index of the block starting at window offset off, or -1. */
+static long block_at(const Mem *m, size_t off)
 {
-	Mem *m = &ctx->mem;
-	if (!m->b[i].internal)
-		m->user_blocks--;
-	memmove(&m->b[i], &m->b[i + 1], (m->n - i - 1) * sizeof *m->b);
-	m->n--;
-}
-
-long mem_find(const vta_context_t *ctx, const void *p)
-{
-	const vta_dev_t *d = ctx->dev;
-	const uint8_t *q = p;
-	if (!q || q < d->dram_va || q >= d->dram_va + d->dram_size)
-		return -1;
-	size_t off = (size_t)(q - d->dram_va), lo = 0, hi = ctx->mem.n;
+	size_t lo = 0, hi = m->n;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		const MemBlock *b = &ctx->mem.b[mid];
+		if (m->b[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->n && m->b[lo].off == off ? (long)lo : -1;
+}
+
+/* Index of the block containing window offset off, or -1. */
+static long block_holding(const Mem *m, uint64_t off)
+{
+	size_t lo = 0, hi = m->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const Block *b = &m->b[mid];
 		if (off < b->off)
 			hi = mid;
-		else if (off >= b->off + b->len)
+		else if (off - b->off >= b->len)
 			lo = mid + 1;
 		else
 			return (long)mid;
@@ -87,139 +155,293 @@ long mem_find(const vta_context_t *ctx, const void *p)
 	return -1;
 }
 
-void mem_destroy(vta_context_t *ctx)
+static void release(Mem *m, size_t i)
 {
-	free(ctx->mem.b);
-	memset(&ctx->mem, 0, sizeof ctx->mem);
+	if (!(m->b[i].flags & MEM_INTERNAL))
+		m->user_blocks--;
+	memmove(&m->b[i], &m->b[i + 1], (m->n - i - 1) * sizeof *m->b);
+	m->n--;
 }
 
-/* The block holding [p, p + n) of the calling thread's context, or -1 with
- * an error recorded naming fn. */
-static long find_range(vta_context_t *ctx, const char *fn, const void *p, size_t n)
+static void free_locked(Mem *m, size_t i)
 {
-	long i = mem_find(ctx, p);
-	if (i < 0) {
-		rt_error(ctx, VTA_EINVAL, "%s: %p is not in a live buffer of the %s device (freed?)", fn,
-			 p, ctx->dev->be->name);
+	if (m->b[i].pins)
+		m->b[i].freed = 1;
+	else
+		release(m, i);
+}
+
+static MemBlock view(const Block *b) { return (MemBlock){b->off, b->len, b->flags}; }
+
+long mem_find_range(const Mem *m, uint64_t off, uint64_t n, MemBlock *out)
+{
+	long i = block_holding(m, off);
+	if (i < 0)
 		return -1;
-	}
-	const MemBlock *b = &ctx->mem.b[i];
-	size_t off = (size_t)((const uint8_t *)p - ctx->dev->dram_va);
-	if (n > b->off + b->len - off) {
-		rt_error(ctx, VTA_ERANGE, "%s: %zu bytes at %p run past the end of their %zu-byte buffer",
-			 fn, n, p, b->len);
+	const Block *b = &m->b[i];
+	if (n > b->len - (off - b->off))
 		return -1;
-	}
+	*out = view(b);
 	return i;
+}
+
+long mem_nearest(const Mem *m, uint64_t off, MemBlock *out)
+{
+	if (!m->n)
+		return -1;
+	size_t lo = 0, hi = m->n;
+	while (lo < hi) { /* first block starting after off */
+		size_t mid = (lo + hi) / 2;
+		if (m->b[mid].off <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t best = lo < m->n ? lo : m->n - 1;
+	if (lo > 0) {
+		const Block *p = &m->b[lo - 1];
+		uint64_t before = off < p->off + p->len ? 0 : off - (p->off + p->len);
+		if (lo == m->n || before <= m->b[lo].off - off)
+			best = lo - 1;
+	}
+	*out = view(&m->b[best]);
+	return (long)best;
+}
+
+void mem_pin(Mem *m, size_t off, int delta)
+{
+	long i = block_at(m, off);
+	if (i < 0)
+		return;
+	Block *b = &m->b[i];
+	if (delta > 0) {
+		if (b->pins++ == 0)
+			m->pinned++;
+		return;
+	}
+	if (b->pins && --b->pins == 0) {
+		m->pinned--;
+		if (b->freed)
+			release(m, (size_t)i);
+	}
+}
+
+/* ---- Blocks (locking) ------------------------------------------------------ */
+
+int mem_alloc(Mem *m, size_t size, int flags, const char *fn, size_t *off, vta_error_t *err)
+{
+	mem_lock(m);
+	int rc = alloc_locked(m, size, flags, fn, off, err);
+	mem_unlock(m);
+	return rc;
+}
+
+void mem_free_off(Mem *m, size_t off)
+{
+	mem_lock(m);
+	long i = block_at(m, off);
+	if (i >= 0)
+		free_locked(m, (size_t)i);
+	mem_unlock(m);
+}
+
+int mem_idle(Mem *m)
+{
+	mem_lock(m);
+	int idle = m->user_blocks == 0 && m->pinned == 0;
+	mem_unlock(m);
+	return idle;
+}
+
+size_t mem_bytes_used(Mem *m)
+{
+	mem_lock(m);
+	size_t used = 0;
+	for (size_t i = 0; i < m->n; i++)
+		used += m->b[i].len;
+	mem_unlock(m);
+	return used;
+}
+
+/* Window offset of CPU address p (either view), or -1. */
+static int64_t window_off(const Mem *m, const void *p)
+{
+	const vta_dev_t *d = m->dev;
+	const uint8_t *q = p;
+	if (!q)
+		return -1;
+	if (q >= d->dram_va && q < d->dram_va + d->dram_size)
+		return q - d->dram_va;
+	if (d->dram_va_uc && q >= d->dram_va_uc && q < d->dram_va_uc + d->dram_size)
+		return q - d->dram_va_uc;
+	return -1;
+}
+
+int mem_in_window(const Mem *m, const void *p) { return window_off(m, p) >= 0; }
+
+uint8_t *mem_cpu(const Mem *m, size_t off, int flags)
+{
+	const vta_dev_t *d = m->dev;
+	return ((flags & MEM_UNCACHED) && d->dram_va_uc ? d->dram_va_uc : d->dram_va) + off;
+}
+
+/* The block holding [p, p + n) of some device, locked, or NULL with an
+ * error recorded naming fn. Unlock with range_done. */
+static RtDev *find_range(const char *fn, const void *p, size_t n, MemBlock *b)
+{
+	RtDev *d = rtdev_of_ptr(p);
+	if (!d) {
+		rt_error(NULL, VTA_EINVAL, "%s: %p is not in the DMA memory of an open device", fn, p);
+		return NULL;
+	}
+	Mem *m = rtdev_mem(d);
+	mem_lock(m);
+	int64_t off = window_off(m, p);
+	if (mem_find_range(m, (uint64_t)off, 0, b) < 0) {
+		mem_unlock(m);
+		rtdev_release(d);
+		rt_error(NULL, VTA_EINVAL, "%s: %p is not in a live buffer of the %s device (freed?)",
+			 fn, p, m->dev->be->name);
+		return NULL;
+	}
+	if (n > b->off + b->len - (uint64_t)off) {
+		mem_unlock(m);
+		rtdev_release(d);
+		rt_error(NULL, VTA_ERANGE, "%s: %zu bytes at %p run past the end of their %zu-byte buffer",
+			 fn, n, p, b->len);
+		return NULL;
+	}
+	return d;
+}
+
+static void range_done(RtDev *d)
+{
+	mem_unlock(rtdev_mem(d));
+	rtdev_release(d);
 }
 
 /* ---- Driver API --------------------------------------------------------- */
 
 void *VTAMemAlloc(size_t size, int cached)
 {
-	(void)cached; /* every window is mapped one way; see docs/runtime.md */
 	vta_context_t *ctx = rt_current();
-	size_t off;
-	if (!ctx || mem_alloc(ctx, size, 0, &off))
+	if (!ctx)
 		return NULL;
-	return ctx->dev->dram_va + off;
+	Mem *m = rtdev_mem(rt_dev(ctx));
+	int flags = cached ? 0 : MEM_UNCACHED;
+	size_t off;
+	vta_error_t err;
+	if (mem_alloc(m, size, flags, "VTAMemAlloc", &off, &err)) {
+		rt_error(ctx, err.code, "%s", err.msg);
+		return NULL;
+	}
+	return mem_cpu(m, off, flags);
 }
 
 void VTAMemFree(void *buf)
 {
 	if (!buf)
 		return;
-	vta_context_t *ctx = rt_current();
-	if (!ctx)
-		return;
-	long i = mem_find(ctx, buf);
-	if (i < 0 || ctx->dev->dram_va + ctx->mem.b[i].off != (uint8_t *)buf || ctx->mem.b[i].internal) {
-		rt_error(ctx, VTA_EINVAL, "VTAMemFree: %p is not a live VTAMemAlloc buffer (freed twice?)",
-			 buf);
-		return;
+	RtDev *d = rtdev_of_ptr(buf);
+	Mem *m = d ? rtdev_mem(d) : NULL;
+	long i = -1;
+	if (m) {
+		mem_lock(m);
+		int64_t off = window_off(m, buf);
+		i = block_at(m, (size_t)off);
+		if (i >= 0 && (m->b[i].flags & MEM_INTERNAL || m->b[i].freed))
+			i = -1;
+		if (i >= 0)
+			free_locked(m, (size_t)i);
+		mem_unlock(m);
 	}
-	mem_free_block(ctx, (size_t)i);
-	rt_maybe_close(ctx);
+	if (i < 0)
+		rt_error(NULL, VTA_EINVAL, "VTAMemFree: %p is not a live VTAMemAlloc buffer (freed twice?)",
+			 buf);
+	if (d)
+		rtdev_release(d);
 }
 
 vta_phy_addr_t VTAMemGetPhyAddr(void *buf)
 {
-	vta_context_t *ctx = rt_current();
-	if (!ctx)
+	MemBlock b;
+	RtDev *d = find_range("VTAMemGetPhyAddr", buf, 0, &b);
+	if (!d)
 		return 0;
-	if (mem_find(ctx, buf) < 0) {
-		rt_error(ctx, VTA_EINVAL, "VTAMemGetPhyAddr: %p is not in a live buffer of the %s device",
-			 buf, ctx->dev->be->name);
-		return 0;
-	}
-	return (vta_phy_addr_t)(ctx->dev->dram_pa + (size_t)((uint8_t *)buf - ctx->dev->dram_va));
+	uint64_t pa = rtdev_dev(d)->dram_pa + (uint64_t)window_off(rtdev_mem(d), buf);
+	range_done(d);
+	return (vta_phy_addr_t)pa;
 }
 
 void VTAMemCopyFromHost(void *dst, const void *src, size_t size)
 {
-	vta_context_t *ctx = rt_current();
-	if (ctx && size && find_range(ctx, "VTAMemCopyFromHost", dst, size) >= 0)
+	MemBlock b;
+	RtDev *d = size ? find_range("VTAMemCopyFromHost", dst, size, &b) : NULL;
+	if (d) {
 		memcpy(dst, src, size);
+		range_done(d);
+	}
 }
 
 void VTAMemCopyToHost(void *dst, const void *src, size_t size)
 {
-	vta_context_t *ctx = rt_current();
-	if (ctx && size && find_range(ctx, "VTAMemCopyToHost", src, size) >= 0)
+	MemBlock b;
+	RtDev *d = size ? find_range("VTAMemCopyToHost", src, size, &b) : NULL;
+	if (d) {
 		memcpy(dst, src, size);
+		range_done(d);
+	}
 }
 
-static void cache_op(vta_context_t *ctx, int flush, const char *fn, const void *p, size_t n)
+/* Flush or invalidate CPU bytes [p, p + n) of a cached buffer. */
+static void cache_op(int flush, const char *fn, const void *p, size_t n)
 {
-	vta_dev_t *d = ctx->dev;
-	void (*op)(vta_dev_t *, size_t, size_t) = flush ? d->be->flush : d->be->invalidate;
-	if (n == 0 || find_range(ctx, fn, p, n) < 0 || d->coherent || !op)
+	MemBlock b;
+	RtDev *d = n ? find_range(fn, p, n, &b) : NULL;
+	if (!d)
 		return;
-	op(d, (size_t)((const uint8_t *)p - d->dram_va), n);
+	size_t off = (size_t)window_off(rtdev_mem(d), p);
+	mem_unlock(rtdev_mem(d));
+	if (!(b.flags & MEM_UNCACHED)) {
+		vta_error_t err;
+		vta_error_clear(&err);
+		rtdev_lock(d);
+		int rc = flush ? vta_dev_flush(rtdev_dev(d), off, n, 1, &err)
+			       : vta_dev_invalidate(rtdev_dev(d), off, n, &err);
+		rtdev_unlock(d);
+		if (rc)
+			rt_error(NULL, rc, "%s: %s", fn, err.msg);
+	}
+	rtdev_release(d);
 }
 
 void VTAFlushCache(void *vir_addr, vta_phy_addr_t phy_addr, int size)
 {
 	(void)phy_addr;
-	vta_context_t *ctx = rt_current();
-	if (ctx && size >= 0)
-		cache_op(ctx, 1, "VTAFlushCache", vir_addr, (size_t)size);
+	if (size >= 0)
+		cache_op(1, "VTAFlushCache", vir_addr, (size_t)size);
 }
 
 void VTAInvalidateCache(void *vir_addr, vta_phy_addr_t phy_addr, int size)
 {
 	(void)phy_addr;
-	vta_context_t *ctx = rt_current();
-	if (ctx && size >= 0)
-		cache_op(ctx, 0, "VTAInvalidateCache", vir_addr, (size_t)size);
+	if (size >= 0)
+		cache_op(0, "VTAInvalidateCache", vir_addr, (size_t)size);
 }
 
 void VTAProgram(const char *bitstream)
 {
-	vta_context_t *ctx = rt_current();
 	FILE *f = bitstream ? fopen(bitstream, "rb") : NULL;
 	if (f)
 		fclose(f);
-	else if (ctx)
-		rt_error(ctx, VTA_EIO, "VTAProgram: cannot read bitstream \"%s\"",
+	else
+		rt_error(NULL, VTA_EIO, "VTAProgram: cannot read bitstream \"%s\"",
 			 bitstream ? bitstream : "(null)");
 }
 
-VTADeviceHandle VTADeviceAlloc(void)
-{
-	vta_context_t *ctx = rt_current();
-	if (!ctx)
-		return NULL;
-	ctx->dev_handles++;
-	return ctx;
-}
+VTADeviceHandle VTADeviceAlloc(void) { return rt_current(); }
 
-void VTADeviceFree(VTADeviceHandle handle)
-{
-	vta_context_t *ctx = handle;
-	if (ctx && ctx->magic == CTX_MAGIC && ctx->dev_handles > 0)
-		ctx->dev_handles--;
-}
+void VTADeviceFree(VTADeviceHandle handle) { (void)handle; }
 
 int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t insn_count,
 		 uint32_t wait_cycles)
@@ -229,7 +451,7 @@ int VTADeviceRun(VTADeviceHandle device, vta_phy_addr_t insn_phy_addr, uint32_t 
 		return -1;
 	vta_error_t err;
 	vta_error_clear(&err);
-	int rc = vta_dev_run(ctx->dev, insn_phy_addr, insn_count, wait_cycles, &err);
+	int rc = rtdev_run(rt_dev(ctx), insn_phy_addr, insn_count, wait_cycles, &err);
 	if (!rc)
 		return 0;
 	rt_error_from(ctx, "VTADeviceRun", &err);
@@ -293,14 +515,14 @@ static int set_add(PtrSet *s, uintptr_t p)
 	return VTA_OK;
 }
 
-Buffer *buffer_lookup(const vta_context_t *ctx, const void *handle)
+static void set_remove(PtrSet *s, long j)
 {
-	return set_index(&ctx->handles, (uintptr_t)handle) >= 0 ? (Buffer *)handle : NULL;
+	s->slot[j] = 1;
+	s->n--;
 }
 
-void buffers_destroy(vta_context_t *ctx)
+static void handles_destroy(PtrSet *s)
 {
-	PtrSet *s = &ctx->handles;
 	for (size_t i = 0; i < s->cap; i++)
 		if (s->slot[i] > 1)
 			free((void *)s->slot[i]);
@@ -308,28 +530,55 @@ void buffers_destroy(vta_context_t *ctx)
 	memset(s, 0, sizeof *s);
 }
 
+int mem_owns_handle(Mem *m, const void *h)
+{
+	mem_lock(m);
+	int yes = set_index(&m->handles, (uintptr_t)h) >= 0;
+	mem_unlock(m);
+	return yes;
+}
+
+long mem_handle(const Mem *m, const void *h, MemBlock *b, size_t *size)
+{
+	if (set_index(&m->handles, (uintptr_t)h) < 0)
+		return -1;
+	const Buffer *buf = h;
+	long i = block_at(m, buf->off);
+	if (i >= 0) {
+		*b = view(&m->b[i]);
+		*size = buf->size;
+	}
+	return i;
+}
+
 void *VTABufferAlloc(size_t size)
 {
 	vta_context_t *ctx = rt_current();
 	if (!ctx)
 		return NULL;
+	Mem *m = rtdev_mem(rt_dev(ctx));
 	Buffer *b = calloc(1, sizeof *b);
-	size_t off;
-	if (!b || set_add(&ctx->handles, (uintptr_t)b)) {
-		free(b);
+	if (!b) {
 		rt_error(ctx, VTA_ENOMEM, "VTABufferAlloc: out of host memory");
 		return NULL;
 	}
-	if (mem_alloc(ctx, size, 0, &off)) {
-		ctx->handles.slot[set_index(&ctx->handles, (uintptr_t)b)] = 1;
-		ctx->handles.n--;
+	vta_error_t err;
+	mem_lock(m);
+	int rc = alloc_locked(m, size, 0, "VTABufferAlloc", &b->off, &err);
+	if (!rc && set_add(&m->handles, (uintptr_t)b)) {
+		free_locked(m, (size_t)block_at(m, b->off));
+		rc = vta_error_set(&err, VTA_ENOMEM, -1, "VTABufferAlloc: out of host memory");
+	}
+	mem_unlock(m);
+	if (rc) {
 		free(b);
+		rt_error(ctx, rc, "%s", err.msg);
 		return NULL;
 	}
 	b->magic = BUFFER_MAGIC;
-	b->va = ctx->dev->dram_va + off;
-	b->pa = ctx->dev->dram_pa + off;
 	b->size = size;
+	b->va = mem_cpu(m, b->off, 0);
+	b->pa = m->dev->dram_pa + b->off;
 	return b;
 }
 
@@ -337,91 +586,126 @@ void VTABufferFree(void *buffer)
 {
 	if (!buffer)
 		return;
-	vta_context_t *ctx = rt_current();
-	if (!ctx)
-		return;
-	long j = set_index(&ctx->handles, (uintptr_t)buffer);
-	if (j < 0) {
-		rt_error(ctx, VTA_EINVAL, "VTABufferFree: %p is not a live buffer handle (freed twice?)",
+	RtDev *d = rtdev_of_handle(buffer);
+	if (!d) {
+		rt_error(NULL, VTA_EINVAL, "VTABufferFree: %p is not a live buffer handle (freed twice?)",
 			 buffer);
 		return;
 	}
+	Mem *m = rtdev_mem(d);
 	Buffer *b = buffer;
-	ctx->handles.slot[j] = 1;
-	ctx->handles.n--;
-	long i = mem_find(ctx, b->va);
-	if (i >= 0)
-		mem_free_block(ctx, (size_t)i);
-	b->magic = 0;
-	free(b);
-	rt_maybe_close(ctx);
+	mem_lock(m);
+	long j = set_index(&m->handles, (uintptr_t)b);
+	if (j >= 0) {
+		set_remove(&m->handles, j);
+		long i = block_at(m, b->off);
+		if (i >= 0)
+			free_locked(m, (size_t)i);
+	}
+	mem_unlock(m);
+	if (j >= 0) {
+		b->magic = 0;
+		free(b);
+	} else {
+		rt_error(NULL, VTA_EINVAL, "VTABufferFree: %p is not a live buffer handle (freed twice?)",
+			 buffer);
+	}
+	rtdev_release(d);
 }
 
 void *VTABufferCPUPtr(VTACommandHandle cmd, void *buffer)
 {
-	vta_context_t *ctx = rt_cmd(cmd, "VTABufferCPUPtr");
-	Buffer *b = ctx ? buffer_lookup(ctx, buffer) : NULL;
-	return b ? b->va : buffer;
+	(void)cmd; /* any thread may ask, whatever its context */
+	RtDev *d = rtdev_of_handle(buffer);
+	if (!d)
+		return buffer;
+	void *va = ((Buffer *)buffer)->va;
+	rtdev_release(d);
+	return va;
 }
 
-/* Resolve one side of a copy: a handle (device) or a plain pointer. */
-static uint8_t *copy_side(vta_context_t *ctx, const void *p, int is_dev, size_t off, size_t size,
-			  const char *which)
+/* One side of a copy: a handle (device) or a plain pointer; NULL with an
+ * error recorded if the range does not fit the buffer. *dev gets the
+ * device of a handle (with a reference) and *off its window offset. */
+static uint8_t *copy_side(const void *p, int is_dev, size_t off, size_t size, const char *which,
+			  RtDev **dev, size_t *woff)
 {
+	*dev = NULL;
 	if (!is_dev)
 		return (uint8_t *)p + off;
-	Buffer *b = buffer_lookup(ctx, p);
-	if (!b) {
-		rt_error(ctx, VTA_EINVAL, "VTABufferCopy: %s %p is not a live buffer handle (freed?)",
+	RtDev *d = rtdev_of_handle(p);
+	if (!d) {
+		rt_error(NULL, VTA_EINVAL, "VTABufferCopy: %s %p is not a live buffer handle (freed?)",
 			 which, p);
 		return NULL;
 	}
+	const Buffer *b = p;
 	if (off > b->size || size > b->size - off) {
-		rt_error(ctx, VTA_ERANGE,
+		rt_error(NULL, VTA_ERANGE,
 			 "VTABufferCopy: bytes [%zu, %zu) of %s lie outside its %zu-byte buffer", off,
 			 off + size, which, b->size);
+		rtdev_release(d);
 		return NULL;
 	}
+	*dev = d;
+	*woff = b->off + off;
 	return b->va + off;
+}
+
+static int sync_range(RtDev *d, int flush, size_t off, size_t n)
+{
+	vta_error_t err;
+	vta_error_clear(&err);
+	rtdev_lock(d);
+	int rc = flush ? vta_dev_flush(rtdev_dev(d), off, n, 1, &err)
+		       : vta_dev_invalidate(rtdev_dev(d), off, n, &err);
+	rtdev_unlock(d);
+	if (rc)
+		rt_error(NULL, rc, "VTABufferCopy: %s", err.msg);
+	return rc;
 }
 
 void VTABufferCopy(const void *from, size_t from_offset, void *to, size_t to_offset, size_t size,
 		   int kind_mask)
 {
-	vta_context_t *ctx = rt_current();
-	if (!ctx || kind_mask == 0 || size == 0)
+	if (kind_mask == 0 || size == 0)
 		return;
 	int from_dev = (kind_mask & VTA_MEMCPY_D2H) != 0, to_dev = (kind_mask & VTA_MEMCPY_H2D) != 0;
-	uint8_t *src = copy_side(ctx, from, from_dev, from_offset, size, "source");
-	uint8_t *dst = src ? copy_side(ctx, to, to_dev, to_offset, size, "destination") : NULL;
-	if (!dst)
-		return;
-	if (from_dev)
-		cache_op(ctx, 0, "VTABufferCopy", src, size);
-	memmove(dst, src, size);
-	if (to_dev)
-		cache_op(ctx, 1, "VTABufferCopy", dst, size);
+	RtDev *ds, *dd = NULL;
+	size_t so = 0, doff = 0;
+	uint8_t *src = copy_side(from, from_dev, from_offset, size, "source", &ds, &so);
+	uint8_t *dst = src ? copy_side(to, to_dev, to_offset, size, "destination", &dd, &doff) : NULL;
+	if (dst && (!ds || !sync_range(ds, 0, so, size))) {
+		memmove(dst, src, size);
+		if (dd)
+			sync_range(dd, 1, doff, size);
+	}
+	if (ds)
+		rtdev_release(ds);
+	if (dd)
+		rtdev_release(dd);
 }
 
 static void barrier(VTACommandHandle cmd, int flush, int skip_flag, const char *fn, void *buffer,
 		    uint32_t elem_bits, uint32_t start, uint32_t extent)
 {
 	vta_context_t *ctx = rt_cmd(cmd, fn);
-	if (!ctx || (ctx->q.debug & skip_flag))
+	if (!ctx || (cmd_debug(ctx) & skip_flag))
 		return;
-	Buffer *b = buffer_lookup(ctx, buffer);
-	if (!b) {
+	RtDev *d = rtdev_of_handle(buffer);
+	if (!d) {
 		rt_error(ctx, VTA_EINVAL, "%s: %p is not a live buffer handle", fn, buffer);
 		return;
 	}
+	const Buffer *b = buffer;
 	uint64_t eb = (elem_bits + 7) / 8, lo = start * eb, n = extent * eb;
-	if (lo > b->size || n > b->size - lo) {
+	if (lo > b->size || n > b->size - lo)
 		rt_error(ctx, VTA_ERANGE, "%s: elements [%" PRIu32 ", %" PRIu32 ") of %" PRIu32
 			 " bits lie outside the %zu-byte buffer", fn, start, start + extent,
 			 elem_bits, b->size);
-		return;
-	}
-	cache_op(ctx, flush, fn, b->va + lo, (size_t)n);
+	else if (n)
+		sync_range(d, flush, b->off + (size_t)lo, (size_t)n);
+	rtdev_release(d);
 }
 
 void VTAWriteBarrier(VTACommandHandle cmd, void *buffer, uint32_t elem_bits, uint32_t start,

@@ -1,5 +1,6 @@
 # The runtime: TVM-compatible C API (VTA-SPEC 6 and 7) over the driver.
-LIB_SRCS += runtime/context.c runtime/mem.c runtime/command.c runtime/uop.c
+LIB_SRCS += runtime/context.c runtime/devices.c runtime/mem.c runtime/validate.c \
+	runtime/command.c runtime/uop.c
 
 # Tests: the runtime on the golden model.
 RT_TEST_OBJS := $(OBJ)/tests/runtime/rt_cases.o
@@ -47,10 +48,26 @@ install: build-all
 	$(if $(RTLSIM_LIB),sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VTA_VERSION)|g' \
 		-e 's|@CONFIG@|$(CFG_NAME)|g' runtime/vta-rtl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/vta-rtl.pc)
 
-# The example must build against the installed library with pkg-config.
+# The example must build against the installed library with pkg-config; the
+# libraries export exactly runtime/exports.txt, each name declared by an
+# installed header, and an application's own functions named like the
+# library's internals do not replace them.
 .PHONY: check-install
 check-install:
 	rm -rf $(BUILD)/stage && $(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(BUILD)/stage PREFIX=/usr
+	@for so in $(BUILD)/stage/usr/lib/libvta*.so; do \
+		nm -D --defined-only $$so | awk '{print $$3}' | sort > $(BUILD)/stage/exports.txt; \
+		if ! diff -u runtime/exports.txt $(BUILD)/stage/exports.txt; then \
+			echo "$$so exports other symbols than runtime/exports.txt (diff above)"; exit 1; fi; \
+	done
+	@for s in $$(cat runtime/exports.txt); do \
+		grep -qw "$$s" $(BUILD)/stage/usr/include/vta/*.h $(BUILD)/stage/usr/include/vta/runtime/*.h || \
+			{ echo "exported $$s is declared by no installed header"; exit 1; }; done
+	PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(BUILD)/stage \
+	PKG_CONFIG_LIBDIR=$(CURDIR)/$(BUILD)/stage/usr/lib/pkgconfig \
+		sh -c '$(CC) -std=c11 -Wall -Wextra -Werror tests/runtime/interpose.c \
+			$$(pkg-config --cflags --libs vta) -o $(BUILD)/stage/interpose'
+	LD_LIBRARY_PATH=$(CURDIR)/$(BUILD)/stage/usr/lib VTA_TARGET=fsim $(BUILD)/stage/interpose
 	PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(BUILD)/stage \
 	PKG_CONFIG_LIBDIR=$(CURDIR)/$(BUILD)/stage/usr/lib/pkgconfig \
 		sh -c '$(CC) -std=c11 -Wall -Wextra -Werror examples/matmul.c \
@@ -95,9 +112,12 @@ $(BIN)/tests/runtime/bench_runtime_rtl: $(OBJ)/tests/runtime/bench_runtime.o $(R
 ALL_TARGETS += $(BIN)/matmul-rtl $(LIB)/libvta-rtl.so
 # The whole library with the rtl backend and the Verilator model inside, for
 # programs built against the installed library (pkg-config vta-rtl).
-$(LIB)/libvta-rtl.so: $(LIB_OBJS) $(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o $(RTL_LIB)
+# The Verilator model's C++ symbols stay inside (runtime/exports.map).
+$(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o: CFLAGS += -fvisibility=hidden
+$(LIB)/libvta-rtl.so: $(LIB_OBJS) $(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o $(RTL_LIB) runtime/exports.map
 	@mkdir -p $(dir $@)
-	$(CC) -shared $(LDFLAGS) -o $@ $(LIB_OBJS) $(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o \
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=runtime/exports.map -o $@ $(LIB_OBJS) \
+		$(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o \
 		-Wl,--whole-archive $(RTL_LIB) -Wl,--no-whole-archive $(LDLIBS) $(RTL_LDLIBS)
 $(BIN)/matmul-rtl: $(OBJ)/examples/matmul.o $(RTL_BACKEND_LINK)
 	@mkdir -p $(dir $@)

@@ -23,6 +23,8 @@
 /* Micro-ops staged per program before an automatic synchronize (1 MiB). */
 #define STAGE_WORDS ((size_t)1 << 18)
 
+typedef struct Kernel Kernel;
+
 struct Kernel {
 	const void *slot;
 	uint8_t *sig;
@@ -43,6 +45,45 @@ struct Kernel {
 
 	long sram; /* first UOP SRAM index while resident, else -1 */
 };
+
+struct Uops {
+	Kernel **tab;     /* hash of recorded kernels by (slot, signature) */
+	size_t ntab, nkernels;
+	size_t bytes, limit; /* memory of recorded kernels, and its bound */
+	Kernel *lru_head, *lru_tail; /* most recently used first */
+
+	Kernel **res;     /* kernels resident in the UOP SRAM, placement order */
+	size_t nres, capres;
+	uint32_t ptr;     /* where the next kernel goes */
+
+	uint32_t *stage;  /* micro-ops loaded in this program, in load order */
+	size_t nstage, capstage;
+	size_t buf_off;   /* DMA block holding them at synchronize */
+	int have_buf;
+
+	Kernel *rec;      /* being recorded by a finit callback */
+};
+
+Uops *uop_create(void)
+{
+	Uops *u = calloc(1, sizeof *u);
+	if (!u)
+		return NULL;
+	const char *kb = getenv("VTA_UOP_CACHE_KB");
+	long k = kb ? strtol(kb, NULL, 10) : 0;
+	u->limit = (size_t)(k > 0 ? k : 4096) << 10;
+	return u;
+}
+
+int uop_recording(const vta_context_t *ctx) { return rt_uops(ctx)->rec != NULL; }
+
+size_t uop_staged(const vta_context_t *ctx, const uint32_t **words, size_t *buf_off)
+{
+	const Uops *u = rt_uops(ctx);
+	*words = u->stage;
+	*buf_off = u->buf_off;
+	return u->have_buf ? u->nstage : 0;
+}
 
 static uint64_t hash_key(const void *slot, const void *sig, size_t n)
 {
@@ -111,7 +152,7 @@ static void table_remove(Uops *u, Kernel *k)
 
 static int table_insert(vta_context_t *ctx, Kernel *k)
 {
-	Uops *u = &ctx->u;
+	Uops *u = rt_uops(ctx);
 	if (!u->ntab || u->nkernels + 1 > u->ntab) {
 		size_t ntab = u->ntab ? 2 * u->ntab : 64;
 		Kernel **tab = calloc(ntab, sizeof *tab);
@@ -151,7 +192,7 @@ static Kernel *table_find(Uops *u, const void *slot, const void *sig, size_t n, 
 
 void uop_reset_window(vta_context_t *ctx)
 {
-	Uops *u = &ctx->u;
+	Uops *u = rt_uops(ctx);
 	for (size_t i = 0; i < u->nres; i++)
 		u->res[i]->sram = -1;
 	u->nres = 0;
@@ -161,24 +202,21 @@ void uop_reset_window(vta_context_t *ctx)
 
 void uop_destroy(vta_context_t *ctx)
 {
-	Uops *u = &ctx->u;
+	Uops *u = rt_uops(ctx);
+	if (!u)
+		return;
 	for (size_t i = 0; i < u->ntab; i++)
 		for (Kernel *k = u->tab[i], *next; k; k = next) {
 			next = k->hnext;
 			kernel_free(k);
 		}
 	kernel_free(u->rec);
-	if (u->have_buf) {
-		long i = mem_find(ctx, ctx->dev->dram_va + u->buf_off);
-		if (i >= 0)
-			mem_free_block(ctx, (size_t)i);
-	}
+	if (u->have_buf)
+		mem_free_off(rtdev_mem(rt_dev(ctx)), u->buf_off);
 	free(u->tab);
 	free(u->res);
 	free(u->stage);
-	size_t limit = u->limit;
-	memset(u, 0, sizeof *u);
-	u->limit = limit;
+	free(u);
 }
 
 /* ---- Recording ----------------------------------------------------------- */
@@ -190,12 +228,13 @@ static Kernel *recording(const char *fn, vta_context_t **pctx)
 	*pctx = ctx;
 	if (!ctx)
 		return NULL;
-	if (!ctx->u.rec) {
+	Uops *u = rt_uops(ctx);
+	if (!u->rec) {
 		rt_fail(ctx, VTA_EINVAL, "%s: called outside a micro-op kernel callback (finit of "
 			"VTAPushGEMMOp/VTAPushALUOp)", fn);
 		return NULL;
 	}
-	return ctx->u.rec->failed ? NULL : ctx->u.rec;
+	return u->rec->failed ? NULL : u->rec;
 }
 
 static void rec_fail(vta_context_t *ctx, Kernel *k, int code, const char *fn, const char *what)
@@ -298,7 +337,7 @@ void VTAUopPush(uint32_t mode, uint32_t reset_out, uint32_t dst_index, uint32_t 
 	}
 	k->uop[k->n] = word;
 	k->dst[k->n++] = dst_index;
-	if (ctx->q.debug & VTA_DEBUG_DUMP_UOP)
+	if (cmd_debug(ctx) & VTA_DEBUG_DUMP_UOP)
 		fprintf(stderr, "vta: uop %" PRIu32 ": acc=%" PRIu32 ", inp=%" PRIu32 ", wgt=%" PRIu32 "\n",
 			k->n - 1, dst_index, src_index, uop.wgt_idx);
 }
@@ -306,7 +345,7 @@ void VTAUopPush(uint32_t mode, uint32_t reset_out, uint32_t dst_index, uint32_t 
 static Kernel *record(vta_context_t *ctx, const char *fn, void **slot, int (*finit)(void *),
 		      void *sig, size_t nsig, uint64_t h)
 {
-	Uops *u = &ctx->u;
+	Uops *u = rt_uops(ctx);
 	Kernel *k = calloc(1, sizeof *k);
 	if (!k || (nsig && !(k->sig = malloc(nsig)))) {
 		free(k);
@@ -349,11 +388,12 @@ static Kernel *record(vta_context_t *ctx, const char *fn, void **slot, int (*fin
 
 static int make_resident(vta_context_t *ctx, Kernel *k)
 {
-	Uops *u = &ctx->u;
+	Uops *u = rt_uops(ctx);
 	if (!u->have_buf) {
-		int rc = mem_alloc(ctx, STAGE_WORDS * 4, 1, &u->buf_off);
-		if (rc)
-			return rc;
+		vta_error_t err;
+		if (mem_alloc(rtdev_mem(rt_dev(ctx)), STAGE_WORDS * 4, MEM_INTERNAL, "VTAPushGEMMOp",
+			      &u->buf_off, &err))
+			return rt_fail(ctx, err.code, "%s", err.msg);
 		u->have_buf = 1;
 	}
 	if (!u->stage) {
@@ -364,7 +404,7 @@ static int make_resident(vta_context_t *ctx, Kernel *k)
 	}
 	if (u->nstage + k->n > u->capstage) {
 		/* This program has loaded 1 MiB of micro-ops: run what is queued. */
-		int rc = vta_synchronize(ctx, 1u << 31);
+		int rc = cmd_sync_for_room(ctx);
 		if (rc)
 			return rc;
 	}
@@ -397,7 +437,7 @@ static int make_resident(vta_context_t *ctx, Kernel *k)
 	in.opcode = VTA_OPCODE_LOAD;
 	in.memory_type = VTA_MEM_ID_UOP;
 	in.sram_base = (uint32_t)lo;
-	in.dram_base = (uint32_t)((ctx->dev->dram_pa + u->buf_off) / 4 + at);
+	in.dram_base = (uint32_t)((rtdev_dev(rt_dev(ctx))->dram_pa + u->buf_off) / 4 + at);
 	in.y_size = 1;
 	in.x_size = k->n;
 	in.x_stride = k->n;
@@ -408,7 +448,7 @@ int uop_push_op(vta_context_t *ctx, int mode, void **slot, int (*finit)(void *),
 		int nbytes)
 {
 	const char *fn = mode ? "VTAPushALUOp" : "VTAPushGEMMOp";
-	Uops *u = &ctx->u;
+	Uops *u = rt_uops(ctx);
 	if (u->rec)
 		return rt_fail(ctx, VTA_EINVAL, "%s: called from inside a kernel callback", fn);
 	if (!slot || !finit)
@@ -418,7 +458,7 @@ int uop_push_op(vta_context_t *ctx, int mode, void **slot, int (*finit)(void *),
 	uint64_t h = hash_key(slot, sig, (size_t)nbytes);
 	Kernel *k = table_find(u, slot, sig, (size_t)nbytes, h);
 	if (!k && !(k = record(ctx, fn, slot, finit, sig, (size_t)nbytes, h)))
-		return ctx->err.code ? ctx->err.code : VTA_EINVAL;
+		return rt_last_error(ctx)->code ? rt_last_error(ctx)->code : VTA_EINVAL;
 	lru_unlink(u, k);
 	lru_front(u, k);
 	if (k->mode != (uint32_t)mode)

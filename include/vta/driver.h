@@ -30,6 +30,11 @@
 extern "C" {
 #endif
 
+/* The library exports exactly what its public headers declare. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* VTAMemAlloc(size, cached): request a CPU-cacheable or an uncached buffer. */
 #define VTA_CACHED 1
 #define VTA_NOT_CACHED 0
@@ -106,6 +111,10 @@ void VTAInvalidateCache(void *vir_addr, vta_phy_addr_t phy_addr, int size);
 /* Accepted for compatibility; bitstreams are loaded by the board's tools
  * (see boards/), so this only records an error if path is not readable. */
 void VTAProgram(const char *bitstream);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

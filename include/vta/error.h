@@ -16,6 +16,11 @@
 extern "C" {
 #endif
 
+/* The library exports exactly what its public headers declare. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 enum {
 	VTA_OK = 0,
 	VTA_EINVAL = 1,   /* a bad argument, field value or syntax */
@@ -46,6 +51,10 @@ int vta_error_set(vta_error_t *err, int code, long insn_index, const char *fmt, 
 
 /* Clear err (which may be NULL). */
 void vta_error_clear(vta_error_t *err);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,11 @@
 extern "C" {
 #endif
 
+/* The library exports exactly what its public headers declare. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 typedef struct vta_fsim vta_fsim_t;
 
 /* Create a model with dram_bytes of zeroed device DRAM. NULL on failure
@@ -70,6 +75,10 @@ uint8_t *vta_fsim_sram(vta_fsim_t *sim, unsigned memory_type, size_t *bytes);
  * used after the call. Tests compare the two.
  */
 int vta_fsim_use_simd(vta_fsim_t *sim, int enable);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

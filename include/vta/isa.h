@@ -21,6 +21,11 @@
 extern "C" {
 #endif
 
+/* The library exports exactly what its public headers declare. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* One encoded instruction: w[0] holds bits 63..0, w[1] bits 127..64. In DRAM
  * an instruction is w[0] then w[1], each little-endian. */
 typedef struct vta_insn_word {
@@ -105,6 +110,10 @@ int vta_insn_format(const vta_insn_t *in, char *buf, size_t n);
  * that assembling the output always gives back the same bits.
  */
 int vta_insn_word_format(const vta_insn_word_t *w, char *buf, size_t n);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -27,6 +27,11 @@
 extern "C" {
 #endif
 
+/* The library exports exactly what its public headers declare. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* Version of this API: bumped on every addition. 1: first release. */
 #define VTA_RUNTIME_API_VERSION 1
 
@@ -117,7 +122,9 @@ typedef struct vta_device_info {
 	int has_counters;     /* counters below are meaningful */
 	vta_counters_t counters; /* since the context was opened */
 	uint64_t runs;        /* device runs so far */
-	uint64_t insns_queued; /* instructions queued by the runtime so far */
+	uint64_t insns_queued; /* instructions queued by this context so far */
+	uint64_t cache_syncs; /* cache flushes and invalidations (non-coherent devices) */
+	uint64_t cache_sync_bytes; /* bytes they covered */
 } vta_device_info_t;
 
 int vta_context_info(vta_context_t *ctx, vta_device_info_t *info);
@@ -133,6 +140,10 @@ int vta_context_info(vta_context_t *ctx, vta_device_info_t *info);
  *   VTA_ZYNQ_UDMABUF    u-dma-buf device name (default udmabuf0)
  *   VTA_ZYNQ_UIO        /dev/uioN of the VTA registers (default: search)
  */
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

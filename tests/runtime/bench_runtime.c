@@ -3,6 +3,9 @@
  * Runtime benchmarks. Prints BENCH lines:
  *   runtime_insn_per_sec      instructions queued and encoded per second
  *                             (VTALoadBuffer2D + VTAPushGEMMOp of a resident kernel)
+ *   runtime_validate_ns_per_insn  the DMA check before a launch, per instruction
+ *                             (a 1M-instruction stream of loads, GEMMs and
+ *                             stores over four buffers)
  *   runtime_matmul_<be>_ms    end-to-end 64x256x256 int8 matmul on backend <be>
  *                             (pack, copy in, queue, run, copy out), for every
  *                             backend linked into this program (fsim, rtl)
@@ -10,10 +13,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <vta/hw_spec.h>
 #include <vta/runtime.h>
+
+#include "../../runtime/internal.h"
 
 static double now(void)
 {
@@ -74,6 +80,68 @@ static int bench_queue(void)
 	return 0;
 }
 
+static int bench_validate(void)
+{
+	const uint32_t n = 1u << 20;
+	uint8_t *s = VTAMemAlloc((size_t)n * 16, VTA_CACHED);
+	uint8_t *buf[4];
+	for (int i = 0; i < 4; i++)
+		buf[i] = VTAMemAlloc(1u << 20, VTA_CACHED);
+	if (!s || !buf[3])
+		return 1;
+	for (uint32_t i = 0; i < n; i++) {
+		vta_insn_t in = {0};
+		int k = (int)(i % 4);
+		in.opcode = k == 2 ? VTA_OPCODE_GEMM : k == 3 ? VTA_OPCODE_STORE : VTA_OPCODE_LOAD;
+		if (k != 2) {
+			in.memory_type = k == 0 ? VTA_MEM_ID_INP : k == 1 ? VTA_MEM_ID_WGT : VTA_MEM_ID_OUT;
+			uint32_t eb = k == 1 ? VTA_WGT_ELEM_BYTES : VTA_INP_ELEM_BYTES;
+			in.dram_base = (uint32_t)(VTAMemGetPhyAddr(buf[k]) / eb + i % 16);
+			in.x_size = in.x_stride = 2;
+			in.y_size = 2;
+		} else {
+			in.uop_end = in.iter_out = in.iter_in = 1;
+		}
+		if (i == n - 1) {
+			memset(&in, 0, sizeof in);
+			in.opcode = VTA_OPCODE_FINISH;
+		}
+		vta_insn_word_t w;
+		vta_error_t err;
+		if (vta_insn_encode(&in, &w, &err)) {
+			fprintf(stderr, "bench_runtime: %s\n", err.msg);
+			return 1;
+		}
+		vta_insn_store(&w, s + 16 * (size_t)i);
+	}
+	RtDev *d = rt_dev(vta_context_current());
+	Mem *m = rtdev_mem(d);
+	uint64_t pa = VTAMemGetPhyAddr(s);
+	double best = 1e30;
+	for (int rep = 0; rep < 5; rep++) {
+		Touched t;
+		touched_init(&t);
+		vta_error_t err;
+		mem_lock(m);
+		double t0 = now();
+		int rc = rt_validate(m, rtdev_dev(d), pa, n, NULL, &t, &err);
+		double dt = now() - t0;
+		mem_unlock(m);
+		touched_free(&t);
+		if (rc) {
+			fprintf(stderr, "bench_runtime: %s\n", err.msg);
+			return 1;
+		}
+		if (dt < best)
+			best = dt;
+	}
+	printf("BENCH runtime_validate_ns_per_insn %.2f ns\n", best * 1e9 / n);
+	VTAMemFree(s);
+	for (int i = 0; i < 4; i++)
+		VTAMemFree(buf[i]);
+	return 0;
+}
+
 static int bench_matmul(const char *target)
 {
 	static void *s_reset, *s_gemm;
@@ -129,7 +197,7 @@ static int bench_matmul(const char *target)
 
 int main(void)
 {
-	if (bench_queue())
+	if (bench_queue() || bench_validate())
 		goto fail;
 	static const char *targets[] = {"fsim", "rtl"};
 	for (int i = 0; i < 2; i++)

@@ -428,6 +428,145 @@ static void test_double_buffer(void)
 	VTABufferFree(bo);
 }
 
+
+/* ---- DMA checks: no stream reaches outside the process's live buffers ----- */
+
+/* A raw stream of n instructions in a fresh VTAMemAlloc buffer. */
+static uint8_t *raw_stream(const vta_insn_t *ins, size_t n)
+{
+	uint8_t *buf = VTAMemAlloc(16 * n, VTA_CACHED);
+	CHECK(buf != NULL);
+	for (size_t i = 0; buf && i < n; i++) {
+		vta_insn_word_t w;
+		CHECK_EQ(vta_insn_encode(&ins[i], &w, NULL), 0);
+		vta_insn_store(&w, buf + 16 * i);
+	}
+	return buf;
+}
+
+static vta_insn_t mem_insn(unsigned op, unsigned type, uint64_t dram_base, unsigned x, unsigned y,
+			   unsigned stride)
+{
+	vta_insn_t in = {0};
+	in.opcode = op;
+	in.memory_type = type;
+	in.dram_base = (uint32_t)dram_base;
+	in.x_size = x;
+	in.y_size = y;
+	in.x_stride = stride;
+	return in;
+}
+
+/* Run [LOAD/STORE, FINISH] raw; expect it refused before the device ran,
+ * with a message naming instruction 0, and `text`. */
+static void expect_refused(vta_insn_t bad, int code, const char *text)
+{
+	vta_insn_t prog[2] = {bad, {0}};
+	prog[1].opcode = VTA_OPCODE_FINISH;
+	uint8_t *s = raw_stream(prog, 2);
+	if (!s)
+		return;
+	VTADeviceHandle dev = VTADeviceAlloc();
+	vta_device_info_t before, after;
+	vta_context_info(vta_context_current(), &before);
+	CHECK_EQ(VTADeviceRun(dev, VTAMemGetPhyAddr(s), 2, 100000), -1);
+	CHECK_EQ(vta_errcode(NULL), code);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), text);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "was not run");
+	vta_context_info(vta_context_current(), &after);
+	CHECK_U64(after.runs, before.runs); /* the device never started */
+	vta_clear_error(NULL);
+	VTADeviceFree(dev);
+	VTAMemFree(s);
+}
+
+static void test_dma_check(void)
+{
+	vta_set_log_errors(vta_context_current(), 0);
+	vta_clear_error(NULL);
+	uint8_t *a = VTAMemAlloc(4096, VTA_CACHED), *b = VTAMemAlloc(4096, VTA_CACHED);
+	CHECK(a && b);
+	uint64_t pa = VTAMemGetPhyAddr(a), pb = VTAMemGetPhyAddr(b);
+	const unsigned ob = VTA_OUT_ELEM_BYTES, ib = VTA_INP_ELEM_BYTES;
+	/* A STORE 1 MiB past its buffer into memory no one holds (c was
+	 * freed), and one to address 0. */
+	uint8_t *c = VTAMemAlloc(2u << 20, VTA_CACHED);
+	uint64_t pc = VTAMemGetPhyAddr(c);
+	VTAMemFree(c);
+	expect_refused(mem_insn(VTA_OPCODE_STORE, VTA_MEM_ID_OUT, (pc + (1u << 20)) / ob, 1, 1, 1),
+		       VTA_ERANGE, "instruction 0 (STORE)");
+	expect_refused(mem_insn(VTA_OPCODE_STORE, VTA_MEM_ID_OUT, 0, 1, 1, 1), VTA_ERANGE,
+		       "nearest live buffer");
+	/* The last row of a 2-D LOAD runs past the end of a. */
+	expect_refused(mem_insn(VTA_OPCODE_LOAD, VTA_MEM_ID_INP, pa / ib, 1, 4096 / ib + 1, 1),
+		       VTA_ERANGE, "instruction 0 (LOAD INP)");
+	/* A range over two buffers is not inside one, even where they touch. */
+	if (pb == pa + 4096)
+		expect_refused(mem_insn(VTA_OPCODE_LOAD, VTA_MEM_ID_INP, (pb - ib) / ib, 2, 1, 2),
+			       VTA_ERANGE, "one live buffer");
+	/* dram_base * 256 and y * stride would wrap in 32 bits. */
+	expect_refused(mem_insn(VTA_OPCODE_LOAD, VTA_MEM_ID_WGT, 0xFFFFFFFFu, 1, 1, 1), VTA_ERANGE,
+		       "do not lie inside");
+	expect_refused(mem_insn(VTA_OPCODE_LOAD, VTA_MEM_ID_INP, pa / ib, 16, 65535, 65535), VTA_ERANGE,
+		       "do not lie inside");
+	/* Memory types with no DRAM layout. */
+	expect_refused(mem_insn(VTA_OPCODE_LOAD, 6, pa / 16, 1, 1, 1), VTA_EILLEGAL, "cannot be loaded");
+	/* The fetch itself must lie in one buffer, and freed buffers are not live. */
+	VTADeviceHandle dev = VTADeviceAlloc();
+	CHECK_EQ(VTADeviceRun(dev, (vta_phy_addr_t)pa, 4096 / 16 + 1, 1000), -1);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "the fetch of 257 instructions");
+	vta_clear_error(NULL);
+	VTAMemFree(b);
+	CHECK_EQ(VTADeviceRun(dev, (vta_phy_addr_t)pb, 1, 1000), -1);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "do not lie inside one live buffer");
+	vta_clear_error(NULL);
+	/* Inside the buffer it runs: a STORE of one element, then FINISH. */
+	vta_insn_t ok[2] = {mem_insn(VTA_OPCODE_STORE, VTA_MEM_ID_OUT, pa / ob + 1, 1, 1, 1), {0}};
+	ok[1].opcode = VTA_OPCODE_FINISH;
+	uint8_t *s = raw_stream(ok, 2);
+	CHECK_EQ(VTADeviceRun(dev, VTAMemGetPhyAddr(s), 2, 100000), 0);
+	CHECK_EQ(vta_errcode(NULL), 0);
+	VTAMemFree(s);
+	VTADeviceFree(dev);
+	VTAMemFree(a);
+	vta_set_log_errors(vta_context_current(), 1);
+}
+
+/* A buffer freed after an instruction that writes it was queued: the
+ * memory is not handed out again before the program has run, so the store
+ * lands in no one else's buffer; it is released afterwards. */
+static void test_free_while_queued(void)
+{
+	VTACommandHandle cmd = VTATLSCommandHandle();
+	if (!cmd)
+		return;
+	vta_device_info_t i0, i1, i2;
+	vta_context_info(vta_context_current(), &i0);
+	void *a = VTABufferAlloc(4096);
+	CHECK(a != NULL);
+	CHECK_EQ(VTADepPush(cmd, 2, 3), 0);
+	CHECK_EQ(VTADepPop(cmd, 2, 3), 0);
+	VTAStoreBuffer2D(cmd, 0, VTA_MEM_ID_OUT, a, 0, 4096 / VTA_OUT_ELEM_BYTES, 1,
+			 4096 / VTA_OUT_ELEM_BYTES);
+	uint8_t *pa = VTABufferCPUPtr(cmd, a);
+	VTABufferFree(a);
+	CHECK(VTABufferCPUPtr(cmd, a) == a); /* no longer a handle */
+	void *b = VTABufferAlloc(4096);
+	uint8_t *pb = VTABufferCPUPtr(cmd, b);
+	CHECK(pb != pa);
+	uint8_t fill[4096], got[4096];
+	memset(fill, 0x5A, sizeof fill);
+	VTABufferCopy(fill, 0, b, 0, sizeof fill, VTA_MEMCPY_H2D);
+	vta_context_info(vta_context_current(), &i1);
+	CHECK_EQ(vta_synchronize(cmd, 1u << 31), 0);
+	VTABufferCopy(b, 0, got, 0, sizeof got, VTA_MEMCPY_D2H);
+	CHECK(memcmp(got, fill, sizeof got) == 0);
+	VTABufferFree(b);
+	vta_context_info(vta_context_current(), &i2);
+	CHECK(i2.dram_free > i1.dram_free); /* a's page is back */
+	CHECK(i2.dram_free <= i0.dram_free);
+}
+
 /* ---- Misuse: each returns an error and the next program works ------------ */
 
 static void expect_error(int code, const char *text)
@@ -541,6 +680,8 @@ const test_case_t rt_cases[] = {
 	{"uop-eviction", test_uop_eviction},
 	{"double-buffer", test_double_buffer},
 	{"force-serial", test_force_serial},
+	{"dma-check", test_dma_check},
+	{"free-while-queued", test_free_while_queued},
 	{"misuse", test_misuse},
 	{NULL, NULL},
 };

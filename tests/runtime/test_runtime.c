@@ -20,6 +20,7 @@
 #include <vta/vta_regmap.h>
 
 #include "../../driver/zynq.h"
+#include "../../runtime/seams.h"
 #include "../test.h"
 #include "rt_common.h"
 
@@ -222,7 +223,8 @@ static void fake_write(void *opaque, uint32_t off, uint32_t val)
 static void test_bitstream_check(void)
 {
 	static uint8_t dram[1 << 16];
-	struct vta_mmio m = {NULL, fake_read, fake_write, NULL, NULL, dram, 0, sizeof dram};
+	struct vta_mmio m = {.read32 = fake_read, .write32 = fake_write, .dma_va = dram,
+			     .dma_size = sizeof dram};
 	vta_context_t *ctx = NULL;
 	vta_error_t err;
 	CHECK_EQ(vta_zynq_open_mmio(&m, &ctx, &err), VTA_EUNSUPPORTED);
@@ -263,6 +265,52 @@ static void test_threads(void)
 	CHECK_EQ(failed[0] + failed[1], 0);
 }
 
+/* One allocator per process and device, as in TVM: a buffer allocated by
+ * one thread is found by another (VTABufferCPUPtr, VTAMemGetPhyAddr, free),
+ * and two threads' buffers never overlap. */
+typedef struct {
+	void *handle, *raw;
+	uint8_t *cpu;
+	uint64_t raw_pa, mine_pa;
+	void *mine;
+} Shared;
+
+static void *share_main(void *arg)
+{
+	Shared *s = arg;
+	s->cpu = VTABufferCPUPtr(VTATLSCommandHandle(), s->handle);
+	s->raw_pa = VTAMemGetPhyAddr(s->raw);
+	s->mine = VTAMemAlloc(8192, VTA_CACHED);
+	s->mine_pa = VTAMemGetPhyAddr(s->mine);
+	VTAMemFree(s->raw); /* freed by a thread that did not allocate it */
+	VTARuntimeShutdown();
+	return NULL;
+}
+
+static void test_shared_allocator(void)
+{
+	Shared s = {VTABufferAlloc(4096), VTAMemAlloc(4096, VTA_CACHED), NULL, 0, 0, NULL};
+	CHECK(s.handle && s.raw);
+	uint64_t raw_pa = VTAMemGetPhyAddr(s.raw);
+	uint8_t *cpu = VTABufferCPUPtr(VTATLSCommandHandle(), s.handle);
+	pthread_t t;
+	CHECK_EQ(pthread_create(&t, NULL, share_main, &s), 0);
+	pthread_join(t, NULL);
+	CHECK(s.cpu == cpu);
+	CHECK_U64(s.raw_pa, raw_pa);
+	CHECK(s.mine != NULL);
+	CHECK(s.mine_pa + 8192 <= raw_pa || s.mine_pa >= raw_pa + 4096);
+	CHECK_EQ(vta_errcode(NULL), 0);
+	vta_set_log_errors(vta_context_current(), 0);
+	VTAMemFree(s.raw);
+	vta_set_log_errors(vta_context_current(), 1);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "freed twice");
+	vta_clear_error(NULL);
+	VTAMemFree(s.mine);
+	VTABufferFree(s.handle);
+	CHECK_EQ(vta_errcode(NULL), 0);
+}
+
 static void test_shutdown(void)
 {
 	void *b = VTABufferAlloc(100);
@@ -284,6 +332,7 @@ int main(int argc, char **argv)
 		{"backend-selection", test_backend_selection},
 		{"bitstream-check", test_bitstream_check},
 		{"threads", test_threads},
+		{"shared-allocator", test_shared_allocator},
 	};
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)

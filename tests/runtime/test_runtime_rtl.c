@@ -20,6 +20,7 @@
 #include <vta/vta_regmap.h>
 
 #include "../../driver/zynq.h"
+#include "../../runtime/seams.h"
 #include "../test.h"
 #include "rt_common.h"
 #include "rt_recovery.h"

@@ -28,6 +28,11 @@
 extern "C" {
 #endif
 
+/* The library exports exactly what its public headers declare. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* VTABufferCopy kind_mask values. */
 #define VTA_MEMCPY_H2D 1
 #define VTA_MEMCPY_D2H 2
@@ -129,6 +134,10 @@ int VTADepPop(VTACommandHandle cmd, int from_qid, int to_qid);
  * failure (a timeout included) the error is recorded, the program dropped
  * and the device reset; the queue is ready for the next program. */
 void VTASynchronize(VTACommandHandle cmd, uint32_t wait_cycles);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
