@@ -393,6 +393,21 @@ void VTAMemCopyToHost(void *dst, const void *src, size_t size)
 	}
 }
 
+/* Flush (or invalidate) window bytes [off, off + n) of device d; errors
+ * are recorded naming fn. */
+static int sync_range(RtDev *d, int flush, size_t off, size_t n, const char *fn)
+{
+	vta_error_t err;
+	vta_error_clear(&err);
+	rtdev_lock(d);
+	int rc = flush ? vta_dev_flush(rtdev_dev(d), off, n, 1, &err)
+		       : vta_dev_invalidate(rtdev_dev(d), off, n, &err);
+	rtdev_unlock(d);
+	if (rc)
+		rt_error(NULL, rc, "%s: %s", fn, err.msg);
+	return rc;
+}
+
 /* Flush or invalidate CPU bytes [p, p + n) of a cached buffer. */
 static void cache_op(int flush, const char *fn, const void *p, size_t n)
 {
@@ -402,16 +417,8 @@ static void cache_op(int flush, const char *fn, const void *p, size_t n)
 		return;
 	size_t off = (size_t)window_off(rtdev_mem(d), p);
 	mem_unlock(rtdev_mem(d));
-	if (!(b.flags & MEM_UNCACHED)) {
-		vta_error_t err;
-		vta_error_clear(&err);
-		rtdev_lock(d);
-		int rc = flush ? vta_dev_flush(rtdev_dev(d), off, n, 1, &err)
-			       : vta_dev_invalidate(rtdev_dev(d), off, n, &err);
-		rtdev_unlock(d);
-		if (rc)
-			rt_error(NULL, rc, "%s: %s", fn, err.msg);
-	}
+	if (!(b.flags & MEM_UNCACHED))
+		sync_range(d, flush, off, n, fn);
 	rtdev_release(d);
 }
 
@@ -652,19 +659,6 @@ static uint8_t *copy_side(const void *p, int is_dev, size_t off, size_t size, co
 	return b->va + off;
 }
 
-static int sync_range(RtDev *d, int flush, size_t off, size_t n)
-{
-	vta_error_t err;
-	vta_error_clear(&err);
-	rtdev_lock(d);
-	int rc = flush ? vta_dev_flush(rtdev_dev(d), off, n, 1, &err)
-		       : vta_dev_invalidate(rtdev_dev(d), off, n, &err);
-	rtdev_unlock(d);
-	if (rc)
-		rt_error(NULL, rc, "VTABufferCopy: %s", err.msg);
-	return rc;
-}
-
 void VTABufferCopy(const void *from, size_t from_offset, void *to, size_t to_offset, size_t size,
 		   int kind_mask)
 {
@@ -675,10 +669,10 @@ void VTABufferCopy(const void *from, size_t from_offset, void *to, size_t to_off
 	size_t so = 0, doff = 0;
 	uint8_t *src = copy_side(from, from_dev, from_offset, size, "source", &ds, &so);
 	uint8_t *dst = src ? copy_side(to, to_dev, to_offset, size, "destination", &dd, &doff) : NULL;
-	if (dst && (!ds || !sync_range(ds, 0, so, size))) {
+	if (dst && (!ds || !sync_range(ds, 0, so, size, "VTABufferCopy"))) {
 		memmove(dst, src, size);
 		if (dd)
-			sync_range(dd, 1, doff, size);
+			sync_range(dd, 1, doff, size, "VTABufferCopy");
 	}
 	if (ds)
 		rtdev_release(ds);
@@ -704,7 +698,7 @@ static void barrier(VTACommandHandle cmd, int flush, int skip_flag, const char *
 			 " bits lie outside the %zu-byte buffer", fn, start, start + extent,
 			 elem_bits, b->size);
 	else if (n)
-		sync_range(d, flush, b->off + (size_t)lo, (size_t)n);
+		sync_range(d, flush, b->off + (size_t)lo, (size_t)n, fn);
 	rtdev_release(d);
 }
 
