@@ -90,6 +90,12 @@ test-install:
 	else tail -20 $(BUILD)/check-install.log; \
 		echo "FAIL install/pkg-config-matmul: see $(BUILD)/check-install.log" >> $(RESULTS); fi
 
+# `vta info zynq` on a fake board tree, and the device lock between processes.
+TEST_EXTRA += test-fake-board
+.PHONY: test-fake-board
+test-fake-board: $(BIN)/vta
+	@sh tests/runtime/fake_board.sh $(BIN)/vta $(RESULTS)
+
 # The rtl backend and the runtime cases on the RTL (rtl and zynq-over-RTL):
 # only where hw/module.mk builds the Verilator model.
 ifneq ($(RTLSIM_LIB),)
@@ -97,15 +103,22 @@ $(OBJ)/driver/backend_rtl.o: $(REGMAP_H)
 RTL_BACKEND_LINK := $(OBJ)/driver/backend_rtl.o $(RTLSIM_LIB) $(LIB)/libvta.a $(RTL_LIB)
 TEST_PROGS += $(BIN)/tests/runtime/test_runtime_rtl
 $(BIN)/tests/runtime/test_runtime_rtl: $(OBJ)/tests/runtime/test_runtime_rtl.o $(RT_TEST_OBJS) \
-		$(OBJ)/tests/runtime/rt_recovery.o $(TEST_HARNESS) $(RTL_BACKEND_LINK)
+		$(OBJ)/tests/runtime/rt_recovery.o $(OBJ)/tests/runtime/board_model.o $(TEST_HARNESS) \
+		$(RTL_BACKEND_LINK)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(RTL_LDLIBS)
-$(OBJ)/tests/runtime/test_runtime_rtl.o: $$(REGMAP_H)
+$(OBJ)/tests/runtime/test_runtime_rtl.o $(OBJ)/tests/runtime/board_model.o: $$(REGMAP_H)
 -include $(OBJ)/tests/runtime/test_runtime_rtl.d $(OBJ)/driver/backend_rtl.d \
-	$(OBJ)/tests/runtime/rt_recovery.d
+	$(OBJ)/tests/runtime/rt_recovery.d $(OBJ)/tests/runtime/board_model.d
 
 BENCH_PROGS += $(BIN)/tests/runtime/bench_runtime_rtl
-$(BIN)/tests/runtime/bench_runtime_rtl: $(OBJ)/tests/runtime/bench_runtime.o $(RTL_BACKEND_LINK)
+# The same bench source with the simulated board (board_model.c) compiled in.
+$(OBJ)/tests/runtime/bench_runtime_rtl.o: tests/runtime/bench_runtime.c $(CONFIG_H) $$(REGMAP_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DVTA_BENCH_BOARD $(CFLAGS) -MMD -MP -c $< -o $@
+-include $(OBJ)/tests/runtime/bench_runtime_rtl.d
+$(BIN)/tests/runtime/bench_runtime_rtl: $(OBJ)/tests/runtime/bench_runtime_rtl.o \
+		$(OBJ)/tests/runtime/board_model.o $(RTL_BACKEND_LINK)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(RTL_LDLIBS)
 

@@ -9,6 +9,12 @@
  *   runtime_matmul_<be>_ms    end-to-end 64x256x256 int8 matmul on backend <be>
  *                             (pack, copy in, queue, run, copy out), for every
  *                             backend linked into this program (fsim, rtl)
+ *   runtime_board_matmul_syncs_per_run, _sync_kib_per_run, _cpu_kib_per_run
+ *                             with the RTL: the same matmul on the zynq
+ *                             backend over the simulated non-coherent board
+ *                             (tests/runtime/board_model.h): cache syncs and
+ *                             the bytes they cover per run, and the bytes the
+ *                             CPU itself writes and reads in device memory
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +26,9 @@
 #include <vta/runtime.h>
 
 #include "../../runtime/internal.h"
+#ifdef VTA_BENCH_BOARD
+#include "board_model.h"
+#endif
 
 static double now(void)
 {
@@ -150,9 +159,18 @@ static int bench_matmul(const char *target)
 	if (mb * kb > VTA_INP_BUFF_DEPTH || nb * kb > VTA_WGT_BUFF_DEPTH || mb * nb > VTA_ACC_BUFF_DEPTH)
 		mb = 8, kb = 4, nb = 4;
 	VTARuntimeShutdown();
+#ifdef VTA_BENCH_BOARD
+	static Board board;
+	if (!strcmp(target, "board")) {
+		if (board_open(&board, 1) || vta_context_bind(board.ctx))
+			return 1;
+	} else
+#endif
 	if (vta_set_target(target))
 		return 1;
 	VTACommandHandle cmd = VTATLSCommandHandle();
+	vta_device_info_t i0, i1;
+	vta_context_info(vta_context_current(), &i0);
 	if (!cmd)
 		return 1;
 	size_t na = (size_t)mb * kb * VTA_INP_ELEM_BYTES, nw = (size_t)nb * kb * VTA_WGT_ELEM_BYTES,
@@ -189,9 +207,25 @@ static int bench_matmul(const char *target)
 		if (dt < best)
 			best = dt;
 	}
-	printf("BENCH runtime_matmul_%s_ms %.3f ms\n", target, best * 1e3);
+	vta_context_info(vta_context_current(), &i1);
+	if (strcmp(target, "board")) {
+		printf("BENCH runtime_matmul_%s_ms %.3f ms\n", target, best * 1e3);
+	} else {
+		printf("BENCH runtime_board_matmul_syncs_per_run %.1f syncs\n",
+		       (double)(i1.cache_syncs - i0.cache_syncs) / 3);
+		printf("BENCH runtime_board_matmul_sync_kib_per_run %.1f KiB\n",
+		       (double)(i1.cache_sync_bytes - i0.cache_sync_bytes) / 3 / 1024);
+		printf("BENCH runtime_board_matmul_cpu_kib_per_run %.1f KiB\n",
+		       (double)(na + nw + no) / 1024);
+	}
 	free(a), free(w), free(o);
 	VTARuntimeShutdown();
+#ifdef VTA_BENCH_BOARD
+	if (!strcmp(target, "board")) {
+		vta_context_bind(NULL);
+		board_close(&board);
+	}
+#endif
 	return 0;
 }
 
@@ -203,6 +237,10 @@ int main(void)
 	for (int i = 0; i < 2; i++)
 		if (!vta_backend_probe(targets[i], NULL, 0) && bench_matmul(targets[i]))
 			goto fail;
+#ifdef VTA_BENCH_BOARD
+	if (bench_matmul("board"))
+		goto fail;
+#endif
 	VTARuntimeShutdown();
 	return 0;
 fail:

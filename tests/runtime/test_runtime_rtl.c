@@ -8,10 +8,17 @@
  * rt_recovery.c; on zynq-over-RTL also the interrupt, its fallbacks and a
  * start refused because someone else started first. No harness reset after
  * the model's creation: recovery is the backends' soft reset.
+ *
+ * Then zynq-board-mem/: the same registers, but memory as on a board whose
+ * port does not snoop the caches (tests/runtime/board_model.h): the CPU's
+ * cached view reaches the model's DRAM only through u-dma-buf's sync files,
+ * so a missing flush or invalidate makes a case fail.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <vta/isa.h>
 #include <vta/rtlsim.h>
@@ -22,6 +29,7 @@
 #include "../../driver/zynq.h"
 #include "../../runtime/seams.h"
 #include "../test.h"
+#include "board_model.h"
 #include "rt_common.h"
 #include "rt_recovery.h"
 
@@ -208,8 +216,162 @@ static void test_start_busy(void)
 	run_case("gemm-blocked");
 }
 
-static test_case_t cases[96];
-static char names[96][48];
+static Board board;
+
+static void use_board(void)
+{
+	vta_context_bind(NULL);
+	if (board_open(&board, 1))
+		return;
+	CHECK_EQ(vta_context_bind(board.ctx), 0);
+	vta_device_info_t info;
+	CHECK_EQ(vta_context_info(board.ctx, &info), 0);
+	CHECK_EQ(info.coherent, 0); /* from boards/boards.txt: HP ports */
+	CHECK_STR_CONTAINS(info.description, "synced around every run");
+}
+
+/* ---- Cases of the board's memory ------------------------------------------- */
+
+/* The model itself: a CPU write through the cached view does not reach the
+ * device until it is flushed, and a device write does not reach the CPU
+ * until it is invalidated. */
+static void test_noncoherent_model(void)
+{
+	uint8_t *p = VTAMemAlloc(4096, VTA_CACHED);
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	uint64_t pa = VTAMemGetPhyAddr(p);
+	uint8_t *dram = vta_rtlsim_dram(board.sim) + pa;
+	memset(p, 0x11, 64);
+	CHECK(dram[0] != 0x11);
+	VTAFlushCache(p, (vta_phy_addr_t)pa, 64);
+	CHECK_EQ(dram[0], 0x11);
+	dram[1] = 0x22;
+	CHECK(p[1] != 0x22);
+	VTAInvalidateCache(p, (vta_phy_addr_t)pa, 64);
+	CHECK_EQ(p[1], 0x22);
+	CHECK_EQ(vta_errcode(NULL), 0);
+	VTAMemFree(p);
+}
+
+/* What a run writes is invalidated for the CPU after it, without being
+ * asked (raw stream: one STORE of the OUT buffer, FINISH). */
+static void test_invalidate_after_run(void)
+{
+	uint8_t *out = VTAMemAlloc(4096, VTA_CACHED), *s = VTAMemAlloc(4096, VTA_CACHED);
+	CHECK(out && s);
+	if (!out || !s)
+		return;
+	memset(out, 0xEE, 4096);
+	vta_insn_t st = {0}, fin = {0};
+	st.opcode = VTA_OPCODE_STORE;
+	st.memory_type = VTA_MEM_ID_OUT;
+	st.dram_base = (uint32_t)(VTAMemGetPhyAddr(out) / VTA_OUT_ELEM_BYTES);
+	st.x_size = st.x_stride = 4096 / VTA_OUT_ELEM_BYTES;
+	st.y_size = 1;
+	fin.opcode = VTA_OPCODE_FINISH;
+	vta_insn_word_t w;
+	CHECK_EQ(vta_insn_encode(&st, &w, NULL), 0);
+	vta_insn_store(&w, s);
+	CHECK_EQ(vta_insn_encode(&fin, &w, NULL), 0);
+	vta_insn_store(&w, s + 16);
+	CHECK_EQ(VTADeviceRun(VTADeviceAlloc(), VTAMemGetPhyAddr(s), 2, 100000), 0);
+	const uint8_t *dram = vta_rtlsim_dram(board.sim) + VTAMemGetPhyAddr(out);
+	int wrote = 0;
+	for (int i = 0; i < 4096; i++)
+		wrote |= dram[i] != 0xEE;
+	CHECK(wrote);
+	CHECK(memcmp(out, dram, 4096) == 0);
+	VTAMemFree(out);
+	VTAMemFree(s);
+}
+
+/* An uncached buffer is the device's memory itself: no sync. */
+static void test_uncached_buffer(void)
+{
+	uint8_t *p = VTAMemAlloc(4096, VTA_NOT_CACHED);
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	uint8_t *dram = vta_rtlsim_dram(board.sim) + VTAMemGetPhyAddr(p);
+	uint64_t before = board.synced_dev;
+	p[5] = 0x33;
+	CHECK_EQ(dram[5], 0x33);
+	VTAFlushCache(p, VTAMemGetPhyAddr(p), 4096);
+	CHECK_U64(board.synced_dev, before);
+	VTAMemFree(p);
+}
+
+/* Around a run: every sync for the device, then the barrier, then the
+ * start; the sync for the CPU after it. */
+static void test_sync_order(void)
+{
+	board.nevents = 0;
+	for (size_t i = 0; rt_cases[i].name; i++)
+		if (!strcmp(rt_cases[i].name, "gemm-single"))
+			rt_cases[i].fn();
+	int seen_start = 0, bad = 0, ndev = 0, ncpu = 0;
+	for (size_t i = 0; i < board.nevents; i++) {
+		int e = board.events[i];
+		if (e == EV_START) {
+			seen_start = 1;
+			bad |= i == 0 || board.events[i - 1] != EV_BARRIER;
+		}
+		if (e == EV_SYNC_DEV)
+			ndev += !seen_start;
+		if (e == EV_SYNC_CPU)
+			ncpu += seen_start;
+	}
+	CHECK(seen_start);
+	CHECK(!bad);
+	CHECK(!board.bad_sync); /* every sync had a range in the region and a valid direction */
+	CHECK(ndev >= 3); /* instructions, micro-ops, inputs... */
+	CHECK(ncpu >= 1); /* the output */
+}
+
+/* A sync that fails (here sync_for_device cannot be opened) is reported,
+ * naming the file, and the device does not start. */
+static void test_sync_error(void)
+{
+	char path[400], moved[420];
+	snprintf(path, sizeof path, "%s/sync_for_device", board.attr);
+	snprintf(moved, sizeof moved, "%s.saved", path);
+	CHECK_EQ(rename(path, moved), 0);
+	CHECK_EQ(mkdir(path, 0755), 0);
+	vta_set_log_errors(board.ctx, 0);
+	uint8_t *s = VTAMemAlloc(4096, VTA_CACHED);
+	memset(s, 0, 16);
+	s[0] = VTA_OPCODE_FINISH;
+	vta_device_info_t before, after;
+	vta_context_info(board.ctx, &before);
+	CHECK_EQ(VTADeviceRun(VTADeviceAlloc(), VTAMemGetPhyAddr(s), 1, 1000), -1);
+	CHECK_EQ(vta_errcode(NULL), VTA_EIO);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "sync_for_device");
+	vta_context_info(board.ctx, &after);
+	CHECK_U64(after.runs, before.runs);
+	vta_clear_error(NULL);
+	rmdir(path);
+	CHECK_EQ(rename(moved, path), 0);
+	CHECK_EQ(VTADeviceRun(VTADeviceAlloc(), VTAMemGetPhyAddr(s), 1, 100000), 0);
+	VTAMemFree(s);
+	vta_set_log_errors(board.ctx, 1);
+}
+
+/* The region is locked: a second open is refused, naming the holder. */
+static void test_device_lock(void)
+{
+	Board second = board;
+	second.ctx = NULL;
+	vta_error_t err;
+	CHECK_EQ(vta_zynq_open_mmio(&second.mmio, &second.ctx, &err), VTA_EIO);
+	CHECK(second.ctx == NULL);
+	CHECK_STR_CONTAINS(err.msg, "udmabuf0");
+	CHECK_STR_CONTAINS(err.msg, "already in use by this process");
+}
+
+static test_case_t cases[128];
+static char names[128][48];
 
 static size_t add_cases(size_t n, const char *prefix, const test_case_t *list)
 {
@@ -233,10 +395,23 @@ int main(int argc, char **argv)
 	cases[n++] = (test_case_t){"zynq-over-rtl/irq-fallback", test_irq_fallback};
 	cases[n++] = (test_case_t){"zynq-over-rtl/start-busy", test_start_busy};
 	n = add_cases(n, "zynq-over-rtl", rt_recovery_cases);
+	cases[n++] = (test_case_t){"zynq-board-mem/open", use_board};
+	n = add_cases(n, "zynq-board-mem", rt_cases);
+	static const test_case_t own[] = {
+		{"noncoherent-model", test_noncoherent_model},
+		{"invalidate-after-run", test_invalidate_after_run},
+		{"uncached-buffer", test_uncached_buffer},
+		{"sync-order", test_sync_order},
+		{"sync-error", test_sync_error},
+		{"device-lock", test_device_lock},
+		{NULL, NULL},
+	};
+	n = add_cases(n, "zynq-board-mem", own);
 	cases[n] = (test_case_t){NULL, NULL};
 	int rc = test_main(argc, argv, cases);
 	vta_context_bind(NULL);
 	vta_context_close(zctx);
 	vta_rtlsim_destroy(zsim);
+	board_close(&board);
 	return rc;
 }
