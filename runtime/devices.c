@@ -26,6 +26,7 @@ struct RtDev {
 	int refs;      /* contexts and callers holding it */
 	Mem *mem;
 	pthread_mutex_t run_lock;
+	int start_refused; /* the last start through mapped registers was refused */
 	RtDev *next;
 };
 
@@ -104,6 +105,14 @@ void rtdev_release(RtDev *d)
 	free(d);
 }
 
+RtDev *rtdev_ref(RtDev *d)
+{
+	pthread_mutex_lock(&registry_lock);
+	d->refs++;
+	pthread_mutex_unlock(&registry_lock);
+	return d;
+}
+
 RtDev *rtdev_of_ptr(const void *p)
 {
 	pthread_mutex_lock(&registry_lock);
@@ -135,6 +144,13 @@ vta_dev_t *rtdev_dev(const RtDev *d) { return d->dev; }
 Mem *rtdev_mem(const RtDev *d) { return d->mem; }
 
 void rtdev_lock(RtDev *d) { pthread_mutex_lock(&d->run_lock); }
+
+int rtdev_start_refused(RtDev *d, int set)
+{
+	if (set >= 0)
+		d->start_refused = set;
+	return d->start_refused;
+}
 
 void rtdev_unlock(RtDev *d) { pthread_mutex_unlock(&d->run_lock); }
 

@@ -35,6 +35,8 @@ int rtdev_acquire(const char *target, RtDev **out, vta_error_t *err);
 /* A new device through a test seam (not shared by name). */
 int rtdev_acquire_seam(const char *backend, const void *seam, RtDev **out, vta_error_t *err);
 void rtdev_release(RtDev *d);
+/* Another reference to d; returns d. */
+RtDev *rtdev_ref(RtDev *d);
 /* The device whose DMA window holds CPU address p, or whose buffer handle
  * h is, with a reference; NULL if none. */
 RtDev *rtdev_of_ptr(const void *p);
@@ -51,6 +53,9 @@ int rtdev_run(RtDev *d, uint64_t insn_pa, uint32_t n, uint32_t wait_cycles, vta_
  * (VTAWriteMappedReg): check, pin nothing, flush. */
 int rtdev_prepare_raw(RtDev *d, uint64_t insn_pa, uint32_t n, const vta_bases_t *bases,
 		      vta_error_t *err);
+/* Whether the last start through mapped registers was refused (set: 0 or
+ * 1 to change it, -1 to ask); run lock held. */
+int rtdev_start_refused(RtDev *d, int set);
 /* Serialize access to the device's registers with runs of other threads. */
 void rtdev_lock(RtDev *d);
 void rtdev_unlock(RtDev *d);

@@ -1,6 +1,14 @@
 # The runtime: TVM-compatible C API (VTA-SPEC 6 and 7) over the driver.
 LIB_SRCS += runtime/context.c runtime/devices.c runtime/mem.c runtime/validate.c \
-	runtime/command.c runtime/uop.c
+	runtime/command.c runtime/uop.c runtime/regs.c
+
+# <vta/pynq_driver.h>: the register window of the configuration's board.
+BOARD_REGS_H := $(GEN)/vta_board_regs.h
+$(BOARD_REGS_H): boards/boards.txt runtime/board_regs.sh $(CONFIG_H)
+	@mkdir -p $(dir $@)
+	sh runtime/board_regs.sh boards/boards.txt $(CONFIG_H) > $@.tmp && mv $@.tmp $@
+$(OBJ)/runtime/regs.o: $$(REGMAP_H) $(BOARD_REGS_H)
+ALL_TARGETS += $(BOARD_REGS_H)
 
 # Tests: the runtime on the golden model.
 RT_TEST_OBJS := $(OBJ)/tests/runtime/rt_cases.o
@@ -8,7 +16,7 @@ TEST_PROGS += $(BIN)/tests/runtime/test_runtime
 $(BIN)/tests/runtime/test_runtime: $(OBJ)/tests/runtime/test_runtime.o $(RT_TEST_OBJS) $(TEST_HARNESS) $(LIB)/libvta.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -pthread
-$(OBJ)/tests/runtime/test_runtime.o: $$(REGMAP_H)
+$(OBJ)/tests/runtime/test_runtime.o: $$(REGMAP_H) $$(BOARD_REGS_H)
 -include $(OBJ)/tests/runtime/test_runtime.d $(OBJ)/tests/runtime/rt_cases.d
 
 # Benches: fsim only here; with the RTL the rtl-linked one below replaces it.
@@ -32,12 +40,14 @@ PREFIX ?= /usr/local
 VTA_VERSION := 0.1.0
 
 INSTALL_HEADERS := include/vta/driver.h include/vta/runtime.h include/vta/hw_spec.h \
-	include/vta/error.h include/vta/device.h include/vta/isa.h include/vta/fsim.h
+	include/vta/error.h include/vta/device.h include/vta/isa.h include/vta/fsim.h \
+	include/vta/pynq_driver.h
 .PHONY: install
 install: build-all
 	install -d $(DESTDIR)$(PREFIX)/include/vta/runtime $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/bin
-	install -m 644 $(INSTALL_HEADERS) $(CONFIG_H) $(DESTDIR)$(PREFIX)/include/vta/
+	install -m 644 $(INSTALL_HEADERS) $(CONFIG_H) $(REGMAP_H) $(BOARD_REGS_H) \
+		$(DESTDIR)$(PREFIX)/include/vta/
 	install -m 644 include/vta/runtime/runtime.h $(DESTDIR)$(PREFIX)/include/vta/runtime/
 	install -m 644 $(LIB)/libvta.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 755 $(LIB)/libvta.so $(DESTDIR)$(PREFIX)/lib/
@@ -79,6 +89,11 @@ ifneq ($(RTLSIM_LIB),)
 		sh -c '$(CC) -std=c11 -Wall -Wextra -Werror examples/matmul.c \
 			$$(pkg-config --cflags --libs vta-rtl) -o $(BUILD)/stage/matmul-rtl'
 	LD_LIBRARY_PATH=$(CURDIR)/$(BUILD)/stage/usr/lib VTA_TARGET=rtl $(BUILD)/stage/matmul-rtl 4 32 32
+	PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(BUILD)/stage \
+	PKG_CONFIG_LIBDIR=$(CURDIR)/$(BUILD)/stage/usr/lib/pkgconfig \
+		sh -c '$(CXX) -std=c++11 -Wall -Wextra -Werror tests/runtime/tvm_board_test.cc \
+			$$(pkg-config --cflags --libs vta-rtl) -o $(BUILD)/stage/tvm_board_test'
+	LD_LIBRARY_PATH=$(CURDIR)/$(BUILD)/stage/usr/lib VTA_TARGET=rtl $(BUILD)/stage/tvm_board_test
 endif
 
 # `make test` runs check-install (plain build only) and records the result.
@@ -107,7 +122,8 @@ $(BIN)/tests/runtime/test_runtime_rtl: $(OBJ)/tests/runtime/test_runtime_rtl.o $
 		$(RTL_BACKEND_LINK)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(RTL_LDLIBS)
-$(OBJ)/tests/runtime/test_runtime_rtl.o $(OBJ)/tests/runtime/board_model.o: $$(REGMAP_H)
+$(OBJ)/tests/runtime/test_runtime_rtl.o $(OBJ)/tests/runtime/board_model.o: $$(REGMAP_H) \
+	$$(BOARD_REGS_H)
 -include $(OBJ)/tests/runtime/test_runtime_rtl.d $(OBJ)/driver/backend_rtl.d \
 	$(OBJ)/tests/runtime/rt_recovery.d $(OBJ)/tests/runtime/board_model.d
 
@@ -127,7 +143,7 @@ ALL_TARGETS += $(BIN)/matmul-rtl $(LIB)/libvta-rtl.so
 # programs built against the installed library (pkg-config vta-rtl).
 # The Verilator model's C++ symbols stay inside (runtime/exports.map).
 $(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o: CFLAGS += -fvisibility=hidden
-$(LIB)/libvta-rtl.so: $(LIB_OBJS) $(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o $(RTL_LIB) runtime/exports.map
+$(LIB)/libvta-rtl.so: $$(LIB_OBJS) $(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o $(RTL_LIB) runtime/exports.map
 	@mkdir -p $(dir $@)
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=runtime/exports.map -o $@ $(LIB_OBJS) \
 		$(OBJ)/driver/backend_rtl.o $(OBJ)/sim/rtl/rtlsim.o \

@@ -112,8 +112,9 @@ typedef struct {
 	int64_t imm : VTA_ALU_IMM_WIDTH;
 } VTAAluInsn;
 
-/* One 128-bit instruction viewed in any of its formats. */
-typedef union {
+/* One 128-bit instruction viewed in any of its formats. Tagged, because
+ * TVM-era code declares `union VTAInsn converter;`. */
+typedef union VTAInsn {
 	VTAGenericInsn generic;
 	VTAMemInsn mem;
 	VTAGemInsn gemm;

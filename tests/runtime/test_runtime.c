@@ -16,6 +16,7 @@
 #include <vta/runtime/runtime.h>
 
 #include <vta/isa.h>
+#include <vta/pynq_driver.h>
 #include <vta/runtime.h>
 #include <vta/vta_regmap.h>
 
@@ -203,6 +204,12 @@ static void test_backend_selection(void)
 	CHECK_U64(info.config_id, VTA_CONFIG_ID);
 	CHECK(info.dram_bytes > 0);
 	CHECK_EQ(vta_set_target(NULL), 0);
+	/* The golden model has no registers to map. */
+	vta_set_log_errors(vta_context_current(), 0);
+	CHECK(VTAMapRegister(VTA_FETCH_ADDR) == NULL);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "has no registers");
+	vta_clear_error(NULL);
+	vta_set_log_errors(vta_context_current(), 1);
 }
 
 /* A fake register block whose CONFIG_ID is wrong: the zynq backend must

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <vta/isa.h>
+#include <vta/pynq_driver.h>
 #include <vta/rtlsim.h>
 #include <vta/runtime.h>
 #include <vta/vta_config.h>
@@ -358,6 +359,36 @@ static void test_sync_error(void)
 	vta_set_log_errors(board.ctx, 1);
 }
 
+/* TVM's register mapping on the board: the configuration ID read through a
+ * mapped page; a start whose stream lies outside the buffers is refused,
+ * and done does not read as set afterwards. */
+static void test_mapped_registers(void)
+{
+	void *fetch = VTAMapRegister(VTA_FETCH_ADDR);
+	void *compute = VTAMapRegister(VTA_COMPUTE_ADDR, 0x1000);
+	void *id = VTAMapRegister(VTA_BOARD_REG_BASE + VTA_REG_CONFIG_ID);
+	CHECK(fetch && compute && id);
+	if (!fetch || !compute || !id)
+		return;
+	CHECK_U64(VTAReadMappedReg(id, 0), VTA_CONFIG_ID);
+	vta_set_log_errors(board.ctx, 0);
+	VTAWriteMappedReg(fetch, VTA_FETCH_INSN_COUNT_OFFSET, 1);
+	VTAWriteMappedReg(fetch, VTA_FETCH_INSN_ADDR_OFFSET, 0x10);
+	VTAWriteMappedReg(fetch, 0, VTA_START);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "the run was not started");
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "the fetch of 1 instructions");
+	CHECK_EQ(VTAReadMappedReg(compute, VTA_COMPUTE_DONE_RD_OFFSET), 0);
+	vta_clear_error(NULL);
+	CHECK(VTAMapRegister(VTA_BOARD_REG_BASE + VTA_BOARD_REG_SIZE) == NULL);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "register window");
+	vta_clear_error(NULL);
+	vta_set_log_errors(board.ctx, 1);
+	VTAUnmapRegister(fetch);
+	VTAUnmapRegister(compute, 0x1000);
+	VTAUnmapRegister(id);
+	CHECK_EQ(vta_errcode(NULL), 0);
+}
+
 /* The region is locked: a second open is refused, naming the holder. */
 static void test_device_lock(void)
 {
@@ -403,6 +434,7 @@ int main(int argc, char **argv)
 		{"uncached-buffer", test_uncached_buffer},
 		{"sync-order", test_sync_order},
 		{"sync-error", test_sync_error},
+		{"mapped-registers", test_mapped_registers},
 		{"device-lock", test_device_lock},
 		{NULL, NULL},
 	};
