@@ -1,6 +1,6 @@
 # The runtime: TVM-compatible C API (VTA-SPEC 6 and 7) over the driver.
 LIB_SRCS += runtime/context.c runtime/devices.c runtime/mem.c runtime/validate.c \
-	runtime/command.c runtime/uop.c runtime/regs.c
+	runtime/command.c runtime/uop.c runtime/regs.c runtime/vtam.c
 
 # <vta/pynq_driver.h>: the register window of the configuration's board.
 BOARD_REGS_H := $(GEN)/vta_board_regs.h
@@ -18,6 +18,13 @@ $(BIN)/tests/runtime/test_runtime: $(OBJ)/tests/runtime/test_runtime.o $(RT_TEST
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -pthread
 $(OBJ)/tests/runtime/test_runtime.o: $$(REGMAP_H) $$(BOARD_REGS_H)
 -include $(OBJ)/tests/runtime/test_runtime.d $(OBJ)/tests/runtime/rt_cases.d
+
+# The .vtam container: checksum vectors and a mutation corpus.
+TEST_PROGS += $(BIN)/tests/runtime/test_vtam
+$(BIN)/tests/runtime/test_vtam: $(OBJ)/tests/runtime/test_vtam.o $(TEST_HARNESS) $(LIB)/libvta.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+-include $(OBJ)/tests/runtime/test_vtam.d
 
 # Benches: fsim only here; with the RTL the rtl-linked one below replaces it.
 $(BIN)/tests/runtime/bench_runtime: $(OBJ)/tests/runtime/bench_runtime.o $(LIB)/libvta.a
@@ -41,7 +48,7 @@ VTA_VERSION := 0.1.0
 
 INSTALL_HEADERS := include/vta/driver.h include/vta/runtime.h include/vta/hw_spec.h \
 	include/vta/error.h include/vta/device.h include/vta/isa.h include/vta/fsim.h \
-	include/vta/pynq_driver.h
+	include/vta/pynq_driver.h include/vta/vtam.h
 .PHONY: install
 install: build-all
 	install -d $(DESTDIR)$(PREFIX)/include/vta/runtime $(DESTDIR)$(PREFIX)/lib/pkgconfig \

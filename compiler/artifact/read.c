@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/vtam.h>
+
 #include "artifact/artifact.h"
 #include "pass/pass.h"
 
@@ -111,7 +113,8 @@ static int get_type(rbuf *r, vc_type *t)
 	return t->dtype > VC_I32 || t->layout > VC_PACKED ? -1 : 0;
 }
 
-int vc_artifact_parse(vc_module *m, const uint8_t *bytes, size_t len)
+/* The GRAPH section. */
+static int parse_graph(vc_module *m, const uint8_t *bytes, size_t len)
 {
 	rbuf r = {.p = bytes, .n = len};
 	const uint8_t *magic = take(&r, 4);
@@ -313,6 +316,24 @@ done:
 	return rc;
 }
 
+/* The container first (<vta/vtam.h>): magic, version, checksum, section
+ * bounds, configuration; then the GRAPH section. */
+static int parse_file(vc_module *m, const uint8_t *bytes, size_t len, const char *what)
+{
+	vta_vtam_t v;
+	vta_error_t e;
+	if (vta_vtam_parse(bytes, len, what, &v, &e))
+		return vc_error(m, NULL, "%s", e.msg);
+	size_t n;
+	const uint8_t *g = vta_vtam_section(&v, bytes, VTA_VTAM_GRAPH, &n);
+	return parse_graph(m, g, n);
+}
+
+int vc_artifact_parse(vc_module *m, const uint8_t *bytes, size_t len)
+{
+	return parse_file(m, bytes, len, "the model");
+}
+
 int vc_artifact_read(vc_module *m, const char *path)
 {
 	uint8_t *buf;
@@ -320,7 +341,7 @@ int vc_artifact_read(vc_module *m, const char *path)
 	vta_error_t e;
 	if (vta_read_file(path, &buf, &n, &e))
 		return vc_error(m, NULL, "%s", e.msg);
-	int rc = vc_artifact_parse(m, buf, n);
+	int rc = parse_file(m, buf, n, path);
 	free(buf);
 	return rc;
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/vtam.h>
+
 #include "artifact/artifact.h"
 #include "pass/pass.h"
 
@@ -112,7 +114,8 @@ static int ordinal(const vc_graph *g, const vc_node *n)
 	return -1;
 }
 
-int vc_artifact_bytes(vc_module *m, uint8_t **bytes, size_t *len)
+/* The GRAPH section: the graph, kernels and device image. */
+static int graph_bytes(vc_module *m, uint8_t **bytes, size_t *len)
 {
 	if (!(m->props & VC_PROP_EMITTED) || !m->stream)
 		return vc_error(m, NULL, "artifact: the module has not been through emit");
@@ -176,6 +179,21 @@ int vc_artifact_bytes(vc_module *m, uint8_t **bytes, size_t *len)
 	*bytes = b.p;
 	*len = b.n;
 	return 0;
+}
+
+/* The file: the GRAPH section in the checked container (<vta/vtam.h>). */
+int vc_artifact_bytes(vc_module *m, uint8_t **bytes, size_t *len)
+{
+	uint8_t *g = NULL;
+	size_t n = 0;
+	if (graph_bytes(m, &g, &n))
+		return -1;
+	uint32_t kind = VTA_VTAM_GRAPH;
+	const uint8_t *data = g;
+	vta_error_t e;
+	int rc = vta_vtam_build(&kind, &data, &n, 1, bytes, len, &e);
+	free(g);
+	return rc ? vc_error(m, NULL, "artifact: %s", e.msg) : 0;
 }
 
 int vc_artifact_write(vc_module *m, const char *path)
