@@ -98,7 +98,7 @@ struct vta_dev {
 	uint64_t syncs, sync_bytes; /* cache maintenance calls and bytes */
 
 	/* A test seam replacing the board (driver/zynq.h: struct vta_mmio for
-	 * zynq, driver/xrt.h: struct vta_xrt_hal for xrt), or NULL. */
+	 * zynq, driver/xrt_hal.h: struct vta_xrt_hal for xrt), or NULL. */
 	const void *seam;
 };
 

@@ -162,9 +162,9 @@ static const char *udma_name(void)
  * class u-dma-buf, older ones udmabuf). */
 static void udma_attr(const ZynqDev *z, const char *attr, char *path, size_t n)
 {
-	snprintf(path, n, "%s/sys/class/u-dma-buf/%s/%s", z->root, z->udma_name, attr);
+	snprintf(path, n, "%s/sys/class/udmabuf/%s/%s", z->root, z->udma_name, attr);
 	if (access(path, F_OK))
-		snprintf(path, n, "%s/sys/class/udmabuf/%s/%s", z->root, z->udma_name, attr);
+		snprintf(path, n, "%s/sys/class/u-dma-buf/%s/%s", z->root, z->udma_name, attr);
 }
 
 static int zynq_probe(char *why, size_t n)

@@ -39,8 +39,8 @@ static const struct {
 	{"xrt", &vta_backend_xrt, NULL},
 #else
 	{"xrt", NULL,
-	 "this library was built without XRT (its headers xrt/xrt_device.h were not found at "
-	 "build time; install XRT, set XRT_ROOT and rebuild)"},
+	 "this library was built without XRT (its headers, /usr/include/xrt/xrt.h from Debian's "
+	 "libxrt-dev, were not found at build time; install it or set XRT_INCLUDE, and rebuild)"},
 #endif
 };
 

@@ -10,3 +10,15 @@ $(OBJ)/driver/backend_zynq.o: $(REGMAP_H) $$(BOARDS_H)
 $(OBJ)/driver/regs.o: $(REGMAP_H)
 $(OBJ)/driver/device.o: CPPFLAGS += -DVTA_HAVE_ZYNQ
 endif
+
+# xrt: built where Debian's libxrt-dev headers are; XRT itself is loaded at
+# run time (dlopen), so nothing links against it.
+XRT_INCLUDE ?= /usr/include/xrt
+ifneq ($(wildcard $(XRT_INCLUDE)/xrt.h),)
+ifneq ($(REGMAP_H),)
+LIB_SRCS += driver/backend_xrt.c
+$(OBJ)/driver/backend_xrt.o: CPPFLAGS += -I$(XRT_INCLUDE)
+$(OBJ)/driver/backend_xrt.o: $(REGMAP_H)
+$(OBJ)/driver/device.o: CPPFLAGS += -DVTA_HAVE_XRT
+endif
+endif

@@ -125,14 +125,15 @@ $(OBJ)/driver/backend_rtl.o: $(REGMAP_H)
 RTL_BACKEND_LINK := $(OBJ)/driver/backend_rtl.o $(RTLSIM_LIB) $(LIB)/libvta.a $(RTL_LIB)
 TEST_PROGS += $(BIN)/tests/runtime/test_runtime_rtl
 $(BIN)/tests/runtime/test_runtime_rtl: $(OBJ)/tests/runtime/test_runtime_rtl.o $(RT_TEST_OBJS) \
-		$(OBJ)/tests/runtime/rt_recovery.o $(OBJ)/tests/runtime/board_model.o $(TEST_HARNESS) \
-		$(RTL_BACKEND_LINK)
+		$(OBJ)/tests/runtime/rt_recovery.o $(OBJ)/tests/runtime/board_model.o \
+		$(OBJ)/tests/runtime/xrt_model.o $(TEST_HARNESS) $(RTL_BACKEND_LINK)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(RTL_LDLIBS)
 $(OBJ)/tests/runtime/test_runtime_rtl.o $(OBJ)/tests/runtime/board_model.o: $$(REGMAP_H) \
 	$$(BOARD_REGS_H)
 -include $(OBJ)/tests/runtime/test_runtime_rtl.d $(OBJ)/driver/backend_rtl.d \
-	$(OBJ)/tests/runtime/rt_recovery.d $(OBJ)/tests/runtime/board_model.d
+	$(OBJ)/tests/runtime/rt_recovery.d $(OBJ)/tests/runtime/board_model.d \
+	$(OBJ)/tests/runtime/xrt_model.d
 
 BENCH_PROGS += $(BIN)/tests/runtime/bench_runtime_rtl
 # The same bench source with the simulated board (board_model.c) compiled in.

@@ -186,14 +186,17 @@ static void test_backend_selection(void)
 	CHECK_EQ(vta_backend_probe("fsim", why, sizeof why), 0);
 	CHECK_EQ(vta_backend_probe("nosuch", why, sizeof why), VTA_EINVAL);
 	CHECK_STR_CONTAINS(why, "no backend is called");
-#ifndef VTA_HAVE_XRT
-	CHECK_EQ(vta_backend_probe("xrt", why, sizeof why), VTA_EUNSUPPORTED);
-	CHECK_STR_CONTAINS(why, "XRT");
-	vta_context_t *ctx = NULL;
-	vta_error_t err;
-	CHECK_EQ(vta_context_open("xrt", &ctx, &err), VTA_EUNSUPPORTED);
-	CHECK_STR_CONTAINS(err.msg, "backend \"xrt\" is not available");
-#endif
+	/* Without an XRT device (CI): says why, naming XRT (not built in, not
+	 * installed, or no device), and opening it is refused with that. */
+	int rc = vta_backend_probe("xrt", why, sizeof why);
+	if (rc) {
+		CHECK_STR_CONTAINS(why, "XRT");
+		vta_context_t *ctx = NULL;
+		vta_error_t err;
+		CHECK_EQ(vta_context_open("xrt", &ctx, &err), rc);
+		CHECK_STR_CONTAINS(err.msg, "backend \"xrt\" is not available");
+		CHECK_STR_CONTAINS(err.msg, why);
+	}
 	CHECK_EQ(vta_set_target("fsim"), 0);
 	CHECK(strcmp(vta_context_backend(vta_context_current()), "fsim") == 0);
 	CHECK_EQ(vta_set_target("zynq"), VTA_EINVAL);

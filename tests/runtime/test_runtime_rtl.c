@@ -14,6 +14,7 @@
  * cached view reaches the model's DRAM only through u-dma-buf's sync files,
  * so a missing flush or invalidate makes a case fail.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include "../../runtime/seams.h"
 #include "../test.h"
 #include "board_model.h"
+#include "xrt_model.h"
 #include "rt_common.h"
 #include "rt_recovery.h"
 
@@ -401,8 +403,57 @@ static void test_device_lock(void)
 	CHECK_STR_CONTAINS(err.msg, "already in use by this process");
 }
 
-static test_case_t cases[128];
-static char names[128][48];
+/* ---- xrt-over-rtl: the xrt backend over a model of XRT's HAL ---------- */
+
+static XrtModel xm;
+static vta_context_t *xctx;
+
+static void use_xrt(void)
+{
+	vta_context_bind(NULL);
+	if (xrt_model_init(&xm, BOARD_DRAM_BYTES))
+		return;
+	vta_error_t err;
+	CHECK_EQ(vta_context_open_seam("xrt", &xm.hal, &xctx, &err), 0);
+	if (!xctx)
+		return;
+	CHECK_EQ(vta_context_bind(xctx), 0);
+	vta_device_info_t info;
+	CHECK_EQ(vta_context_info(xctx, &info), 0);
+	CHECK_U64(info.config_id, VTA_CONFIG_ID);
+	CHECK_EQ(info.coherent, 0); /* buffer objects are synced explicitly */
+	CHECK_STR_CONTAINS(info.description, "IP \"vta:{vta_1}\"");
+}
+
+/* Syncs happen around runs (the model's DRAM is reached only through
+ * them), a failed one is reported naming xclSyncBO and stops the run, and
+ * the IP's context is exclusive. */
+static void test_xrt_sync_and_context(void)
+{
+	CHECK(xm.syncs_to > 0 && xm.syncs_from > 0);
+	vta_set_log_errors(xctx, 0);
+	uint8_t *s = VTAMemAlloc(4096, VTA_CACHED);
+	memset(s, 0, 16);
+	s[0] = VTA_OPCODE_FINISH;
+	xm.fail_sync = EIO;
+	vta_device_info_t before, after;
+	vta_context_info(xctx, &before);
+	CHECK_EQ(VTADeviceRun(VTADeviceAlloc(), VTAMemGetPhyAddr(s), 1, 1000), -1);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "xclSyncBO");
+	vta_context_info(xctx, &after);
+	CHECK_U64(after.runs, before.runs);
+	vta_clear_error(NULL);
+	CHECK_EQ(VTADeviceRun(VTADeviceAlloc(), VTAMemGetPhyAddr(s), 1, 100000), 0);
+	VTAMemFree(s);
+	vta_context_t *second = NULL;
+	vta_error_t err;
+	CHECK_EQ(vta_context_open_seam("xrt", &xm.hal, &second, &err), VTA_EIO);
+	CHECK_STR_CONTAINS(err.msg, "exclusive context");
+	vta_set_log_errors(xctx, 1);
+}
+
+static test_case_t cases[160];
+static char names[160][48];
 
 static size_t add_cases(size_t n, const char *prefix, const test_case_t *list)
 {
@@ -439,11 +490,16 @@ int main(int argc, char **argv)
 		{NULL, NULL},
 	};
 	n = add_cases(n, "zynq-board-mem", own);
+	cases[n++] = (test_case_t){"xrt-over-rtl/open", use_xrt};
+	n = add_cases(n, "xrt-over-rtl", rt_cases);
+	cases[n++] = (test_case_t){"xrt-over-rtl/sync-and-context", test_xrt_sync_and_context};
 	cases[n] = (test_case_t){NULL, NULL};
 	int rc = test_main(argc, argv, cases);
 	vta_context_bind(NULL);
 	vta_context_close(zctx);
 	vta_rtlsim_destroy(zsim);
 	board_close(&board);
+	vta_context_close(xctx);
+	xrt_model_free(&xm);
 	return rc;
 }
