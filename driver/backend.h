@@ -94,6 +94,7 @@ struct vta_dev {
 	uint32_t config_id, version;
 	uint64_t runs;
 	vta_counters_t total; /* counters summed over all runs */
+	vta_counters_t last;  /* those of the last run */
 	int has_counters;
 	uint64_t syncs, sync_bytes; /* cache maintenance calls and bytes */
 

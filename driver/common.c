@@ -42,6 +42,8 @@ void vta_counters_add(vta_counters_t *t, const vta_counters_t *c)
 	for (int q = 0; q < VTA_Q_COUNT; q++)
 		t->token_waits[q] += c->token_waits[q];
 	t->cycles += c->cycles;
+	for (int b = 0; b < 4; b++)
+		t->busy[b] += c->busy[b];
 }
 
 int vta_board_reg_window(uint64_t *base, uint32_t *size, int *coherent, vta_error_t *err)

@@ -172,8 +172,11 @@ int vta_dev_run(vta_dev_t *dev, uint64_t insn_pa, uint32_t insn_count, uint32_t 
 				     dev->dram_pa + dev->dram_size);
 	int rc = dev->be->run(dev, insn_pa, insn_count, wait_cycles, err);
 	dev->runs++;
-	if (dev->be->counters)
-		dev->be->counters(dev, &dev->total);
+	memset(&dev->last, 0, sizeof dev->last);
+	if (dev->be->counters) {
+		dev->be->counters(dev, &dev->last);
+		vta_counters_add(&dev->total, &dev->last);
+	}
 	vta_error_t rerr;
 	vta_error_clear(&rerr);
 	if (rc && dev->be->recover && dev->be->recover(dev, &rerr) && err) {

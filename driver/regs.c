@@ -193,5 +193,9 @@ void vta_regs_counters(const struct vta_mmio *m, vta_counters_t *c)
 	r.token_waits[VTA_Q_G2L] = rd64(m, VTA_REG_CNT_LOAD_WAIT);
 	r.token_waits[VTA_Q_L2G] = rd64(m, VTA_REG_CNT_COMPUTE_WAIT);
 	r.token_waits[VTA_Q_G2S] = rd64(m, VTA_REG_CNT_STORE_WAIT);
+	r.busy[VTA_BUSY_LOAD] = rd64(m, VTA_REG_CNT_LOAD_BUSY);
+	r.busy[VTA_BUSY_GEMM] = rd64(m, VTA_REG_CNT_GEMM_BUSY);
+	r.busy[VTA_BUSY_ALU] = rd64(m, VTA_REG_CNT_ALU_BUSY);
+	r.busy[VTA_BUSY_STORE] = rd64(m, VTA_REG_CNT_STORE_BUSY);
 	vta_counters_add(c, &r);
 }

@@ -289,6 +289,17 @@ void vta_set_log_errors(vta_context_t *ctx, int on)
 		ctx->log_errors = on;
 }
 
+int vta_context_last_run(vta_context_t *ctx, vta_counters_t *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!ctx || ctx->magic != CTX_MAGIC)
+		return VTA_EINVAL;
+	rtdev_lock(ctx->dev);
+	*out = rtdev_dev(ctx->dev)->last;
+	rtdev_unlock(ctx->dev);
+	return VTA_OK;
+}
+
 int vta_context_info(vta_context_t *ctx, vta_device_info_t *info)
 {
 	memset(info, 0, sizeof *info);

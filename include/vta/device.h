@@ -36,7 +36,13 @@ typedef struct vta_counters {
 	uint64_t insn_bytes_read; /* DRAM bytes of instructions fetched */
 	uint64_t token_waits[VTA_Q_COUNT]; /* instructions that had to wait for a token */
 	uint64_t cycles;          /* clock cycles of the last run (0 for the golden model) */
+	/* Cycles each module was busy (VTA_BUSY_*; 0 for the golden model):
+	 * load and store executing an instruction (token waits included),
+	 * compute executing GEMM and ALU instructions. */
+	uint64_t busy[4];
 } vta_counters_t;
+
+enum { VTA_BUSY_LOAD = 0, VTA_BUSY_GEMM = 1, VTA_BUSY_ALU = 2, VTA_BUSY_STORE = 3 };
 
 #ifdef __cplusplus
 }

@@ -32,8 +32,9 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-/* Version of this API: bumped on every addition. 1: first release. */
-#define VTA_RUNTIME_API_VERSION 1
+/* Version of this API: bumped on every addition. 1: first release.
+ * 2: vta_context_last_run, busy counters, cache sync counts. */
+#define VTA_RUNTIME_API_VERSION 2
 
 typedef struct vta_context vta_context_t;
 
@@ -128,6 +129,13 @@ typedef struct vta_device_info {
 } vta_device_info_t;
 
 int vta_context_info(vta_context_t *ctx, vta_device_info_t *info);
+
+/*
+ * The device counters of the last run of ctx's device (of whichever thread
+ * made it): cycles, per-module busy cycles, instructions, micro-ops, DMA
+ * bytes. Per-kernel statistics read it after each run. 0, or VTA_EINVAL.
+ */
+int vta_context_last_run(vta_context_t *ctx, vta_counters_t *out);
 
 /* ---- Options ------------------------------------------------------------ */
 

@@ -149,6 +149,26 @@ static void test_gemm_blocked(void)
 	run_gemm(&h, 0);
 }
 
+/* The device counters of the last run, per run: what per-layer statistics
+ * read. GEMM micro-ops are mb*kb*nb (outer mb, inner kb, nb per iteration),
+ * reset ones mb*nb; busy cycles are within the run's cycles. */
+static void test_last_run_counters(void)
+{
+	Gemm g = {4, 3, 2};
+	run_gemm(&g, 0);
+	vta_counters_t c;
+	CHECK_EQ(vta_context_last_run(vta_context_current(), &c), 0);
+	CHECK_U64(c.gemm_uops, (uint64_t)g.mb * g.kb * g.nb);
+	CHECK_U64(c.gemm_reset_uops, (uint64_t)g.mb * g.nb);
+	CHECK(c.insns[VTA_OPCODE_GEMM] >= 2);
+	CHECK_EQ(c.insns[VTA_OPCODE_FINISH], 1);
+	if (c.cycles) { /* devices with a clock */
+		CHECK(c.busy[VTA_BUSY_GEMM] > 0 && c.busy[VTA_BUSY_GEMM] <= c.cycles);
+		CHECK(c.busy[VTA_BUSY_LOAD] > 0 && c.busy[VTA_BUSY_LOAD] <= c.cycles);
+		CHECK(c.busy[VTA_BUSY_STORE] > 0 && c.busy[VTA_BUSY_STORE] <= c.cycles);
+	}
+}
+
 static void test_force_serial(void)
 {
 	Gemm g = {3, 2, 2};
@@ -680,6 +700,7 @@ const test_case_t rt_cases[] = {
 	{"uop-eviction", test_uop_eviction},
 	{"double-buffer", test_double_buffer},
 	{"force-serial", test_force_serial},
+	{"last-run-counters", test_last_run_counters},
 	{"dma-check", test_dma_check},
 	{"free-while-queued", test_free_while_queued},
 	{"misuse", test_misuse},
