@@ -587,6 +587,95 @@ static void test_free_while_queued(void)
 	CHECK(i2.dram_free <= i0.dram_free);
 }
 
+/* ---- Automatic synchronize in the middle of a program -------------------- */
+
+/* The runtime stages at most 2^18 micro-ops per program (runtime/uop.c);
+ * kernels of a whole UOP buffer each fill it after this many. */
+#define STAGED_UOPS (1 << 18)
+enum { SPLIT_L = 4 };
+
+static int k_fill(void *sig)
+{
+	int imm = *(const int *)sig;
+	for (int j = 0; j < VTA_UOP_BUFF_DEPTH; j++) /* each accumulator DEPTH/L times */
+		VTAUopPush(1, 0, (uint32_t)(j % SPLIT_L), (uint32_t)(j % SPLIT_L), 0, VTA_ALU_OPCODE_ADD, 1,
+			   imm);
+	return 0;
+}
+
+/* A program whose micro-ops overflow the staging area, with a load->compute
+ * token in flight when it is split: both parts run, and the result is that
+ * of one program. */
+static void test_auto_sync_split(void)
+{
+	static void *slot;
+	VTACommandHandle cmd = VTATLSCommandHandle();
+	if (!cmd)
+		return;
+	const int lanes = B * BO, K = STAGED_UOPS / VTA_UOP_BUFF_DEPTH + 2;
+	int32_t acc[SPLIT_L * lanes];
+	int8_t out[SPLIT_L * lanes], inp[VTA_INP_ELEM_BYTES] = {0};
+	for (int i = 0; i < SPLIT_L * lanes; i++)
+		acc[i] = (int32_t)test_rand_range(&seed, -1000, 1000);
+	void *ba = VTABufferAlloc(sizeof acc), *bo = VTABufferAlloc(sizeof out),
+	     *bi = VTABufferAlloc(sizeof inp);
+	VTABufferCopy(acc, 0, ba, 0, sizeof acc, VTA_MEMCPY_H2D);
+	VTABufferCopy(inp, 0, bi, 0, sizeof inp, VTA_MEMCPY_H2D);
+	vta_device_info_t i0, i1;
+	vta_context_info(vta_context_current(), &i0);
+	VTALoadBuffer2D(cmd, ba, 0, SPLIT_L, 1, SPLIT_L, 0, 0, 0, 0, 0, VTA_MEM_ID_ACC);
+	int64_t sum = 0;
+	for (int k = 0; k < K; k++) {
+		VTALoadBuffer2D(cmd, bi, 0, 1, 1, 1, 0, 0, 0, 0, 0, VTA_MEM_ID_INP);
+		CHECK_EQ(VTADepPush(cmd, 1, 2), 0);
+		CHECK_EQ(VTADepPop(cmd, 1, 2), 0);
+		int imm = k - 20;
+		CHECK_EQ(VTAPushALUOp(&slot, k_fill, &imm, sizeof imm), 0);
+		sum += imm;
+	}
+	VTADepPush(cmd, 2, 3);
+	VTADepPop(cmd, 2, 3);
+	VTAStoreBuffer2D(cmd, 0, VTA_MEM_ID_OUT, bo, 0, SPLIT_L, 1, SPLIT_L);
+	CHECK_EQ(vta_synchronize(cmd, 1u << 31), 0);
+	vta_context_info(vta_context_current(), &i1);
+	CHECK(i1.runs >= i0.runs + 2); /* split in two (at least) */
+	VTABufferCopy(bo, 0, out, 0, sizeof out, VTA_MEMCPY_D2H);
+	int bad = 0, times = VTA_UOP_BUFF_DEPTH / SPLIT_L;
+	for (int i = 0; i < SPLIT_L * lanes; i++)
+		if (out[i] != (int8_t)(uint32_t)(acc[i] + (int64_t)times * sum))
+			bad++;
+	CHECK_EQ(bad, 0);
+	VTABufferFree(ba);
+	VTABufferFree(bo);
+	VTABufferFree(bi);
+}
+
+/* An automatic synchronize that fails poisons the program: the final
+ * VTASynchronize returns the error (here the program pops a store->compute
+ * token before any store pushes one, so it cannot be split). */
+static void test_auto_sync_poison(void)
+{
+	static void *slot;
+	VTACommandHandle cmd = VTATLSCommandHandle();
+	if (!cmd)
+		return;
+	vta_set_log_errors(vta_context_current(), 0);
+	CHECK_EQ(VTADepPop(cmd, 3, 2), 0);
+	int failed = 0;
+	for (int k = 0; k < STAGED_UOPS / VTA_UOP_BUFF_DEPTH + 2; k++) {
+		int imm = k + 1;
+		failed |= VTAPushALUOp(&slot, k_fill, &imm, sizeof imm) != 0;
+	}
+	CHECK(failed);
+	int rc = vta_synchronize(cmd, 1u << 31);
+	CHECK_EQ(rc, VTA_ETOKEN);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "automatic synchronize");
+	vta_clear_error(NULL);
+	vta_set_log_errors(vta_context_current(), 1);
+	Gemm g = {1, 1, 1};
+	run_gemm(&g, 0); /* the next program works */
+}
+
 /* ---- Misuse: each returns an error and the next program works ------------ */
 
 static void expect_error(int code, const char *text)
@@ -701,6 +790,8 @@ const test_case_t rt_cases[] = {
 	{"double-buffer", test_double_buffer},
 	{"force-serial", test_force_serial},
 	{"last-run-counters", test_last_run_counters},
+	{"auto-sync-split", test_auto_sync_split},
+	{"auto-sync-poison", test_auto_sync_poison},
 	{"dma-check", test_dma_check},
 	{"free-while-queued", test_free_while_queued},
 	{"misuse", test_misuse},
