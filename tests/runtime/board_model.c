@@ -44,7 +44,13 @@ static int z_wait_irq(void *opaque, uint32_t polls)
 	Board *b = opaque;
 	return b->rtl.wait_irq(b->rtl.opaque, polls);
 }
-static void z_barrier(void *opaque) { event(opaque, EV_BARRIER); }
+static void z_barrier(void *opaque)
+{
+	Board *b = opaque;
+	event(b, EV_BARRIER);
+	if (b->on_barrier)
+		b->on_barrier(b->on_barrier_arg);
+}
 
 static long read_attr(const Board *b, const char *name)
 {

@@ -36,6 +36,10 @@ typedef struct {
 	size_t nevents;
 	uint64_t synced_dev, synced_cpu;      /* bytes copied either way */
 	int bad_sync;                         /* a sync file held a bad value */
+	/* Optional: called at the barrier before a start, i.e. while a run
+	 * holds its buffers. */
+	void (*on_barrier)(void *arg);
+	void *on_barrier_arg;
 } Board;
 
 /* Create the model and open a context on it (not bound); with_tree: the

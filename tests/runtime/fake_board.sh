@@ -36,6 +36,13 @@ else
 	fail "vta-info-zynq: $(echo "$out" | tr '\n' ' ')"
 fi
 
+out=$("$vta" info fsim 2>&1)
+if echo "$out" | grep -q "^  xrt   unavailable: .*XRT"; then
+	pass "vta-info-xrt (says why XRT is unavailable here)"
+else
+	fail "vta-info-xrt: $(echo "$out" | grep xrt)"
+fi
+
 out=$(flock -x "$root/dev/udmabuf0" sh -c "VTA_SYSFS_ROOT='$root' '$vta' info zynq" 2>&1)
 if echo "$out" | grep -q "udmabuf0 is in use by process [0-9]* (flock)"; then
 	pass "device-lock (a second process is refused, naming the holder)"

@@ -391,6 +391,51 @@ static void test_mapped_registers(void)
 	CHECK_EQ(vta_errcode(NULL), 0);
 }
 
+/* A buffer freed while a run that writes it is in flight (here: at the
+ * barrier before the start) is not handed out again until the run is over. */
+static struct {
+	uint8_t *victim, *probe;
+} fwr;
+
+static void free_during_run(void *arg)
+{
+	(void)arg;
+	VTAMemFree(fwr.victim);
+	fwr.probe = VTAMemAlloc(4096, VTA_CACHED);
+}
+
+static void test_free_while_running(void)
+{
+	fwr.victim = VTAMemAlloc(4096, VTA_CACHED);
+	uint8_t *s = VTAMemAlloc(4096, VTA_CACHED);
+	CHECK(fwr.victim && s);
+	if (!fwr.victim || !s)
+		return;
+	vta_insn_t st = {0}, fin = {0};
+	st.opcode = VTA_OPCODE_STORE;
+	st.memory_type = VTA_MEM_ID_OUT;
+	st.dram_base = (uint32_t)(VTAMemGetPhyAddr(fwr.victim) / VTA_OUT_ELEM_BYTES);
+	st.x_size = st.x_stride = 4096 / VTA_OUT_ELEM_BYTES;
+	st.y_size = 1;
+	fin.opcode = VTA_OPCODE_FINISH;
+	vta_insn_word_t w;
+	CHECK_EQ(vta_insn_encode(&st, &w, NULL), 0);
+	vta_insn_store(&w, s);
+	CHECK_EQ(vta_insn_encode(&fin, &w, NULL), 0);
+	vta_insn_store(&w, s + 16);
+	vta_device_info_t i0, i1;
+	vta_context_info(board.ctx, &i0);
+	board.on_barrier = free_during_run;
+	CHECK_EQ(VTADeviceRun(VTADeviceAlloc(), VTAMemGetPhyAddr(s), 2, 100000), 0);
+	board.on_barrier = NULL;
+	CHECK(fwr.probe != NULL && fwr.probe != fwr.victim);
+	vta_context_info(board.ctx, &i1);
+	CHECK_U64(i1.dram_free, i0.dram_free); /* victim released after the run, probe held */
+	CHECK_EQ(vta_errcode(NULL), 0);
+	VTAMemFree(fwr.probe);
+	VTAMemFree(s);
+}
+
 /* The region is locked: a second open is refused, naming the holder. */
 static void test_device_lock(void)
 {
@@ -486,6 +531,7 @@ int main(int argc, char **argv)
 		{"sync-order", test_sync_order},
 		{"sync-error", test_sync_error},
 		{"mapped-registers", test_mapped_registers},
+		{"free-while-running", test_free_while_running},
 		{"device-lock", test_device_lock},
 		{NULL, NULL},
 	};
