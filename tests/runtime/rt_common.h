@@ -11,4 +11,8 @@
 
 extern const struct test_case rt_cases[];
 
+/* A program split by an automatic synchronize (2^18 micro-ops: run on the
+ * golden model only, where device time is cheap). */
+void rt_test_auto_sync_split(void);
+
 #endif

@@ -349,6 +349,7 @@ int main(int argc, char **argv)
 		cases[n++] = own[i];
 	for (size_t i = 0; rt_cases[i].name; i++)
 		cases[n++] = rt_cases[i];
+	cases[n++] = (test_case_t){"auto-sync-split", rt_test_auto_sync_split};
 	cases[n++] = (test_case_t){"shutdown", test_shutdown};
 	cases[n] = (test_case_t){NULL, NULL};
 	int rc = test_main(argc, argv, cases);
