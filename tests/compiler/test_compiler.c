@@ -8,6 +8,7 @@
 #include <math.h>
 #include <unistd.h>
 
+#include <vta/runtime.h>
 #include <vta/vtam.h>
 
 #include "test.h"
@@ -352,6 +353,63 @@ static void partition_fuse_pack(void)
 	vc_module_free(m);
 }
 
+/* A crafted artifact (valid checksum) whose STORE points 1 MiB past the
+ * model's device memory, or wraps around 32 bits to just below it, loads,
+ * but the runtime refuses the kernel before the device runs it. */
+static void crafted_store_refused(const uint8_t *bytes, size_t len)
+{
+	vc_module *m = vc_module_new();
+	CHECK_EQ(vc_artifact_parse(m, bytes, len), 0);
+	vc_kernel *kn = m->n_kernels ? m->kernels[0] : NULL;
+	CHECK(kn != NULL);
+	int64_t at = -1;
+	vta_insn_t st;
+	for (int64_t i = 0; kn && i < kn->insn_count && at < 0; i++) {
+		vta_insn_word_t w;
+		vta_insn_load(m->stream->image + kn->insn_off + 16 * i, &w);
+		vta_insn_decode(&w, &st);
+		if (st.opcode == VTA_OPCODE_STORE && st.x_size)
+			at = kn->insn_off + 16 * i;
+	}
+	CHECK(at >= 0);
+	size_t pos = len;
+	for (size_t p = 0; at >= 0 && p + 16 <= len && pos == len; p++)
+		if (!memcmp(bytes + p, m->stream->image + at, 16))
+			pos = p;
+	CHECK(pos < len);
+	uint32_t past = (uint32_t)((m->stream->size + (1 << 20)) / VTA_OUT_ELEM_BYTES);
+	uint32_t bases[2] = {st.dram_base + past, 0xFFFFFFFFu};
+	for (int v = 0; pos < len && v < 2; v++) {
+		uint8_t *c = malloc(len);
+		memcpy(c, bytes, len);
+		vta_insn_t bad = st;
+		bad.dram_base = bases[v];
+		vta_insn_word_t w;
+		CHECK_EQ(vta_insn_encode(&bad, &w, NULL), 0);
+		vta_insn_store(&w, c + pos);
+		memset(c + 32, 0, 4);
+		uint32_t crc = vta_crc32c(0, c, len);
+		for (int k = 0; k < 4; k++)
+			c[32 + k] = (uint8_t)(crc >> (8 * k));
+		vc_module *cm = vc_module_new();
+		CHECK_EQ(vc_artifact_parse(cm, c, len), 0);
+		char err[512];
+		vc_runner *r = vc_runner_open(cm, "fsim", err, sizeof err);
+		CHECK(r != NULL);
+		vc_tensor in, out[8];
+		CHECK_EQ(vc_tensor_alloc(&in, &cm->g->inputs[0]->type), 0);
+		memset(in.data, 0, vc_type_bytes(&in.t));
+		vta_set_log_errors(vta_context_current(), 0);
+		CHECK(r && vc_runner_run(r, &in, out) != 0);
+		CHECK_STR_CONTAINS(cm->diag.msg, "do not lie inside one live buffer");
+		vc_tensor_free(&in);
+		vc_runner_close(r);
+		vc_module_free(cm);
+		free(c);
+	}
+	vc_module_free(m);
+}
+
 static void kernel_passes_and_determinism(void)
 {
 	uint8_t *bytes[2];
@@ -406,6 +464,7 @@ static void kernel_passes_and_determinism(void)
 		free(c);
 	}
 	CHECK_EQ(refused, 200);
+	crafted_store_refused(bytes[0], len[0]);
 	free(bytes[0]);
 	free(bytes[1]);
 }
