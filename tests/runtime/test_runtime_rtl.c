@@ -258,15 +258,9 @@ static void test_noncoherent_model(void)
 	VTAMemFree(p);
 }
 
-/* What a run writes is invalidated for the CPU after it, without being
- * asked (raw stream: one STORE of the OUT buffer, FINISH). */
-static void test_invalidate_after_run(void)
+/* A raw stream in s: STORE one page of the OUT buffer to out, FINISH. */
+static void store_page(uint8_t *s, void *out)
 {
-	uint8_t *out = VTAMemAlloc(4096, VTA_CACHED), *s = VTAMemAlloc(4096, VTA_CACHED);
-	CHECK(out && s);
-	if (!out || !s)
-		return;
-	memset(out, 0xEE, 4096);
 	vta_insn_t st = {0}, fin = {0};
 	st.opcode = VTA_OPCODE_STORE;
 	st.memory_type = VTA_MEM_ID_OUT;
@@ -279,6 +273,18 @@ static void test_invalidate_after_run(void)
 	vta_insn_store(&w, s);
 	CHECK_EQ(vta_insn_encode(&fin, &w, NULL), 0);
 	vta_insn_store(&w, s + 16);
+}
+
+/* What a run writes is invalidated for the CPU after it, without being
+ * asked (raw stream: one STORE of the OUT buffer, FINISH). */
+static void test_invalidate_after_run(void)
+{
+	uint8_t *out = VTAMemAlloc(4096, VTA_CACHED), *s = VTAMemAlloc(4096, VTA_CACHED);
+	CHECK(out && s);
+	if (!out || !s)
+		return;
+	memset(out, 0xEE, 4096);
+	store_page(s, out);
 	CHECK_EQ(VTADeviceRun(VTADeviceAlloc(), VTAMemGetPhyAddr(s), 2, 100000), 0);
 	const uint8_t *dram = vta_rtlsim_dram(board.sim) + VTAMemGetPhyAddr(out);
 	int wrote = 0;
@@ -411,18 +417,7 @@ static void test_free_while_running(void)
 	CHECK(fwr.victim && s);
 	if (!fwr.victim || !s)
 		return;
-	vta_insn_t st = {0}, fin = {0};
-	st.opcode = VTA_OPCODE_STORE;
-	st.memory_type = VTA_MEM_ID_OUT;
-	st.dram_base = (uint32_t)(VTAMemGetPhyAddr(fwr.victim) / VTA_OUT_ELEM_BYTES);
-	st.x_size = st.x_stride = 4096 / VTA_OUT_ELEM_BYTES;
-	st.y_size = 1;
-	fin.opcode = VTA_OPCODE_FINISH;
-	vta_insn_word_t w;
-	CHECK_EQ(vta_insn_encode(&st, &w, NULL), 0);
-	vta_insn_store(&w, s);
-	CHECK_EQ(vta_insn_encode(&fin, &w, NULL), 0);
-	vta_insn_store(&w, s + 16);
+	store_page(s, fwr.victim);
 	vta_device_info_t i0, i1;
 	vta_context_info(board.ctx, &i0);
 	board.on_barrier = free_during_run;
