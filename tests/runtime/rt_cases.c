@@ -756,6 +756,14 @@ static void test_misuse(void)
 	CHECK(vta_synchronize(cmd, 1u << 31) != 0);
 	vta_clear_error(NULL);
 
+	/* Unbalanced tokens, through the runtime: an extra push leaves a token
+	 * for the next run, so the program is refused before it runs. */
+	CHECK_EQ(VTADepPush(cmd, 1, 2), 0);
+	CHECK_EQ(vta_synchronize(cmd, 1u << 31), VTA_ETOKEN);
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "load->compute token is pushed");
+	CHECK_STR_CONTAINS(vta_errmsg(NULL), "never popped");
+	vta_clear_error(NULL);
+
 	/* A deadlocking program, through the runtime: an extra pop. */
 	CHECK_EQ(VTADepPop(cmd, 3, 2), 0);
 	CHECK_EQ(VTAPushGEMMOp(&slot_ok, k_ok, NULL, 0), 0);
