@@ -653,8 +653,9 @@ static int auto_sync(vta_context_t *ctx)
 		for (long t = 0; t < bal[k] && !rc; t++)
 			rc = raw_token(ctx, k, 1);
 	if (rc) {
-		rt_error(ctx, rc, "automatic synchronize (the queue was full): %s",
-			 rt_last_error(ctx)->msg);
+		char why[VTA_ERROR_MSG_MAX];
+		snprintf(why, sizeof why, "%s", rt_last_error(ctx)->msg);
+		rt_error(ctx, rc, "automatic synchronize (the queue was full): %s", why);
 		cmd_poison(ctx);
 	}
 	return rc;

@@ -626,13 +626,19 @@ void rt_test_auto_sync_split(void)
 	VTALoadBuffer2D(cmd, ba, 0, SPLIT_L, 1, SPLIT_L, 0, 0, 0, 0, 0, VTA_MEM_ID_ACC);
 	int64_t sum = 0;
 	for (int k = 0; k < K; k++) {
+		/* load waits until compute has taken the previous load (a load
+		 * running ahead would overflow the 255-token queue) */
+		if (k)
+			CHECK_EQ(VTADepPop(cmd, 2, 1), 0);
 		VTALoadBuffer2D(cmd, bi, 0, 1, 1, 1, 0, 0, 0, 0, 0, VTA_MEM_ID_INP);
 		CHECK_EQ(VTADepPush(cmd, 1, 2), 0);
 		CHECK_EQ(VTADepPop(cmd, 1, 2), 0);
 		int imm = k - 20;
 		CHECK_EQ(VTAPushALUOp(&slot, k_fill, &imm, sizeof imm), 0);
+		CHECK_EQ(VTADepPush(cmd, 2, 1), 0);
 		sum += imm;
 	}
+	CHECK_EQ(VTADepPop(cmd, 2, 1), 0);
 	VTADepPush(cmd, 2, 3);
 	VTADepPop(cmd, 2, 3);
 	VTAStoreBuffer2D(cmd, 0, VTA_MEM_ID_OUT, bo, 0, SPLIT_L, 1, SPLIT_L);
