@@ -130,8 +130,15 @@ int rt_validate(const Mem *m, const vta_dev_t *dev, uint64_t insn_pa, uint32_t n
 				     "instruction address 0x%" PRIX64 " is not 16-byte aligned", insn_pa);
 	if (n == 0)
 		return vta_error_set(err, VTA_EINVAL, -1, "a run needs at least one instruction");
-	MemBlock fb, recent[4];
+	/* The few buffers a stream alternates between, with their entry in
+	 * *out: looked up once each. */
+	struct {
+		MemBlock b;
+		uint64_t at; /* device address */
+		size_t touch;
+	} recent[4];
 	int nrecent = 0;
+	MemBlock fb;
 	uint64_t bytes = (uint64_t)n * 16;
 	char who[96];
 	if (find(m, dev, insn_pa, bytes, &fb) < 0) {
@@ -176,29 +183,33 @@ int rt_validate(const Mem *m, const vta_dev_t *dev, uint64_t insn_pa, uint32_t n
 		int ovf = __builtin_mul_overflow(dram, eb, &start) ||
 			  __builtin_add_overflow(start, base, &start) ||
 			  __builtin_mul_overflow(elems, eb, &len) || start + len < start;
-		/* The few buffers a stream alternates between are looked up once. */
-		const MemBlock *cur = NULL;
-		for (int k = 0; !ovf && !cur && k < nrecent; k++) {
-			uint64_t at = dev->dram_pa + recent[k].off;
-			if (start >= at && start - at <= recent[k].len && len <= recent[k].len - (start - at))
-				cur = &recent[k];
-		}
+		int k = 0;
+		while (!ovf && k < nrecent &&
+		       !(start >= recent[k].at && start - recent[k].at <= recent[k].b.len &&
+			 len <= recent[k].b.len - (start - recent[k].at)))
+			k++;
 		MemBlock found;
-		if (!cur && !ovf && find(m, dev, start, len, &found) >= 0) {
-			memmove(&recent[1], &recent[0], (size_t)(nrecent < 4 ? nrecent : 3) * sizeof *recent);
-			recent[0] = found;
-			nrecent += nrecent < 4;
-			cur = &recent[0];
+		if (!ovf && k == nrecent && find(m, dev, start, len, &found) >= 0) {
+			k = nrecent < 4 ? nrecent++ : 3; /* the oldest goes */
+			recent[k].b = found;
+			recent[k].at = dev->dram_pa + found.off;
+			if (touch(out, &found, start - dev->dram_pa, start - dev->dram_pa, 0, &hint))
+				return vta_error_set(err, VTA_ENOMEM, -1, "out of host memory checking a stream");
+			recent[k].touch = hint;
 		}
-		if (!cur) {
+		if (ovf || k == nrecent) {
 			snprintf(who, sizeof who, "instruction %" PRIu32 " (%s)", i, what(op, mt));
 			int rc = outside(m, dev, err, who, start, len, ovf);
 			err->insn_index = (long)i;
 			return rc;
 		}
-		uint64_t lo = start - dev->dram_pa;
-		if (touch(out, cur, lo, lo + len, op == VTA_OPCODE_STORE, &hint))
-			return vta_error_set(err, VTA_ENOMEM, -1, "out of host memory checking a stream");
+		Touch *t = &out->t[recent[k].touch];
+		size_t lo = (size_t)(start - dev->dram_pa), hi = lo + (size_t)len;
+		if (lo < t->lo)
+			t->lo = lo;
+		if (hi > t->hi)
+			t->hi = hi;
+		t->written |= op == VTA_OPCODE_STORE;
 	}
 	return VTA_OK;
 }
