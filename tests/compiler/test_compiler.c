@@ -355,7 +355,7 @@ static void partition_fuse_pack(void)
 
 /* A crafted artifact (valid checksum) whose STORE points 1 MiB past the
  * model's device memory, wraps around 32 bits, or starts at the image's last
- * element and runs past its end: it loads, and is refused before the device
+ * element and has a second row past its end: it loads, and is refused before the device
  * runs it, by the runner's relocation or else by the runtime's stream check. */
 static void crafted_store_refused(const uint8_t *bytes, size_t len)
 {
@@ -385,8 +385,8 @@ static void crafted_store_refused(const uint8_t *bytes, size_t len)
 		memcpy(c, bytes, len);
 		vta_insn_t bad = st;
 		bad.dram_base = bases[v];
-		bad.y_size = 2; /* at the last element, the second row runs past the end */
-		bad.x_stride = bad.x_size;
+		bad.y_size = 2; /* the second row lies 64 KiB further: past the end */
+		bad.x_stride = 4096;
 		vta_insn_word_t w;
 		CHECK_EQ(vta_insn_encode(&bad, &w, NULL), 0);
 		vta_insn_store(&w, c + pos);
@@ -406,8 +406,11 @@ static void crafted_store_refused(const uint8_t *bytes, size_t len)
 			CHECK_EQ(vc_tensor_alloc(&in, &cm->g->inputs[0]->type), 0);
 			memset(in.data, 0, vc_type_bytes(&in.t));
 			vta_set_log_errors(vta_context_current(), 0);
-			CHECK(vc_runner_run(r, &in, out) != 0);
+			int rc = vc_runner_run(r, &in, out);
+			CHECK(rc != 0);
 			CHECK_STR_CONTAINS(cm->diag.msg, "do not lie inside one live buffer");
+			for (int o = 0; !rc && o < cm->g->n_outputs; o++)
+				vc_tensor_free(&out[o]);
 			vc_tensor_free(&in);
 			vc_runner_close(r);
 		}
