@@ -1,6 +1,7 @@
 # The runtime: TVM-compatible C API (VTA-SPEC 6 and 7) over the driver.
 LIB_SRCS += runtime/context.c runtime/devices.c runtime/mem.c runtime/validate.c \
-	runtime/command.c runtime/uop.c runtime/regs.c runtime/vtam.c
+	runtime/command.c runtime/uop.c runtime/regs.c runtime/vtam.c \
+	runtime/model/graph.c
 
 # <vta/pynq_driver.h>: the register window of the configuration's board.
 BOARD_REGS_H := $(GEN)/vta_board_regs.h
@@ -25,6 +26,14 @@ $(BIN)/tests/runtime/test_vtam: $(OBJ)/tests/runtime/test_vtam.o $(TEST_HARNESS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 -include $(OBJ)/tests/runtime/test_vtam.d
+
+# The GRAPH section's decoder, on graphs written by hand.
+TEST_PROGS += $(BIN)/tests/runtime/test_mgraph
+$(OBJ)/tests/runtime/test_mgraph.o: CPPFLAGS += -Iruntime
+$(BIN)/tests/runtime/test_mgraph: $(OBJ)/tests/runtime/test_mgraph.o $(TEST_HARNESS) $(LIB)/libvta.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+-include $(OBJ)/tests/runtime/test_mgraph.d
 
 # Benches: fsim only here; with the RTL the rtl-linked one below replaces it.
 $(BIN)/tests/runtime/bench_runtime: $(OBJ)/tests/runtime/bench_runtime.o $(LIB)/libvta.a

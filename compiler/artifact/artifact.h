@@ -9,25 +9,16 @@
  *             image copied and relocated, VTA kernels on the device, the
  *             rest on the host
  *
- * The format (all integers little-endian):
- *
- *   "VTAM" u32 version  u32 config_id  str config  u32 batch block_in block_out
- *   u32 n_nodes, per node: u32 op, str name, u32 n_in, u32 in[n_in] (node
- *       ordinals), type, attrs, u8 on_vta, u64 n_data + data (plain consts)
- *   u32 n_inputs, u32 ordinals; u32 n_outputs, u32 ordinals
- *   u32 n_kernels, per kernel: u32 node, i64 insn_off insn_count uop_off
- *       n_uops macs, u32 th tco tci pingpong
- *   i64 arena_size, i64 image_len, image bytes (the device memory image:
- *       packed weights and biases, micro-ops, instruction streams)
+ * The GRAPH section's format is libvta's: runtime/model/graph.h, where
+ * libvta decodes it (read.c rebuilds the IR from that decoding).
  */
 #ifndef VC_ARTIFACT_H
 #define VC_ARTIFACT_H
 
 #include "exec/exec.h"
 #include "ir/kernel.h"
+#include "model/graph.h"
 
-#define VC_VTAM_MAGIC "VTAM"
-#define VC_VTAM_VERSION 2 /* 2: attrs carry the leaky shift */
 
 int vc_artifact_write(vc_module *m, const char *path);
 int vc_artifact_bytes(vc_module *m, uint8_t **bytes, size_t *len); /* malloc'd */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Writing a .vtam file from an emitted module (format: artifact.h). Compiling
+ * Writing a .vtam file from an emitted module (format: runtime/model/graph.h). Compiling
  * the same model twice gives identical bytes.
  */
 #include <errno.h>
@@ -121,8 +121,8 @@ static int graph_bytes(vc_module *m, uint8_t **bytes, size_t *len)
 		return vc_error(m, NULL, "artifact: the module has not been through emit");
 	wbuf b = {0};
 	vc_graph *g = m->g;
-	put(&b, VC_VTAM_MAGIC, 4);
-	put_u32(&b, VC_VTAM_VERSION);
+	put(&b, "VTAM", 4);
+	put_u32(&b, VTA_MGRAPH_VERSION);
 	put_u32(&b, m->target.config_id);
 	put_str(&b, VTA_CONFIG_CANONICAL);
 	put_u32(&b, (uint32_t)m->target.batch);
