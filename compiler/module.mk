@@ -70,6 +70,7 @@ $(eval $(call vc_test,test_darknet))
 $(eval $(call vc_test,test_tflite))
 $(BIN)/tests/compiler/test_tflite: $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
 $(BIN)/tests/compiler/test_tflite: VC_TEST_EXTRA = $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
+$(eval $(call vc_test,test_model))
 
 # With the Verilator model (hw/module.mk), the bench also runs on the rtl backend.
 BENCH_PROGS += $(BIN)/bench_compiler

@@ -1,7 +1,7 @@
 # The runtime: TVM-compatible C API (VTA-SPEC 6 and 7) over the driver.
 LIB_SRCS += runtime/context.c runtime/devices.c runtime/mem.c runtime/validate.c \
 	runtime/command.c runtime/uop.c runtime/regs.c runtime/vtam.c \
-	runtime/model/graph.c
+	runtime/model/graph.c runtime/model/hostops.c runtime/model/model.c
 
 # <vta/pynq_driver.h>: the register window of the configuration's board.
 BOARD_REGS_H := $(GEN)/vta_board_regs.h
@@ -57,7 +57,7 @@ VTA_VERSION := 0.1.0
 
 INSTALL_HEADERS := include/vta/driver.h include/vta/runtime.h include/vta/hw_spec.h \
 	include/vta/error.h include/vta/device.h include/vta/isa.h include/vta/fsim.h \
-	include/vta/pynq_driver.h include/vta/vtam.h
+	include/vta/pynq_driver.h include/vta/vtam.h include/vta/model.h
 .PHONY: install
 install: build-all
 	install -d $(DESTDIR)$(PREFIX)/include/vta/runtime $(DESTDIR)$(PREFIX)/lib/pkgconfig \

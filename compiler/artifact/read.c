@@ -55,9 +55,23 @@ static void ir_type(const vta_mtype_t *f, vc_type *t)
 }
 
 /* The format's op codes and dtypes are the IR's. */
-_Static_assert(VTA_MOP_INPUT == (int)VC_OP_INPUT && VTA_MOP_CONST == (int)VC_OP_CONST &&
-		       VTA_MOP_VTA_CONV == (int)VC_OP_VTA_CONV,
-	       "graph.h op codes");
+#define SAME_OP(x) _Static_assert(VTA_MOP_##x == (int)VC_OP_##x, "graph.h op code " #x)
+SAME_OP(INPUT);
+SAME_OP(CONST);
+SAME_OP(RELU);
+SAME_OP(CLIP);
+SAME_OP(MAXPOOL);
+SAME_OP(AVGPOOL);
+SAME_OP(GAP);
+SAME_OP(RESHAPE);
+SAME_OP(FLATTEN);
+SAME_OP(SOFTMAX);
+SAME_OP(CONCAT);
+SAME_OP(QUANTIZE);
+SAME_OP(DEQUANTIZE);
+SAME_OP(PACK);
+SAME_OP(UNPACK);
+SAME_OP(VTA_CONV);
 _Static_assert(VTA_MDT_F32 == (int)VC_F32 && VTA_MDT_I8 == (int)VC_I8 && VTA_MDT_I32 == (int)VC_I32, "graph.h dtypes");
 _Static_assert(VTA_MGRAPH_MAX_RANK == VC_MAX_RANK && VTA_MGRAPH_SEGMENT == VC_SEGMENT_BYTES, "graph.h sizes");
 

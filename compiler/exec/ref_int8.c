@@ -10,15 +10,11 @@
 #include <math.h>
 
 #include "exec/exec.h"
+#include "model/hostops.h"
 
 int8_t vc_quantize_value(float x, int exp)
 {
-	float q = roundf(ldexpf(x, -exp)); /* round half away from zero */
-	if (!(q >= -127.0f)) /* also catches NaN */
-		q = q != q ? 0.0f : -127.0f;
-	if (q > 127.0f)
-		q = 127.0f;
-	return (int8_t)q;
+	return vta_quantize_value(x, exp); /* libvta's, as deployed */
 }
 
 /*

@@ -48,8 +48,13 @@
  * transfer: no tensor, micro-op block or stream may cross a boundary. */
 #define VTA_MGRAPH_SEGMENT ((int64_t)VTA_MAX_XFER)
 
-/* Op codes the runtime itself needs to know. */
-enum { VTA_MOP_INPUT = 0, VTA_MOP_CONST = 1, VTA_MOP_VTA_CONV = 25 };
+/* Op codes (the compiler's vc_op, checked in compiler/artifact/read.c). */
+enum {
+	VTA_MOP_INPUT = 0, VTA_MOP_CONST = 1, VTA_MOP_RELU = 7, VTA_MOP_CLIP = 8, VTA_MOP_MAXPOOL = 9,
+	VTA_MOP_AVGPOOL = 10, VTA_MOP_GAP = 11, VTA_MOP_RESHAPE = 12, VTA_MOP_FLATTEN = 13,
+	VTA_MOP_SOFTMAX = 14, VTA_MOP_CONCAT = 16, VTA_MOP_QUANTIZE = 17, VTA_MOP_DEQUANTIZE = 18,
+	VTA_MOP_PACK = 23, VTA_MOP_UNPACK = 24, VTA_MOP_VTA_CONV = 25,
+};
 /* Element types: float, int8, int32. */
 enum { VTA_MDT_F32 = 0, VTA_MDT_I8 = 1, VTA_MDT_I32 = 2 };
 

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The host side of a compiled model: the nodes that do not run on VTA
+ * (quantize and dequantize, packing to the VTA layout and back, pooling,
+ * reshapes, softmax, clips, concatenation). Each op has a check, run once
+ * when the model is opened, that the stored types are consistent enough for
+ * its loops to stay inside its buffers; the loops then trust them. The
+ * arithmetic is the compiler's reference (compiler/exec/), bit for bit for
+ * the integer ops: tests/compiler/test_model.c compares whole models.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "hostops.h"
+
+const char *vta_mop_name(uint32_t op)
+{
+	switch (op) {
+	case VTA_MOP_INPUT: return "input";
+	case VTA_MOP_CONST: return "const";
+	case VTA_MOP_RELU: return "relu";
+	case VTA_MOP_CLIP: return "clip";
+	case VTA_MOP_MAXPOOL: return "maxpool";
+	case VTA_MOP_AVGPOOL: return "avgpool";
+	case VTA_MOP_GAP: return "gap";
+	case VTA_MOP_RESHAPE: return "reshape";
+	case VTA_MOP_FLATTEN: return "flatten";
+	case VTA_MOP_SOFTMAX: return "softmax";
+	case VTA_MOP_CONCAT: return "concat";
+	case VTA_MOP_QUANTIZE: return "quantize";
+	case VTA_MOP_DEQUANTIZE: return "dequantize";
+	case VTA_MOP_PACK: return "pack";
+	case VTA_MOP_UNPACK: return "unpack";
+	case VTA_MOP_VTA_CONV: return "vta.conv";
+	default: return NULL;
+	}
+}
+
+static double get(const vta_mtype_t *t, const void *d, int64_t i)
+{
+	switch (t->dtype) {
+	case VTA_MDT_F32: return ((const float *)d)[i];
+	case VTA_MDT_I8: return ((const int8_t *)d)[i];
+	default: return ((const int32_t *)d)[i];
+	}
+}
+
+static void put(const vta_mtype_t *t, void *d, int64_t i, double v)
+{
+	if (t->dtype == VTA_MDT_F32)
+		((float *)d)[i] = (float)v;
+	else if (t->dtype == VTA_MDT_I8)
+		((int8_t *)d)[i] = (int8_t)v;
+	else
+		((int32_t *)d)[i] = (int32_t)v;
+}
+
+int8_t vta_quantize_value(float x, int exp)
+{
+	float q = roundf(ldexpf(x, -exp)); /* round half away from zero */
+	if (!(q >= -127.0f)) /* also catches NaN */
+		q = q != q ? 0.0f : -127.0f;
+	if (q > 127.0f)
+		q = 127.0f;
+	return (int8_t)q;
+}
+
+/* ---- checks ------------------------------------------------------------ */
+
+static int same_dims(const vta_mtype_t *a, const vta_mtype_t *b)
+{
+	if (a->rank != b->rank)
+		return 0;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dim[i] != b->dim[i])
+			return 0;
+	return 1;
+}
+
+static int bad(vta_error_t *err, const vta_mnode_t *n, uint32_t i, const char *what)
+{
+	return vta_error_set(err, VTA_EINVAL, -1, "node %u ('%s', %s): %s", (unsigned)i, n->name,
+			     vta_mop_name(n->op), what);
+}
+
+int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
+{
+	const vta_mnode_t *n = &g->nodes[i];
+	const vta_mtype_t *y = &n->type, *x = n->n_in ? &g->nodes[n->in[0]].type : NULL;
+	if (!vta_mop_name(n->op))
+		return vta_error_set(err, VTA_EUNSUPPORTED, -1, "node %u ('%s'): op %u is not one libvta runs on "
+				     "the host", (unsigned)i, n->name, (unsigned)n->op);
+	if (n->op == VTA_MOP_INPUT || n->op == VTA_MOP_CONST)
+		return 0;
+	if (!x || (n->op != VTA_MOP_CONCAT && n->op != VTA_MOP_VTA_CONV && n->n_in != 1))
+		return bad(err, n, i, "wrong number of operands");
+	int64_t xe = vta_mtype_elems(x), ye = vta_mtype_elems(y);
+	switch (n->op) {
+	case VTA_MOP_QUANTIZE:
+		return xe == ye && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_I8 ? 0
+			: bad(err, n, i, "needs float in, int8 out, as many elements");
+	case VTA_MOP_DEQUANTIZE:
+		return xe == ye && x->dtype != VTA_MDT_F32 && y->dtype == VTA_MDT_F32 ? 0
+			: bad(err, n, i, "needs integers in, float out, as many elements");
+	case VTA_MOP_RELU:
+	case VTA_MOP_CLIP:
+	case VTA_MOP_RESHAPE:
+	case VTA_MOP_FLATTEN:
+		return xe == ye && x->dtype == y->dtype ? 0 : bad(err, n, i, "needs the same dtype and size");
+	case VTA_MOP_SOFTMAX: {
+		int64_t ax = n->a.axis < 0 ? n->a.axis + x->rank : n->a.axis;
+		return same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 && ax >= 0 &&
+				       ax < x->rank
+			       ? 0
+			       : bad(err, n, i, "needs float in and out of one shape and an axis inside it");
+	}
+	case VTA_MOP_GAP:
+		return x->rank >= 2 && y->dtype == VTA_MDT_F32 && x->dim[0] * x->dim[1] == ye && ye > 0 ? 0
+			: bad(err, n, i, "needs N x C float results of an input of rank 2 or more");
+	case VTA_MOP_MAXPOOL:
+	case VTA_MOP_AVGPOOL: {
+		const vta_mattrs_t *a = &n->a;
+		int ok = x->rank == 4 && y->rank == 4 && x->dim[0] == y->dim[0] && x->dim[1] == y->dim[1] &&
+			 (n->op == VTA_MOP_MAXPOOL ? x->dtype == y->dtype : y->dtype == VTA_MDT_F32);
+		for (int k = 0; ok && k < 2; k++)
+			ok = a->kernel[k] >= 1 && a->kernel[k] <= 1024 && a->stride[k] >= 1 && a->stride[k] <= 1024 &&
+			     a->dilation[k] >= 1 && a->dilation[k] <= 1024 && a->pad[k] >= 0 && a->pad[k] <= 1024 &&
+			     a->pad[k + 2] >= 0 && a->pad[k + 2] <= 1024;
+		return ok ? 0 : bad(err, n, i, "inconsistent shapes, dtypes or window");
+	}
+	case VTA_MOP_CONCAT: {
+		int64_t ax = n->a.axis < 0 ? n->a.axis + y->rank : n->a.axis, sum = 0;
+		int ok = ax >= 0 && ax < y->rank;
+		for (int k = 0; ok && k < n->n_in; k++) {
+			const vta_mtype_t *t = &g->nodes[n->in[k]].type;
+			ok = t->rank == y->rank && t->dtype == y->dtype;
+			for (int d = 0; ok && d < y->rank; d++)
+				ok = d == ax || t->dim[d] == y->dim[d];
+			sum += ok ? t->dim[ax] : 0;
+		}
+		return ok && sum == y->dim[ax] ? 0 : bad(err, n, i, "operands that do not make up the result");
+	}
+	case VTA_MOP_PACK:
+	case VTA_MOP_UNPACK: {
+		const vta_mtype_t *p = n->op == VTA_MOP_PACK ? y : x, *u = n->op == VTA_MOP_PACK ? x : y;
+		int ok = p->rank == 6 && p->layout == 1 && u->layout == 0 && (u->rank == 4 || u->rank == 2) &&
+			 p->dtype == VTA_MDT_I8 && u->dtype == VTA_MDT_I8;
+		ok = ok && u->dim[0] <= p->dim[0] * p->dim[4] && u->dim[1] <= p->dim[1] * p->dim[5] &&
+		     p->dim[2] == (u->rank == 4 ? u->dim[2] : 1) && p->dim[3] == (u->rank == 4 ? u->dim[3] : 1);
+		return ok ? 0 : bad(err, n, i, "plain and packed shapes that do not correspond");
+	}
+	case VTA_MOP_VTA_CONV: /* on the device: model.c checks its placement */
+		return n->n_in >= 3 && n->n_in <= 4 ? 0 : bad(err, n, i, "wrong number of operands");
+	default:
+		return bad(err, n, i, "unexpected op");
+	}
+}
+
+/* ---- kernels ----------------------------------------------------------- */
+
+static void pool(const vta_mnode_t *n, const vta_mval_t *x, vta_mval_t *y)
+{
+	const vta_mattrs_t *a = &n->a;
+	int64_t NC = x->t->dim[0] * x->t->dim[1], H = x->t->dim[2], W = x->t->dim[3];
+	int64_t OH = y->t->dim[2], OW = y->t->dim[3];
+	int is_max = n->op == VTA_MOP_MAXPOOL;
+	for (int64_t p = 0; p < NC; p++)
+		for (int64_t oh = 0; oh < OH; oh++)
+			for (int64_t ow = 0; ow < OW; ow++) {
+				double acc = is_max ? -INFINITY : 0.0;
+				int64_t count = 0, window = 0;
+				for (int64_t kh = 0; kh < a->kernel[0]; kh++)
+					for (int64_t kw = 0; kw < a->kernel[1]; kw++) {
+						int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
+						int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
+						/* the window as clipped to the padded input */
+						if (ih < H + a->pad[2] && iw < W + a->pad[3])
+							window++;
+						if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+							continue;
+						double v = get(x->t, x->data, (p * H + ih) * W + iw);
+						acc = is_max ? (v > acc ? v : acc) : acc + v;
+						count++;
+					}
+				int64_t o = (p * OH + oh) * OW + ow;
+				if (is_max) /* a window wholly in the padding: nothing to take */
+					put(y->t, y->data, o, count || y->t->dtype == VTA_MDT_F32 ? acc : 0.0);
+				else {
+					int64_t div = a->count_include_pad ? window : count;
+					((float *)y->data)[o] = (float)(div ? acc / (double)div : 0.0);
+				}
+			}
+}
+
+void vta_softmax_f32(const float *xd, float *yd, int64_t outer, int64_t len, int64_t inner)
+{
+	for (int64_t o = 0; o < outer; o++)
+		for (int64_t i = 0; i < inner; i++) {
+			double mx = -INFINITY, sum = 0;
+			for (int64_t k = 0; k < len; k++)
+				mx = fmax(mx, xd[(o * len + k) * inner + i]);
+			for (int64_t k = 0; k < len; k++)
+				sum += exp(xd[(o * len + k) * inner + i] - mx);
+			for (int64_t k = 0; k < len; k++)
+				yd[(o * len + k) * inner + i] = (float)(exp(xd[(o * len + k) * inner + i] - mx) / sum);
+		}
+}
+
+static void softmax(const vta_mnode_t *n, const vta_mval_t *x, vta_mval_t *y)
+{
+	const vta_mtype_t *t = x->t;
+	int64_t ax = n->a.axis < 0 ? n->a.axis + t->rank : n->a.axis;
+	int64_t outer = 1, len = 1, inner = 1;
+	for (int i = 0; i < t->rank; i++) {
+		if (i < ax)
+			outer *= t->dim[i];
+		else if (i == ax || n->a.coerce2d)
+			len *= t->dim[i];
+		else
+			inner *= t->dim[i];
+	}
+	vta_softmax_f32(x->data, y->data, outer, len, inner);
+}
+
+static void concat(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
+{
+	const vta_mtype_t *t = y->t;
+	int64_t ax = n->a.axis < 0 ? n->a.axis + t->rank : n->a.axis;
+	int64_t outer = 1, inner = 1;
+	for (int i = 0; i < t->rank; i++) {
+		if (i < ax)
+			outer *= t->dim[i];
+		if (i > ax)
+			inner *= t->dim[i];
+	}
+	size_t es = vta_mdtype_size(t->dtype);
+	uint8_t *yd = y->data;
+	int64_t off = 0;
+	for (int k = 0; k < n->n_in; k++) {
+		int64_t len = in[k].t->dim[ax] * inner;
+		for (int64_t o = 0; o < outer; o++)
+			memcpy(yd + (size_t)(o * t->dim[ax] * inner + off) * es,
+			       (const uint8_t *)in[k].data + (size_t)(o * len) * es, (size_t)len * es);
+		off += len;
+	}
+}
+
+/* The VTA blocked layout [N/B][C/BL][H][W][B][BL] (VTA-SPEC 2.6); p the
+ * packed type, u the plain one; zero where the plain tensor has no element. */
+static void repack(const vta_mtype_t *p, const vta_mtype_t *u, const int8_t *src, int8_t *dst, int to_packed)
+{
+	int64_t N = u->dim[0], C = u->dim[1], H = p->dim[2], W = p->dim[3], B = p->dim[4], BL = p->dim[5];
+	for (int64_t nb = 0; nb < p->dim[0]; nb++)
+		for (int64_t cb = 0; cb < p->dim[1]; cb++)
+			for (int64_t h = 0; h < H; h++)
+				for (int64_t w = 0; w < W; w++)
+					for (int64_t b = 0; b < B; b++)
+						for (int64_t c = 0; c < BL; c++) {
+							int64_t n = nb * B + b, ch = cb * BL + c;
+							int64_t o = ((((nb * p->dim[1] + cb) * H + h) * W + w) * B + b) * BL + c;
+							int in = n < N && ch < C;
+							int64_t q = ((n * C + ch) * H + h) * W + w;
+							if (to_packed)
+								dst[o] = in ? src[q] : 0;
+							else if (in)
+								dst[q] = src[o];
+						}
+}
+
+int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
+{
+	const vta_mval_t *x = &in[0];
+	int64_t e = vta_mtype_elems(y->t);
+	switch (n->op) {
+	case VTA_MOP_QUANTIZE:
+		for (int64_t i = 0; i < e; i++)
+			((int8_t *)y->data)[i] = vta_quantize_value(((const float *)x->data)[i], y->t->exp);
+		return 0;
+	case VTA_MOP_DEQUANTIZE:
+		for (int64_t i = 0; i < e; i++)
+			((float *)y->data)[i] = (float)ldexp(get(x->t, x->data, i), x->t->exp);
+		return 0;
+	case VTA_MOP_RELU:
+	case VTA_MOP_CLIP: {
+		double lo = n->op == VTA_MOP_RELU ? 0.0 : n->a.lo, hi = n->op == VTA_MOP_RELU ? INFINITY : n->a.hi;
+		if (x->t->quantized && n->op == VTA_MOP_CLIP) { /* bounds in real units, applied to the integers */
+			lo = ceil(ldexp(lo, -x->t->exp));
+			hi = floor(ldexp(hi, -x->t->exp));
+		}
+		for (int64_t i = 0; i < e; i++) {
+			double v = get(x->t, x->data, i);
+			put(y->t, y->data, i, v < lo ? lo : v > hi ? hi : v);
+		}
+		return 0;
+	}
+	case VTA_MOP_RESHAPE:
+	case VTA_MOP_FLATTEN:
+		memcpy(y->data, x->data, (size_t)vta_mtype_bytes(y->t));
+		return 0;
+	case VTA_MOP_MAXPOOL:
+	case VTA_MOP_AVGPOOL:
+		pool(n, x, y);
+		return 0;
+	case VTA_MOP_GAP: {
+		int64_t NC = x->t->dim[0] * x->t->dim[1], S = vta_mtype_elems(x->t) / NC;
+		for (int64_t p = 0; p < NC; p++) {
+			double s = 0;
+			for (int64_t i = 0; i < S; i++)
+				s += get(x->t, x->data, p * S + i);
+			((float *)y->data)[p] = (float)(S ? s / (double)S : 0.0);
+		}
+		return 0;
+	}
+	case VTA_MOP_SOFTMAX:
+		softmax(n, x, y);
+		return 0;
+	case VTA_MOP_CONCAT:
+		concat(n, in, y);
+		return 0;
+	case VTA_MOP_PACK:
+		repack(y->t, x->t, x->data, y->data, 1);
+		return 0;
+	case VTA_MOP_UNPACK:
+		repack(x->t, y->t, x->data, y->data, 0);
+		return 0;
+	default:
+		return -1;
+	}
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The model API of libvta (<vta/model.h>) on models the compiler makes:
+ * every output of vta_model_run on fsim equals, bit for bit, the compiler's
+ * host execution of the same compiled graph (vc_simulate: the int8
+ * reference of every VTA kernel) and the compiler's own runner; inputs and
+ * outputs are described as compiled; bad calls are refused with messages.
+ * MNIST on every configuration; ResNet-8 (CIFAR-10) on the default
+ * configuration, plain build only.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <vta/model.h>
+
+#include "artifact/artifact.h"
+#include "cli/cli.h"
+#include "data/data.h"
+#include "import/import.h"
+
+#include "../test.h"
+
+/* A compiled model as .vtam bytes, or NULL (failure recorded). */
+static uint8_t *compile(const char *model, const char *calib, int count, size_t *len, vc_module **sim)
+{
+	char path[1024], cpath[1024], err[1024];
+	snprintf(path, sizeof path, "%s/../shared/models/%s", test_root(), model);
+	snprintf(cpath, sizeof cpath, "%s/../shared/data/%s", test_root(), calib);
+	if (access(path, R_OK) || access(cpath, R_OK)) {
+		test_fail_(__FILE__, __LINE__, "model or data missing: %s, %s (../shared, README)", path, cpath);
+		return NULL;
+	}
+	vc_module *m = vc_module_new();
+	vc_compile_opts o = {.calib_path = cpath, .calib_count = count};
+	uint8_t *bytes = NULL;
+	int rc = vc_import_file(m, path);
+	CHECK_EQ(rc, 0);
+	if (!rc)
+		CHECK_EQ(rc = vc_compile(m, &o, err, sizeof err), 0);
+	if (!rc)
+		CHECK_EQ(rc = vc_artifact_bytes(m, &bytes, len), 0);
+	vc_module_free(m);
+	*sim = vc_module_new();
+	if (!rc)
+		CHECK_EQ(vc_artifact_parse(*sim, bytes, *len), 0);
+	return rc ? NULL : bytes;
+}
+
+/* n samples of a dataset through the model on fsim and through the
+ * compiler's host execution of the same file: identical outputs. */
+static void same_as_host(const char *model, const char *calib, int count, const vc_dataset *d, int n)
+{
+	size_t len;
+	vc_module *sim = NULL;
+	uint8_t *bytes = compile(model, calib, count, &len, &sim);
+	if (!bytes) {
+		vc_module_free(sim);
+		return;
+	}
+	vta_model_t *m;
+	vta_error_t err;
+	int rc = vta_model_open_bytes(bytes, len, model, "fsim", &m, &err);
+	CHECK_EQ(rc, 0);
+	if (rc) {
+		CHECK_STR_CONTAINS(err.msg, "(opened)");
+		goto done;
+	}
+	vta_tensor_info_t in, out;
+	CHECK_EQ(vta_model_n_inputs(m), sim->g->n_inputs);
+	CHECK_EQ(vta_model_input(m, 0, &in), 0);
+	CHECK_EQ(vta_model_output(m, 0, &out), 0);
+	CHECK(vc_type_elems(&sim->g->inputs[0]->type) == in.elems);
+	CHECK(vc_type_elems(&sim->g->outputs[0]->type) == out.elems);
+	CHECK(in.dtype == VTA_DTYPE_F32 && in.rank == 4);
+	CHECK(!strcmp(in.name, sim->g->inputs[0]->name));
+	int64_t de = (int64_t)d->channels * d->rows * d->cols;
+	CHECK(in.elems == de);
+	vc_tensor x, ref;
+	CHECK_EQ(vc_tensor_alloc(&x, &sim->g->inputs[0]->type), 0);
+	float *y = calloc((size_t)out.elems, sizeof *y);
+	int exact = 1;
+	for (int s = 0; s < n && in.elems == de; s++) {
+		for (int64_t i = 0; i < in.elems; i++)
+			((float *)x.data)[i] = d->pixels[s * de + i];
+		vta_tensor_t ti = {VTA_DTYPE_F32, 0, x.data, (size_t)in.elems * 4};
+		vta_tensor_t to = {VTA_DTYPE_F32, 0, y, (size_t)out.elems * 4};
+		CHECK_EQ(vta_model_run(m, &ti, &to, &err), 0);
+		CHECK_EQ(vc_simulate(sim, &x, &ref), 0);
+		exact &= !memcmp(ref.data, y, (size_t)out.elems * 4);
+		vc_tensor_free(&ref);
+	}
+	CHECK(exact);
+	printf("%s: %d samples, %d VTA kernels, outputs of libvta and the host reference %s\n", model, n,
+	       sim->n_kernels, exact ? "identical" : "DIFFERENT");
+	vta_model_stats_t st;
+	CHECK_EQ(vta_model_stats(m, &st), 0);
+	CHECK_EQ(st.runs, n);
+	int64_t macs = 0;
+	int kernels = 0;
+	for (int i = 0; i < st.n_layers; i++) {
+		macs += st.layers[i].macs;
+		kernels += st.layers[i].on_vta;
+		CHECK(st.layers[i].op != NULL);
+	}
+	CHECK_EQ(kernels, sim->n_kernels);
+	int64_t want = 0;
+	for (int k = 0; k < sim->n_kernels; k++)
+		want += sim->kernels[k]->macs;
+	CHECK_EQ(macs, want);
+	/* bad calls */
+	vta_tensor_t small = {VTA_DTYPE_F32, 0, x.data, 4};
+	vta_tensor_t to = {VTA_DTYPE_F32, 0, y, (size_t)out.elems * 4};
+	CHECK(vta_model_run(m, &small, &to, &err) == VTA_EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "input 0");
+	CHECK(vta_model_input(m, 1, &in) == VTA_EINVAL);
+	free(y);
+	vc_tensor_free(&x);
+	vta_model_close(m);
+done:
+	free(bytes);
+	vc_module_free(sim);
+}
+
+static void mnist(void)
+{
+	char images[1024], labels[1024], err[1024];
+	snprintf(images, sizeof images, "%s/../shared/data/mnist-10k-images-idx3-ubyte", test_root());
+	snprintf(labels, sizeof labels, "%s/../shared/data/mnist-10k-labels-idx1-ubyte", test_root());
+	vc_dataset d;
+	if (vc_dataset_load_idx(images, labels, &d, err, sizeof err)) {
+		test_fail_(__FILE__, __LINE__, "%s", err);
+		return;
+	}
+	same_as_host("mnist-8.onnx", "mnist-10k-images-idx3-ubyte", 50, &d, 20);
+	vc_dataset_free(&d);
+}
+
+static int slow_cases_run_here(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return 0;
+#endif
+	return !strcmp(VTA_CONFIG_NAME, "1x16_i8w8a32_15_15_18_17") && !strcmp(VTA_TARGET, "sim");
+}
+
+static void resnet8(void)
+{
+	if (!slow_cases_run_here())
+		return;
+	char path[1024], err[1024];
+	snprintf(path, sizeof path, "%s/../shared/data/cifar10-test-2k.bin", test_root());
+	vc_dataset d;
+	if (vc_dataset_load_cifar(path, 3, 32, 32, &d, err, sizeof err)) {
+		test_fail_(__FILE__, __LINE__, "%s", err);
+		return;
+	}
+	same_as_host("resnet8-cifar10-float.tflite", "cifar10-test-2k.bin", 20, &d, 5);
+	vc_dataset_free(&d);
+}
+
+/* Files that are no model are refused with a message naming them. */
+static void refused(void)
+{
+	vta_model_t *m = (vta_model_t *)1;
+	vta_error_t err;
+	CHECK(vta_model_open("/nonexistent/x.vtam", "fsim", &m, &err) != 0);
+	CHECK(m == NULL);
+	CHECK_STR_CONTAINS(err.msg, "/nonexistent/x.vtam");
+	static const uint8_t junk[64] = "not a model";
+	CHECK(vta_model_open_bytes(junk, sizeof junk, "junk", "fsim", &m, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "junk");
+	vta_model_close(NULL);
+}
+
+int main(int argc, char **argv)
+{
+	static const test_case_t cases[] = {
+		{"mnist", mnist},
+		{"resnet8", resnet8},
+		{"refused", refused},
+		{NULL, NULL},
+	};
+	return test_main(argc, argv, cases);
+}
