@@ -74,6 +74,12 @@ install: build-all
 	$(if $(RTLSIM_LIB),sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VTA_VERSION)|g' \
 		-e 's|@CONFIG@|$(CFG_NAME)|g' runtime/vta-rtl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/vta-rtl.pc)
 
+# examples/classify.c on a compiled ResNet-8 (CIFAR-10), against `vta run`.
+CLASSIFY_MODEL ?= ../shared/models/resnet8-cifar10-float.tflite
+CLASSIFY_CALIB ?= --calib=../shared/data/cifar10-test-2k.bin --calib-count=20
+CLASSIFY_LABELS ?= ../shared/models/cifar10_labels.txt
+CLASSIFY_IMAGES ?= ../shared/images/cat.bmp ../shared/images/bird.bmp ../shared/images/owl.jpg
+
 # The example must build against the installed library with pkg-config; the
 # libraries export exactly runtime/exports.txt, each name declared by an
 # installed header, and an application's own functions named like the
@@ -99,7 +105,20 @@ check-install:
 		sh -c '$(CC) -std=c11 -Wall -Wextra -Werror examples/matmul.c \
 			$$(pkg-config --cflags --libs --static vta) -o $(BUILD)/stage/matmul'
 	LD_LIBRARY_PATH=$(CURDIR)/$(BUILD)/stage/usr/lib VTA_TARGET=fsim $(BUILD)/stage/matmul
+	PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(BUILD)/stage \
+	PKG_CONFIG_LIBDIR=$(CURDIR)/$(BUILD)/stage/usr/lib/pkgconfig \
+		sh -c '$(CC) -std=c11 -Wall -Wextra -Werror examples/classify.c \
+			$$(pkg-config --cflags --libs --static vta) -o $(BUILD)/stage/classify'
+	$(BIN)/vta compile $(CLASSIFY_MODEL) -o $(BUILD)/stage/classify.vtam $(CLASSIFY_CALIB)
+	LD_LIBRARY_PATH=$(CURDIR)/$(BUILD)/stage/usr/lib VTA_TARGET=fsim sh tests/runtime/classify_check.sh \
+		$(BIN)/vta $(BUILD)/stage/classify $(BUILD)/stage/classify.vtam $(CLASSIFY_LABELS) $(CLASSIFY_IMAGES)
 ifneq ($(RTLSIM_LIB),)
+	PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(BUILD)/stage \
+	PKG_CONFIG_LIBDIR=$(CURDIR)/$(BUILD)/stage/usr/lib/pkgconfig \
+		sh -c '$(CC) -std=c11 -Wall -Wextra -Werror examples/classify.c \
+			$$(pkg-config --cflags --libs --static vta-rtl) -o $(BUILD)/stage/classify-rtl'
+	LD_LIBRARY_PATH=$(CURDIR)/$(BUILD)/stage/usr/lib VTA_TARGET=rtl sh tests/runtime/classify_check.sh \
+		$(BIN)/vta $(BUILD)/stage/classify-rtl $(BUILD)/stage/classify.vtam $(CLASSIFY_LABELS) $(CLASSIFY_IMAGES)
 	PKG_CONFIG_SYSROOT_DIR=$(CURDIR)/$(BUILD)/stage \
 	PKG_CONFIG_LIBDIR=$(CURDIR)/$(BUILD)/stage/usr/lib/pkgconfig \
 		sh -c '$(CC) -std=c11 -Wall -Wextra -Werror examples/matmul.c \
@@ -118,8 +137,9 @@ TEST_EXTRA += test-install
 test-install:
 	@if $(MAKE) --no-print-directory check-install > $(BUILD)/check-install.log 2>&1; then \
 		echo "PASS install/pkg-config-matmul" >> $(RESULTS); \
+		echo "PASS install/pkg-config-classify" >> $(RESULTS); \
 	else tail -20 $(BUILD)/check-install.log; \
-		echo "FAIL install/pkg-config-matmul: see $(BUILD)/check-install.log" >> $(RESULTS); fi
+		echo "FAIL install/pkg-config-matmul-classify: see $(BUILD)/check-install.log" >> $(RESULTS); fi
 
 # `vta info zynq` on a fake board tree, and the device lock between processes.
 TEST_EXTRA += test-fake-board
