@@ -70,7 +70,6 @@ $(eval $(call vc_test,test_darknet))
 $(eval $(call vc_test,test_tflite))
 $(BIN)/tests/compiler/test_tflite: $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
 $(BIN)/tests/compiler/test_tflite: VC_TEST_EXTRA = $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
-$(eval $(call vc_test,test_model))
 
 # With the Verilator model (hw/module.mk), the bench also runs on the rtl backend.
 BENCH_PROGS += $(BIN)/bench_compiler
@@ -109,6 +108,9 @@ mnist-demo: build-all
 	$(BIN)/vta compile $(MNIST_ONNX) -o $(BUILD)/mnist.vtam --calib=$(MNIST_IMAGES) --calib-count=500 --verify-each
 	$(BIN)/vta run $(BUILD)/mnist.vtam --target=fsim --dataset=$(MNIST_IMAGES) --labels=$(MNIST_LABELS) \
 		--count=1000 --show=4 --top=3
+
+# libvta's model API on compiled models, against the host execution.
+$(eval $(call vc_test,test_model))
 
 else
 # Cross builds: `vta compile` and `vta run` say they are host-only.

@@ -125,7 +125,8 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 		for (int k = 0; ok && k < 2; k++)
 			ok = a->kernel[k] >= 1 && a->kernel[k] <= 1024 && a->stride[k] >= 1 && a->stride[k] <= 1024 &&
 			     a->dilation[k] >= 1 && a->dilation[k] <= 1024 && a->pad[k] >= 0 && a->pad[k] <= 1024 &&
-			     a->pad[k + 2] >= 0 && a->pad[k + 2] <= 1024;
+			     a->pad[k + 2] >= 0 && a->pad[k + 2] <= 1024 && y->dim[2 + k] >= 1 &&
+			     y->dim[2 + k] <= x->dim[2 + k] + a->pad[k] + a->pad[k + 2]; /* windows start in the padded input */
 		return ok ? 0 : bad(err, n, i, "inconsistent shapes, dtypes or window");
 	}
 	case VTA_MOP_CONCAT: {

@@ -23,6 +23,11 @@
 
 #include "hostops.h"
 
+/* A bound on the host memory of one run (the sum of all its values, far
+ * above what the networks of docs/compiler.md need), so that a crafted file
+ * cannot make a run allocate without limit. */
+#define VTA_MODEL_MAX_HOST_BYTES (2ll << 30)
+
 struct vta_model {
 	uint8_t *file; /* the constants of the graph point into it */
 	vta_mgraph_t g;
@@ -176,6 +181,12 @@ static int check_nodes(vta_model_t *m, vta_error_t *err)
 	}
 	for (int o = 0; o < g->n_outputs; o++)
 		m->is_output[g->outputs[o]] = 1;
+	int64_t host = 0; /* what a run may allocate at most: every value at once */
+	for (uint32_t i = 0; i < g->n_nodes; i++)
+		host += g->nodes[i].op == VTA_MOP_CONST ? 0 : vta_mtype_bytes(&g->nodes[i].type);
+	if (host > VTA_MODEL_MAX_HOST_BYTES)
+		return vta_error_set(err, VTA_ERANGE, -1, "the graph's values take %" PRId64 " bytes, more than the"
+				     " %lld a run may allocate", host, (long long)VTA_MODEL_MAX_HOST_BYTES);
 	return 0;
 }
 
