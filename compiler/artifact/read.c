@@ -72,6 +72,9 @@ SAME_OP(DEQUANTIZE);
 SAME_OP(PACK);
 SAME_OP(UNPACK);
 SAME_OP(VTA_CONV);
+SAME_OP(ADD);
+SAME_OP(MUL);
+SAME_OP(PAD);
 _Static_assert(VTA_MDT_F32 == (int)VC_F32 && VTA_MDT_I8 == (int)VC_I8 && VTA_MDT_I32 == (int)VC_I32, "graph.h dtypes");
 _Static_assert(VTA_MGRAPH_MAX_RANK == VC_MAX_RANK && VTA_MGRAPH_SEGMENT == VC_SEGMENT_BYTES, "graph.h sizes");
 

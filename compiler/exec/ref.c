@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "exec/exec.h"
+#include "model/hostops.h"
 
 static void pool(const vc_node *n, const vc_tensor *x, vc_tensor *y)
 {
@@ -155,24 +156,11 @@ int vc_ref_run(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *o
 	case VC_OP_CONCAT:
 		concat(n, in, out);
 		return 0;
-	case VC_OP_PAD: { /* packed: each (h, w) position is a block of B*BL elements */
-		const vc_type *t = &x->t;
-		int64_t NC = t->dim[0] * t->dim[1], H = t->dim[2], W = t->dim[3], OH = n->type.dim[2], OW = n->type.dim[3];
-		int64_t blk = t->rank == 6 ? t->dim[4] * t->dim[5] : 1;
-		double v = t->quantized ? fmax(fmin(nearbyint(ldexp(n->a.lo, -t->exp)), 127.0), -128.0) : n->a.lo;
-		size_t es = vc_dtype_size(t->dtype) * (size_t)blk;
-		for (int64_t i = 0; i < NC * OH * OW * blk; i++) {
-			if (t->dtype == VC_F32)
-				((float *)out->data)[i] = (float)v;
-			else if (t->dtype == VC_I8)
-				((int8_t *)out->data)[i] = (int8_t)v;
-			else
-				((int32_t *)out->data)[i] = (int32_t)v;
-		}
-		for (int64_t p = 0; p < NC; p++)
-			for (int64_t h = 0; h < H; h++)
-				memcpy((uint8_t *)out->data + ((size_t)((p * OH + h + n->a.pad[0]) * OW + n->a.pad[1])) * es,
-				       (const uint8_t *)x->data + (size_t)((p * H + h) * W) * es, (size_t)W * es);
+	case VC_OP_PAD: {
+		vta_mtype_t xt, yt;
+		vc_to_mtype(&x->t, &xt);
+		vc_to_mtype(&n->type, &yt);
+		vta_pad(&xt, x->data, &yt, out->data, n->a.pad, n->a.lo);
 		return 0;
 	}
 	default:

@@ -14,23 +14,6 @@
 #include "exec/exec.h"
 #include "model/hostops.h"
 
-/* Index into a broadcast operand for flat output index o. */
-static int64_t bcast_index(const vc_type *out, const vc_type *in, int64_t o)
-{
-	int64_t idx = 0, stride = 1;
-	for (int d = out->rank - 1; d >= 0; d--) {
-		int64_t c = o % out->dim[d];
-		o /= out->dim[d];
-		int di = d - (out->rank - in->rank);
-		if (di >= 0) {
-			if (in->dim[di] != 1)
-				idx += c * stride;
-			stride *= in->dim[di];
-		}
-	}
-	return idx;
-}
-
 /*
  * Convolution as im2col + sgemm (OpenBLAS): per image and group, the
  * [CG*KH*KW, OH*OW] column matrix of the input times the [OG, CG*KH*KW]
@@ -185,7 +168,6 @@ static void yolo(const vc_node *n, const vc_tensor *x, vc_tensor *y)
 
 int vc_ref_run_float(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out)
 {
-		int64_t e = vc_type_elems(&n->type);
 	const vc_tensor *x = &in[0];
 	switch (n->op) {
 	case VC_OP_CONV:
@@ -200,12 +182,14 @@ int vc_ref_run_float(vc_module *m, const vc_node *n, const vc_tensor *in, vc_ten
 		return 0;
 	case VC_OP_ADD:
 	case VC_OP_MUL:
-		for (int64_t i = 0; i < e; i++) {
-			float a = ((const float *)in[0].data)[bcast_index(&n->type, &in[0].t, i)];
-			float b = ((const float *)in[1].data)[bcast_index(&n->type, &in[1].t, i)];
-			((float *)out->data)[i] = n->op == VC_OP_ADD ? a + b : a * b;
-		}
+	{
+		vta_mtype_t r, ta, tb;
+		vc_to_mtype(&n->type, &r);
+		vc_to_mtype(&in[0].t, &ta);
+		vc_to_mtype(&in[1].t, &tb);
+		vta_add_mul_f32(n->op == VC_OP_MUL, &r, &ta, in[0].data, &tb, in[1].data, out->data);
 		return 0;
+	}
 	case VC_OP_GAP: {
 		int64_t NC = x->t.dim[0] * x->t.dim[1], S = vc_type_elems(&x->t) / NC;
 		for (int64_t p = 0; p < NC; p++) {

@@ -261,11 +261,9 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 		dense_i8(&in[0], &in[1], n->n_in > 2 ? &in[2] : NULL, out);
 		return 0;
 	case VC_OP_QUANTIZE:
-		for (int64_t i = 0; i < e; i++) { /* as vc_quantize_value, to the node's bounds (-128 allowed) */
-			float q = roundf(ldexpf(((const float *)x->data)[i], -n->type.exp));
-			q = q != q ? 0.0f : q < (float)n->a.qlo ? (float)n->a.qlo : q > (float)n->a.qhi ? (float)n->a.qhi : q;
-			((int8_t *)out->data)[i] = (int8_t)q;
-		}
+		for (int64_t i = 0; i < e; i++) /* libvta's, to the node's bounds (-128 allowed) */
+			((int8_t *)out->data)[i] =
+				vta_quantize_clip(((const float *)x->data)[i], n->type.exp, (int)n->a.qlo, (int)n->a.qhi);
 		return 0;
 	case VC_OP_DEQUANTIZE:
 		for (int64_t i = 0; i < e; i++)

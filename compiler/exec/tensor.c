@@ -3,8 +3,10 @@
  * Host tensors: a type and its data.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "exec/exec.h"
+#include "model/graph.h"
 
 int vc_tensor_alloc(vc_tensor *x, const vc_type *t)
 {
@@ -33,4 +35,16 @@ double vc_tensor_get(const vc_tensor *x, int64_t i)
 	default:
 		return ((const int32_t *)x->data)[i];
 	}
+}
+
+void vc_to_mtype(const vc_type *t, vta_mtype_t *m)
+{
+	memset(m, 0, sizeof *m);
+	m->rank = t->rank;
+	for (int i = 0; i < t->rank; i++)
+		m->dim[i] = t->dim[i];
+	m->dtype = (uint32_t)t->dtype;
+	m->layout = (uint32_t)t->layout;
+	m->quantized = t->quantized;
+	m->exp = t->exp;
 }

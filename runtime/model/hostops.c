@@ -27,6 +27,9 @@ const char *vta_mop_name(uint32_t op)
 	case VTA_MOP_FLATTEN: return "flatten";
 	case VTA_MOP_SOFTMAX: return "softmax";
 	case VTA_MOP_CONCAT: return "concat";
+	case VTA_MOP_ADD: return "add";
+	case VTA_MOP_MUL: return "mul";
+	case VTA_MOP_PAD: return "pad";
 	case VTA_MOP_QUANTIZE: return "quantize";
 	case VTA_MOP_DEQUANTIZE: return "dequantize";
 	case VTA_MOP_PACK: return "pack";
@@ -55,14 +58,19 @@ static void put(const vta_mtype_t *t, void *d, int64_t i, double v)
 		((int32_t *)d)[i] = (int32_t)v;
 }
 
-int8_t vta_quantize_value(float x, int exp)
+int8_t vta_quantize_clip(float x, int exp, int lo, int hi)
 {
 	float q = roundf(ldexpf(x, -exp)); /* round half away from zero */
-	if (!(q >= -127.0f)) /* also catches NaN */
-		q = q != q ? 0.0f : -127.0f;
-	if (q > 127.0f)
-		q = 127.0f;
+	if (!(q >= (float)lo)) /* also catches NaN */
+		q = q != q ? 0.0f : (float)lo;
+	if (q > (float)hi)
+		q = (float)hi;
 	return (int8_t)q;
+}
+
+int8_t vta_quantize_value(float x, int exp)
+{
+	return vta_quantize_clip(x, exp, -127, 127);
 }
 
 /* ---- checks ------------------------------------------------------------ */
@@ -92,13 +100,38 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 				     "the host", (unsigned)i, n->name, (unsigned)n->op);
 	if (n->op == VTA_MOP_INPUT || n->op == VTA_MOP_CONST)
 		return 0;
-	if (!x || (n->op != VTA_MOP_CONCAT && n->op != VTA_MOP_VTA_CONV && n->n_in != 1))
+	int binary = n->op == VTA_MOP_ADD || n->op == VTA_MOP_MUL;
+	if (!x || (n->op != VTA_MOP_CONCAT && n->op != VTA_MOP_VTA_CONV && n->n_in != 1 + binary))
 		return bad(err, n, i, "wrong number of operands");
 	int64_t xe = vta_mtype_elems(x), ye = vta_mtype_elems(y);
 	switch (n->op) {
 	case VTA_MOP_QUANTIZE:
-		return xe == ye && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_I8 ? 0
-			: bad(err, n, i, "needs float in, int8 out, as many elements");
+		return xe == ye && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_I8 && n->a.qlo >= -128 &&
+				       n->a.qhi <= 127 && n->a.qlo <= n->a.qhi
+			       ? 0
+			       : bad(err, n, i, "needs float in, int8 out, as many elements, int8 bounds");
+	case VTA_MOP_ADD:
+	case VTA_MOP_MUL: { /* numpy broadcasting: each operand's dims 1 or the result's, aligned right */
+		int ok = y->dtype == VTA_MDT_F32;
+		for (int k = 0; ok && k < 2; k++) {
+			const vta_mtype_t *t = &g->nodes[n->in[k]].type;
+			ok = t->dtype == VTA_MDT_F32 && t->rank <= y->rank;
+			for (int d = 0; ok && d < t->rank; d++)
+				ok = t->dim[d] == 1 || t->dim[d] == y->dim[d + y->rank - t->rank];
+		}
+		return ok ? 0 : bad(err, n, i, "needs float operands that broadcast to the result");
+	}
+	case VTA_MOP_PAD: { /* plain [N][C][H][W] or packed [.][.][H][W][B][BL] */
+		const vta_mattrs_t *a = &n->a;
+		int ok = (x->rank == 4 || x->rank == 6) && y->rank == x->rank && x->dtype == y->dtype &&
+			 x->layout == y->layout;
+		for (int d = 0; ok && d < x->rank; d++)
+			ok = d == 2 || d == 3 || x->dim[d] == y->dim[d];
+		for (int k = 0; ok && k < 2; k++)
+			ok = a->pad[k] >= 0 && a->pad[k + 2] >= 0 && a->pad[k] <= 1024 && a->pad[k + 2] <= 1024 &&
+			     y->dim[2 + k] == x->dim[2 + k] + a->pad[k] + a->pad[k + 2];
+		return ok ? 0 : bad(err, n, i, "inconsistent shapes, dtypes or padding");
+	}
 	case VTA_MOP_DEQUANTIZE:
 		return xe == ye && x->dtype != VTA_MDT_F32 && y->dtype == VTA_MDT_F32 ? 0
 			: bad(err, n, i, "needs integers in, float out, as many elements");
@@ -268,6 +301,48 @@ static void repack(const vta_mtype_t *p, const vta_mtype_t *u, const int8_t *src
 						}
 }
 
+/* Index into a broadcast operand t for flat index o of the result r. */
+static int64_t bcast_index(const vta_mtype_t *r, const vta_mtype_t *t, int64_t o)
+{
+	int64_t idx = 0, stride = 1;
+	for (int d = r->rank - 1; d >= 0; d--) {
+		int64_t c = o % r->dim[d];
+		o /= r->dim[d];
+		int di = d - (r->rank - t->rank);
+		if (di >= 0) {
+			if (t->dim[di] != 1)
+				idx += c * stride;
+			stride *= t->dim[di];
+		}
+	}
+	return idx;
+}
+
+void vta_add_mul_f32(int mul, const vta_mtype_t *r, const vta_mtype_t *ta, const float *a, const vta_mtype_t *tb,
+		     const float *b, float *y)
+{
+	int64_t e = vta_mtype_elems(r);
+	for (int64_t i = 0; i < e; i++) {
+		float u = a[bcast_index(r, ta, i)], v = b[bcast_index(r, tb, i)];
+		y[i] = mul ? u * v : u + v;
+	}
+}
+
+void vta_pad(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void *y, const int64_t *pad, double lo)
+{
+	int64_t NC = xt->dim[0] * xt->dim[1], H = xt->dim[2], W = xt->dim[3], OH = yt->dim[2], OW = yt->dim[3];
+	int64_t blk = xt->rank == 6 ? xt->dim[4] * xt->dim[5] : 1; /* packed: a block per (h, w) */
+	/* quantized: the value's integer, rounded half to even as nearbyint does */
+	double v = xt->quantized ? fmax(fmin(nearbyint(ldexp(lo, -xt->exp)), 127.0), -128.0) : lo;
+	size_t es = vta_mdtype_size(xt->dtype) * (size_t)blk;
+	for (int64_t i = 0; i < NC * OH * OW * blk; i++)
+		put(yt, y, i, v);
+	for (int64_t p = 0; p < NC; p++)
+		for (int64_t h = 0; h < H; h++)
+			memcpy((uint8_t *)y + ((size_t)((p * OH + h + pad[0]) * OW + pad[1])) * es,
+			       (const uint8_t *)x + (size_t)((p * H + h) * W) * es, (size_t)W * es);
+}
+
 int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 {
 	const vta_mval_t *x = &in[0];
@@ -275,7 +350,15 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 	switch (n->op) {
 	case VTA_MOP_QUANTIZE:
 		for (int64_t i = 0; i < e; i++)
-			((int8_t *)y->data)[i] = vta_quantize_value(((const float *)x->data)[i], y->t->exp);
+			((int8_t *)y->data)[i] = vta_quantize_clip(((const float *)x->data)[i], y->t->exp,
+								   (int)n->a.qlo, (int)n->a.qhi);
+		return 0;
+	case VTA_MOP_ADD:
+	case VTA_MOP_MUL:
+		vta_add_mul_f32(n->op == VTA_MOP_MUL, y->t, x->t, x->data, in[1].t, in[1].data, y->data);
+		return 0;
+	case VTA_MOP_PAD:
+		vta_pad(x->t, x->data, y->t, y->data, n->a.pad, n->a.lo);
 		return 0;
 	case VTA_MOP_DEQUANTIZE:
 		for (int64_t i = 0; i < e; i++)
