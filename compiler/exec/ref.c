@@ -73,42 +73,17 @@ static void concat(const vc_node *n, const vc_tensor *in, vc_tensor *y)
 	}
 }
 
-/* ---- Darknet's upsample and shortcut alignment ------------------------ */
-
-/*
- * UPSAMPLE: nearest neighbour, out[y][x] = in[y / sh][x / sw].
- * ALIGN (Darknet's shortcut): per spatial axis, stride = max(1, in / out)
- * and sample = max(1, out / in); out[k][j*sample][i*sample] =
- * in[k][j*stride][i*stride] for k < min(C), j < min(H), i < min(W); zero
- * elsewhere (so the add leaves those positions of the other operand as
- * they are).
- */
+/* Darknet's upsample and shortcut alignment: libvta's (runtime/model/hostops.c).
+ * ALIGN, per spatial axis: stride = max(1, in / out), sample = max(1, out /
+ * in); out[k][j*sample][i*sample] = in[k][j*stride][i*stride] for k <
+ * min(C), j < min(H), i < min(W); zero elsewhere (so the add leaves those
+ * positions of the other operand as they are). */
 static void resample(const vc_node *n, const vc_tensor *x, vc_tensor *y)
 {
-	const vc_type *it = &x->t, *ot = &y->t;
-	size_t es = vc_dtype_size(it->dtype);
-	int64_t N = ot->dim[0], C = ot->dim[1], H = ot->dim[2], W = ot->dim[3];
-	int64_t IC = it->dim[1], IH = it->dim[2], IW = it->dim[3];
-	const uint8_t *xd = x->data;
-	uint8_t *yd = y->data;
-	if (n->op == VC_OP_UPSAMPLE) {
-		for (int64_t p = 0; p < N * C; p++)
-			for (int64_t r = 0; r < H; r++)
-				for (int64_t c = 0; c < W; c++)
-					memcpy(yd + (size_t)((p * H + r) * W + c) * es,
-					       xd + (size_t)((p * IH + r / n->a.stride[0]) * IW + c / n->a.stride[1]) * es, es);
-		return;
-	}
-	memset(yd, 0, vc_type_bytes(ot));
-	int64_t sth = IH / H > 1 ? IH / H : 1, sph = H / IH > 1 ? H / IH : 1;
-	int64_t stw = IW / W > 1 ? IW / W : 1, spw = W / IW > 1 ? W / IW : 1;
-	int64_t mc = C < IC ? C : IC, mh = H < IH ? H : IH, mw = W < IW ? W : IW;
-	for (int64_t b = 0; b < N; b++)
-		for (int64_t k = 0; k < mc; k++)
-			for (int64_t j = 0; j < mh; j++)
-				for (int64_t i = 0; i < mw; i++)
-					memcpy(yd + (size_t)(((b * C + k) * H + j * sph) * W + i * spw) * es,
-					       xd + (size_t)(((b * IC + k) * IH + j * sth) * IW + i * stw) * es, es);
+	vta_mtype_t it, ot;
+	vc_to_mtype(&x->t, &it);
+	vc_to_mtype(&y->t, &ot);
+	vta_resample(n->op == VC_OP_ALIGN, &it, x->data, &ot, y->data, n->a.stride);
 }
 
 int vc_ref_run(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out)

@@ -145,25 +145,6 @@ static void batchnorm(const vc_node *n, const vc_tensor *in, vc_tensor *y)
 		}
 }
 
-/* Darknet's yolo layer: logistic on x, y, objectness and the classes. */
-static float logistic(float v)
-{
-	return 1.0f / (1.0f + expf(-v));
-}
-
-static void yolo(const vc_node *n, const vc_tensor *x, vc_tensor *y)
-{
-	int64_t na = n->in[1]->type.dim[0], classes = n->a.axis, plane = x->t.dim[2] * x->t.dim[3];
-	const float *xd = x->data;
-	float *yd = y->data;
-	for (int64_t a = 0; a < na; a++)
-		for (int64_t e = 0; e < classes + 5; e++) {
-			int64_t off = (a * (classes + 5) + e) * plane;
-			for (int64_t i = 0; i < plane; i++)
-				yd[off + i] = e == 2 || e == 3 ? xd[off + i] : logistic(xd[off + i]);
-		}
-}
-
 /* ---- dispatch ------------------------------------------------------- */
 
 int vc_ref_run_float(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out)
@@ -200,14 +181,12 @@ int vc_ref_run_float(vc_module *m, const vc_node *n, const vc_tensor *in, vc_ten
 		}
 		return 0;
 	}
-	case VC_OP_LEAKY:
-		for (int64_t i = 0; i < vc_type_elems(&n->type); i++) {
-			float v = ((const float *)in[0].data)[i];
-			((float *)out->data)[i] = v >= 0 ? v : ldexpf(v, -n->a.leaky);
-		}
+	case VC_OP_LEAKY: /* libvta's, as deployed */
+		vta_leaky_f32(in[0].data, out->data, vc_type_elems(&n->type), n->a.leaky);
 		return 0;
-	case VC_OP_YOLO:
-		yolo(n, &in[0], out);
+	case VC_OP_YOLO: /* Darknet's yolo layer: logistic on x, y, objectness and the classes */
+		vta_yolo_f32(in[0].data, out->data, x->t.dim[0], n->in[1]->type.dim[0], n->a.axis,
+			     x->t.dim[2] * x->t.dim[3]);
 		return 0;
 	case VC_OP_SOFTMAX:
 		softmax(n, x, out);

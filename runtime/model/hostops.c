@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host side of a compiled model: the nodes that do not run on VTA
- * (quantize and dequantize, packing to the VTA layout and back, pooling,
- * reshapes, softmax, clips, concatenation). Each op has a check, run once
+ * (quantize and dequantize, packing to the VTA layout and back, padding,
+ * pooling, reshapes, softmax, clips, concatenation, float add/mul, and
+ * Darknet's leaky ReLU, upsample, shortcut alignment and yolo layer). Each op has a check, run once
  * when the model is opened, that the stored types are consistent enough for
  * its loops to stay inside its buffers; the loops then trust them. The
  * arithmetic is the compiler's reference (compiler/exec/), bit for bit for
@@ -30,6 +31,10 @@ const char *vta_mop_name(uint32_t op)
 	case VTA_MOP_ADD: return "add";
 	case VTA_MOP_MUL: return "mul";
 	case VTA_MOP_PAD: return "pad";
+	case VTA_MOP_LEAKY: return "leaky";
+	case VTA_MOP_UPSAMPLE: return "upsample";
+	case VTA_MOP_ALIGN: return "align";
+	case VTA_MOP_YOLO: return "yolo";
 	case VTA_MOP_QUANTIZE: return "quantize";
 	case VTA_MOP_DEQUANTIZE: return "dequantize";
 	case VTA_MOP_PACK: return "pack";
@@ -100,7 +105,7 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 				     "the host", (unsigned)i, n->name, (unsigned)n->op);
 	if (n->op == VTA_MOP_INPUT || n->op == VTA_MOP_CONST)
 		return 0;
-	int binary = n->op == VTA_MOP_ADD || n->op == VTA_MOP_MUL;
+	int binary = n->op == VTA_MOP_ADD || n->op == VTA_MOP_MUL || n->op == VTA_MOP_YOLO;
 	if (!x || (n->op != VTA_MOP_CONCAT && n->op != VTA_MOP_VTA_CONV && n->n_in != 1 + binary))
 		return bad(err, n, i, "wrong number of operands");
 	int64_t xe = vta_mtype_elems(x), ye = vta_mtype_elems(y);
@@ -120,6 +125,30 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 				ok = t->dim[d] == 1 || t->dim[d] == y->dim[d + y->rank - t->rank];
 		}
 		return ok ? 0 : bad(err, n, i, "needs float operands that broadcast to the result");
+	}
+	case VTA_MOP_LEAKY:
+		return same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 && n->a.leaky >= 1 &&
+				       n->a.leaky <= 15
+			       ? 0
+			       : bad(err, n, i, "needs float in and out of one shape and a shift in [1,15]");
+	case VTA_MOP_UPSAMPLE:
+	case VTA_MOP_ALIGN: {
+		const vta_mattrs_t *a = &n->a;
+		int ok = x->rank == 4 && y->rank == 4 && x->layout == 0 && y->layout == 0 && x->dtype == y->dtype &&
+			 x->dtype != VTA_MDT_I32 && x->dim[0] == y->dim[0];
+		if (n->op == VTA_MOP_UPSAMPLE)
+			ok = ok && a->stride[0] >= 1 && a->stride[0] <= 64 && a->stride[1] >= 1 && a->stride[1] <= 64 &&
+			     x->dim[1] == y->dim[1] && y->dim[2] == x->dim[2] * a->stride[0] &&
+			     y->dim[3] == x->dim[3] * a->stride[1];
+		return ok ? 0 : bad(err, n, i, "needs plain 4-D float or int8 data of matching shapes");
+	}
+	case VTA_MOP_YOLO: {
+		const vta_mnode_t *an = &g->nodes[n->in[1]];
+		int ok = same_dims(x, y) && x->rank == 4 && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 &&
+			 an->op == VTA_MOP_CONST && an->type.rank == 2 && an->type.dim[1] == 2 &&
+			 an->type.dtype == VTA_MDT_F32 && n->a.axis >= 1 && n->a.axis < (1 << 20) &&
+			 x->dim[1] == an->type.dim[0] * (n->a.axis + 5);
+		return ok ? 0 : bad(err, n, i, "needs float [N, anchors x (classes + 5), H, W] and constant anchors [n,2]");
 	}
 	case VTA_MOP_PAD: { /* plain [N][C][H][W] or packed [.][.][H][W][B][BL] */
 		const vta_mattrs_t *a = &n->a;
@@ -343,6 +372,59 @@ void vta_pad(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void *
 			       (const uint8_t *)x + (size_t)((p * H + h) * W) * es, (size_t)W * es);
 }
 
+void vta_resample(int align, const vta_mtype_t *it, const void *x, const vta_mtype_t *ot, void *y,
+		  const int64_t *stride)
+{
+	size_t es = vta_mdtype_size(it->dtype);
+	int64_t N = ot->dim[0], C = ot->dim[1], H = ot->dim[2], W = ot->dim[3];
+	int64_t IC = it->dim[1], IH = it->dim[2], IW = it->dim[3];
+	const uint8_t *xd = x;
+	uint8_t *yd = y;
+	if (!align) {
+		for (int64_t p = 0; p < N * C; p++)
+			for (int64_t r = 0; r < H; r++)
+				for (int64_t c = 0; c < W; c++)
+					memcpy(yd + (size_t)((p * H + r) * W + c) * es,
+					       xd + (size_t)((p * IH + r / stride[0]) * IW + c / stride[1]) * es, es);
+		return;
+	}
+	memset(yd, 0, (size_t)vta_mtype_bytes(ot));
+	int64_t sth = IH / H > 1 ? IH / H : 1, sph = H / IH > 1 ? H / IH : 1;
+	int64_t stw = IW / W > 1 ? IW / W : 1, spw = W / IW > 1 ? W / IW : 1;
+	int64_t mc = C < IC ? C : IC, mh = H < IH ? H : IH, mw = W < IW ? W : IW;
+	for (int64_t b = 0; b < N; b++)
+		for (int64_t k = 0; k < mc; k++)
+			for (int64_t j = 0; j < mh; j++)
+				for (int64_t i = 0; i < mw; i++) {
+					int64_t oj = j * sph, oi = i * spw, ij = j * sth, ii = i * stw;
+					if (oj < H && oi < W && ij < IH && ii < IW)
+						memcpy(yd + (size_t)(((b * C + k) * H + oj) * W + oi) * es,
+						       xd + (size_t)(((b * IC + k) * IH + ij) * IW + ii) * es, es);
+				}
+}
+
+static float logistic(float v)
+{
+	return 1.0f / (1.0f + expf(-v));
+}
+
+void vta_yolo_f32(const float *x, float *y, int64_t batch, int64_t anchors, int64_t classes, int64_t plane)
+{
+	for (int64_t b = 0; b < batch; b++)
+		for (int64_t a = 0; a < anchors; a++)
+			for (int64_t e = 0; e < classes + 5; e++) {
+				int64_t off = ((b * anchors + a) * (classes + 5) + e) * plane;
+				for (int64_t i = 0; i < plane; i++)
+					y[off + i] = e == 2 || e == 3 ? x[off + i] : logistic(x[off + i]);
+			}
+}
+
+void vta_leaky_f32(const float *x, float *y, int64_t n, int shift)
+{
+	for (int64_t i = 0; i < n; i++)
+		y[i] = x[i] >= 0 ? x[i] : ldexpf(x[i], -shift);
+}
+
 int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 {
 	const vta_mval_t *x = &in[0];
@@ -359,6 +441,16 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 		return 0;
 	case VTA_MOP_PAD:
 		vta_pad(x->t, x->data, y->t, y->data, n->a.pad, n->a.lo);
+		return 0;
+	case VTA_MOP_LEAKY:
+		vta_leaky_f32(x->data, y->data, e, n->a.leaky);
+		return 0;
+	case VTA_MOP_UPSAMPLE:
+	case VTA_MOP_ALIGN:
+		vta_resample(n->op == VTA_MOP_ALIGN, x->t, x->data, y->t, y->data, n->a.stride);
+		return 0;
+	case VTA_MOP_YOLO:
+		vta_yolo_f32(x->data, y->data, x->t->dim[0], in[1].t->dim[0], n->a.axis, x->t->dim[2] * x->t->dim[3]);
 		return 0;
 	case VTA_MOP_DEQUANTIZE:
 		for (int64_t i = 0; i < e; i++)

@@ -33,5 +33,14 @@ void vta_add_mul_f32(int mul, const vta_mtype_t *r, const vta_mtype_t *ta, const
 void vta_pad(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void *y, const int64_t *pad, double lo);
 /* Softmax over the middle index of x[outer][len][inner] (y likewise). */
 void vta_softmax_f32(const float *x, float *y, int64_t outer, int64_t len, int64_t inner);
+/* Darknet's upsample (nearest, by stride) or, with align, its shortcut
+ * operand brought to ot's shape (compiler/exec/ref.c describes it). */
+void vta_resample(int align, const vta_mtype_t *it, const void *x, const vta_mtype_t *ot, void *y,
+		  const int64_t *stride);
+/* Darknet's yolo layer on [batch][anchors][classes + 5][plane]: logistic on
+ * all but the box width and height (entries 2 and 3). */
+void vta_yolo_f32(const float *x, float *y, int64_t batch, int64_t anchors, int64_t classes, int64_t plane);
+/* x >= 0 ? x : x * 2^-shift. */
+void vta_leaky_f32(const float *x, float *y, int64_t n, int shift);
 
 #endif /* VTA_MODEL_HOSTOPS_H */

@@ -5,8 +5,9 @@
  * host execution of the same compiled graph (vc_simulate: the int8
  * reference of every VTA kernel) and the compiler's own runner; inputs and
  * outputs are described as compiled; bad calls are refused with messages.
- * MNIST on every configuration; ResNet-8 (CIFAR-10) on the default
- * configuration, plain build only.
+ * MNIST on every configuration; ResNet-8 (CIFAR-10) and YOLOv3-tiny (the
+ * Darknet host ops: upsample, route, yolo) on the default configuration,
+ * plain build only.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -162,6 +163,67 @@ static void resnet8(void)
 	vc_dataset_free(&d);
 }
 
+/* YOLOv3-tiny (shared cfg, synthetic weights, 64x64 input): both yolo
+ * outputs of libvta on fsim bit-identical with the host reference. */
+static void yolov3_tiny(void)
+{
+	if (!slow_cases_run_here())
+		return;
+	char path[1024], err[1024];
+	snprintf(path, sizeof path, "%s/../shared/models/yolov3-tiny.cfg", test_root());
+	vc_darknet_opts o = {.synthetic = 1, .seed = 1, .input_size = 64};
+	vc_compile_opts co = {.calib_path = "synthetic", .calib_count = 2};
+	vc_module *c = vc_module_new(), *sim = vc_module_new();
+	uint8_t *bytes = NULL;
+	size_t len;
+	int rc = vc_import_darknet_files(c, path, NULL, &o);
+	CHECK_EQ(rc, 0);
+	if (!rc)
+		CHECK_EQ(rc = vc_compile(c, &co, err, sizeof err), 0);
+	if (!rc)
+		CHECK_EQ(rc = vc_artifact_bytes(c, &bytes, &len), 0);
+	if (!rc)
+		CHECK_EQ(rc = vc_artifact_parse(sim, bytes, len), 0);
+	vc_module_free(c);
+	vta_model_t *m = NULL;
+	vta_error_t e;
+	if (!rc)
+		CHECK_EQ(rc = vta_model_open_bytes(bytes, len, "yolov3-tiny", "fsim", &m, &e), 0);
+	if (!rc && vta_model_n_outputs(m) == 2 && sim->g->n_outputs == 2) {
+		vc_tensor x, ref[8];
+		CHECK_EQ(vc_tensor_alloc(&x, &sim->g->inputs[0]->type), 0);
+		uint64_t st = 3;
+		int64_t ne = vc_type_elems(&x.t);
+		for (int64_t i = 0; i < ne; i++)
+			((float *)x.data)[i] = (float)test_rand_range(&st, 0, 255);
+		vta_tensor_info_t oi[2];
+		float *y[2];
+		vta_tensor_t ti = {VTA_DTYPE_F32, 0, x.data, (size_t)ne * 4}, to[2];
+		for (int k = 0; k < 2; k++) {
+			CHECK_EQ(vta_model_output(m, k, &oi[k]), 0);
+			y[k] = calloc((size_t)oi[k].elems, 4);
+			to[k] = (vta_tensor_t){VTA_DTYPE_F32, 0, y[k], (size_t)oi[k].elems * 4};
+		}
+		CHECK_EQ(vta_model_run(m, &ti, to, &e), 0);
+		CHECK_EQ(vc_simulate(sim, &x, ref), 0);
+		int exact = 1;
+		for (int k = 0; k < 2; k++) {
+			exact &= vc_type_elems(&ref[k].t) == oi[k].elems && !memcmp(ref[k].data, y[k], (size_t)oi[k].elems * 4);
+			vc_tensor_free(&ref[k]);
+			free(y[k]);
+		}
+		CHECK(exact);
+		printf("yolov3-tiny (64x64): %d VTA kernels, both outputs of libvta and the host reference %s\n",
+		       sim->n_kernels, exact ? "identical" : "DIFFERENT");
+		vc_tensor_free(&x);
+	} else if (!rc) {
+		CHECK(0);
+	}
+	vta_model_close(m);
+	free(bytes);
+	vc_module_free(sim);
+}
+
 /* MNIST's file with bytes of its GRAPH section overwritten (checksum made
  * valid again, so the graph decoder and the node checks are what stand in
  * the way): each is refused on open or runs, with no crash or out-of-bounds
@@ -237,6 +299,7 @@ int main(int argc, char **argv)
 	static const test_case_t cases[] = {
 		{"mnist", mnist},
 		{"resnet8", resnet8},
+		{"yolov3_tiny", yolov3_tiny},
 		{"refused", refused},
 		{"mutated", mutated},
 		{NULL, NULL},
