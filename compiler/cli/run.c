@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `vta run`: a compiled model on a target (fsim, rtl, ...) or on the host
- * (--simulate), on single inputs or a dataset (accuracy: C/N = P%).
+ * `vta run`: a compiled model on a target (fsim, rtl, ...) through libvta's
+ * model API (<vta/model.h>, what applications use), or on the host with the
+ * compiler's reference (--simulate), on single inputs or a dataset
+ * (accuracy: C/N = P%).
  *
  *   vta run MODEL.vtam [--target=fsim|rtl|...] [--input=FILE]... [--top=K]
  *       [--dataset=IDX-IMAGES --labels=IDX-LABELS | --dataset=CIFAR.bin] [--format=auto|idx|cifar]
@@ -12,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <math.h>
+
+#include <vta/model.h>
 
 #include "cli/cli.h"
 
@@ -151,10 +155,41 @@ typedef struct run_opts {
 	float thresh, nms;
 } run_opts;
 
-/* Execution: one inference. */
-static int run_model(vc_module *m, vc_runner *r, const vc_tensor *in, vc_tensor *out)
+/* Execution: one inference, by libvta's model API on the target (vm) or on
+ * the host (--simulate). out[] gets the graph's output types. */
+static int run_model(vc_module *m, vta_model_t *vm, const vc_tensor *in, vc_tensor *out, char *err, size_t n)
 {
-	return r ? vc_runner_run(r, in, out) : vc_simulate(m, in, out);
+	if (!vm) {
+		if (vc_simulate(m, in, out)) {
+			snprintf(err, n, "%s", m->diag.msg);
+			return -1;
+		}
+		return 0;
+	}
+	const vc_graph *g = m->g;
+	vta_tensor_t ti = {VTA_DTYPE_F32, 0, in->data, (size_t)vc_type_bytes(&in->t)}, to[8];
+	for (int q = 0; q < g->n_outputs; q++) {
+		if (vc_tensor_alloc(&out[q], &g->outputs[q]->type)) {
+			for (int k = 0; k < q; k++)
+				vc_tensor_free(&out[k]);
+			snprintf(err, n, "out of memory for the outputs");
+			return -1;
+		}
+		to[q] = (vta_tensor_t){(int)out[q].t.dtype, out[q].t.exp, out[q].data, (size_t)vc_type_bytes(&out[q].t)};
+	}
+	vta_error_t e;
+	if (vta_model_run(vm, &ti, to, &e)) {
+		for (int q = 0; q < g->n_outputs; q++)
+			vc_tensor_free(&out[q]);
+		snprintf(err, n, "%s", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static void kernel_progress(void *ctx, int done, int total)
+{
+	vc_tty_progress(ctx, "VTA kernels", done, total);
 }
 
 /* Class names, one per line (a trailing empty line ignored). */
@@ -428,7 +463,7 @@ int vta_cmd_run(int argc, char **argv)
 	int rc = 1, n_names = 0, tty = isatty(2);
 	char err[1024], **names = NULL;
 	const char *ds_labels = NULL;
-	vc_runner *r = NULL;
+	vta_model_t *vm = NULL;
 	vc_dataset d = {0};
 	vc_tensor in = {0};
 	if (o.labels) {
@@ -443,8 +478,9 @@ int vta_cmd_run(int argc, char **argv)
 		fprintf(stderr, "vta run: %s: %s\n", o.model, m->diag.msg);
 		goto done;
 	}
-	if (tty && !o.dataset && o.n_inputs + o.random == 1)
-		m->progress = vc_tty_progress; /* per kernel (one input; several show inputs) */
+	int kernel_tty = tty && !o.dataset && o.n_inputs + o.random == 1; /* one input; several show inputs */
+	if (kernel_tty)
+		m->progress = vc_tty_progress;
 	vc_graph *g = m->g;
 	if (g->n_inputs != 1) {
 		fprintf(stderr, "vta run: models with %d inputs are not supported by this command\n", g->n_inputs);
@@ -454,10 +490,13 @@ int vta_cmd_run(int argc, char **argv)
 		fprintf(stderr, "vta run: %s\n", err);
 		goto done;
 	}
-	if (!o.simulate && !(r = vc_runner_open(m, o.target, err, sizeof err))) {
-		fprintf(stderr, "vta run: %s\n", err);
+	vta_error_t verr;
+	if (!o.simulate && vta_model_open(o.model, o.target, &vm, &verr)) {
+		fprintf(stderr, "vta run: %s\n", verr.msg);
 		goto done;
 	}
+	if (vm && kernel_tty)
+		vta_model_set_progress(vm, kernel_progress, NULL);
 	if (vc_tensor_alloc(&in, &g->inputs[0]->type))
 		goto done;
 	int64_t elems = vc_type_elems(&in.t);
@@ -504,8 +543,8 @@ int vta_cmd_run(int argc, char **argv)
 			snprintf(name, sizeof name, "random(seed=%llu)", (unsigned long long)o.seed);
 		}
 		vc_tensor out[8];
-		if (run_model(m, r, &in, out)) {
-			fprintf(stderr, "vta run: %s: %s\n", name, m->diag.msg);
+		if (run_model(m, vm, &in, out, err, sizeof err)) {
+			fprintf(stderr, "vta run: %s: %s\n", name, err);
 			goto done;
 		}
 		if (out[0].t.dtype != VC_F32) {
@@ -536,7 +575,7 @@ done:
 	free_label_names(names);
 	vc_tensor_free(&in);
 	vc_dataset_free(&d);
-	vc_runner_close(r);
+	vta_model_close(vm);
 	vc_module_free(m);
 	return rc;
 }

@@ -115,6 +115,11 @@ int vta_model_output(const vta_model_t *m, int i, vta_tensor_info_t *out);
 int vta_model_run(vta_model_t *m, const vta_tensor_t *inputs, const vta_tensor_t *outputs,
 		  vta_error_t *err);
 
+/* Called after each VTA kernel of a run with the kernels done and their
+ * total (a long run on a slow target can show where it is); fn NULL: none. */
+typedef void (*vta_model_progress_fn)(void *ctx, int done, int total);
+void vta_model_set_progress(vta_model_t *m, vta_model_progress_fn fn, void *ctx);
+
 /* Statistics of the last run. */
 int vta_model_stats(const vta_model_t *m, vta_model_stats_t *out);
 

@@ -41,6 +41,8 @@ struct vta_model {
 	vta_tensor_info_t in_info[VTA_MGRAPH_MAX_IO], out_info[VTA_MGRAPH_MAX_IO];
 	vta_layer_stats_t *layers; /* per node, in program order */
 	uint64_t runs, cycles, host_ns;
+	vta_model_progress_fn progress;
+	void *progress_ctx;
 };
 
 static uint64_t now_ns(void)
@@ -344,6 +346,12 @@ int vta_model_output(const vta_model_t *m, int i, vta_tensor_info_t *out)
 	return 0;
 }
 
+void vta_model_set_progress(vta_model_t *m, vta_model_progress_fn fn, void *ctx)
+{
+	if (m)
+		m->progress = fn, m->progress_ctx = ctx;
+}
+
 int vta_model_stats(const vta_model_t *m, vta_model_stats_t *out)
 {
 	if (!m)
@@ -470,8 +478,11 @@ int vta_model_run(vta_model_t *m, const vta_tensor_t *inputs, const vta_tensor_t
 		}
 		for (int k = 0; k < n->n_in; k++)
 			args[k] = val[n->in[k]];
-		if (n->op == VTA_MOP_VTA_CONV)
+		if (n->op == VTA_MOP_VTA_CONV) {
 			rc = run_kernel(m, i, args, y, err);
+			if (!rc && m->progress)
+				m->progress(m->progress_ctx, n->a.kernel_id + 1, (int)m->g.n_kernels);
+		}
 		else if (vta_hostop_run(n, args, y))
 			rc = vta_error_set(err, VTA_EINVAL, -1, "node %" PRIu32 " ('%s'): no host kernel", i, n->name);
 		for (int k = 0; k < n->n_in; k++) { /* release what nobody needs any more */
