@@ -22,6 +22,9 @@
 
 int vc_artifact_write(vc_module *m, const char *path);
 int vc_artifact_bytes(vc_module *m, uint8_t **bytes, size_t *len); /* malloc'd */
+/* The same with a META section of "key=value" lines (NULL or "": none). */
+int vc_artifact_write_meta(vc_module *m, const char *path, const char *meta);
+int vc_artifact_bytes_meta(vc_module *m, const char *meta, uint8_t **bytes, size_t *len);
 int vc_artifact_read(vc_module *m, const char *path);
 int vc_artifact_parse(vc_module *m, const uint8_t *bytes, size_t len);
 

@@ -181,26 +181,32 @@ static int graph_bytes(vc_module *m, uint8_t **bytes, size_t *len)
 	return 0;
 }
 
-/* The file: the GRAPH section in the checked container (<vta/vtam.h>). */
-int vc_artifact_bytes(vc_module *m, uint8_t **bytes, size_t *len)
+/* The file: the GRAPH section (and META, when given) in the checked
+ * container (<vta/vtam.h>). */
+int vc_artifact_bytes_meta(vc_module *m, const char *meta, uint8_t **bytes, size_t *len)
 {
 	uint8_t *g = NULL;
-	size_t n = 0;
-	if (graph_bytes(m, &g, &n))
+	size_t n[2] = {0, meta ? strlen(meta) : 0};
+	if (graph_bytes(m, &g, &n[0]))
 		return -1;
-	uint32_t kind = VTA_VTAM_GRAPH;
-	const uint8_t *data = g;
+	uint32_t kind[2] = {VTA_VTAM_GRAPH, VTA_VTAM_META};
+	const uint8_t *data[2] = {g, (const uint8_t *)meta};
 	vta_error_t e;
-	int rc = vta_vtam_build(&kind, &data, &n, 1, bytes, len, &e);
+	int rc = vta_vtam_build(kind, data, n, meta && *meta ? 2 : 1, bytes, len, &e);
 	free(g);
 	return rc ? vc_error(m, NULL, "artifact: %s", e.msg) : 0;
 }
 
-int vc_artifact_write(vc_module *m, const char *path)
+int vc_artifact_bytes(vc_module *m, uint8_t **bytes, size_t *len)
+{
+	return vc_artifact_bytes_meta(m, NULL, bytes, len);
+}
+
+int vc_artifact_write_meta(vc_module *m, const char *path, const char *meta)
 {
 	uint8_t *bytes;
 	size_t len;
-	if (vc_artifact_bytes(m, &bytes, &len))
+	if (vc_artifact_bytes_meta(m, meta, &bytes, &len))
 		return -1;
 	FILE *f = fopen(path, "wb");
 	if (!f) {
@@ -213,4 +219,9 @@ int vc_artifact_write(vc_module *m, const char *path)
 	if (bad)
 		return vc_error(m, NULL, "cannot write %s", path);
 	return 0;
+}
+
+int vc_artifact_write(vc_module *m, const char *path)
+{
+	return vc_artifact_write_meta(m, path, NULL);
 }

@@ -3,11 +3,14 @@
  * Command-line options shared by `vta compile` and `vta run`.
  */
 #include <stdio.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/model.h>
+#include <vta/vtam.h>
+
 #include "cli/cli.h"
+#include "model/graph.h"
 
 static const char *opt_val(const char *arg, const char *name)
 {
@@ -84,4 +87,53 @@ void vc_preproc_apply(const vc_preproc *p, const vc_type *t, float *x)
 		double sd = p->n_std ? p->std[p->n_std == 1 ? 0 : c % p->n_std] : 1;
 		x[i] = (float)((x[i] * scale - mu) / sd);
 	}
+}
+
+int vc_preproc_meta(const vc_preproc *p, char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = 0;
+	if (!p->scale && !p->n_mean && !p->n_std)
+		return 0;
+	k += (size_t)snprintf(buf + k, n - k, "scale=%.17g\n", p->scale ? p->scale : 1.0);
+	for (int s = 0; s < 2; s++) {
+		int c = s ? p->n_std : p->n_mean;
+		const double *v = s ? p->std : p->mean;
+		for (int j = 0; j < c && k < n; j++)
+			k += (size_t)snprintf(buf + k, n - k, "%s%.17g", j ? "," : s ? "std=" : "mean=", v[j]);
+		if (c && k < n)
+			k += (size_t)snprintf(buf + k, n - k, "\n");
+	}
+	return k < n ? 0 : -1;
+}
+
+int vc_preproc_recorded(const char *path, vc_preproc *p, char *err, size_t n)
+{
+	size_t len;
+	uint8_t *b = vc_read_all(path, &len, err, n);
+	if (!b)
+		return -1;
+	vta_vtam_t v;
+	vta_error_t e;
+	vta_tensor_info_t t;
+	memset(&t, 0, sizeof t);
+	size_t mn = 0;
+	int rc = vta_vtam_parse(b, len, path, &v, &e);
+	const uint8_t *ms = rc ? NULL : vta_vtam_section(&v, b, VTA_VTAM_META, &mn);
+	if (!rc && ms)
+		rc = vta_meta_preproc(ms, mn, path, &t, &e);
+	free(b);
+	if (rc) {
+		snprintf(err, n, "%s", e.msg);
+		return -1;
+	}
+	memset(p, 0, sizeof *p);
+	if (!t.has_preproc)
+		return 0;
+	p->scale = t.scale;
+	p->n_mean = t.n_mean;
+	p->n_std = t.n_std;
+	memcpy(p->mean, t.mean, sizeof p->mean);
+	memcpy(p->std, t.std, sizeof p->std);
+	return 1;
 }

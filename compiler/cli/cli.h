@@ -25,6 +25,12 @@ typedef struct vc_preproc {
 int vc_preproc_opt(int argc, char **argv, int *i, vc_preproc *p, const char *cmd);
 /* x (values of a tensor of type t, NCHW) in place. */
 void vc_preproc_apply(const vc_preproc *p, const vc_type *t, float *x);
+/* As META lines (scale=, mean=, std=) into buf; "" when p is the identity.
+ * 0, or -1 if n is too small. */
+int vc_preproc_meta(const vc_preproc *p, char *buf, size_t n);
+/* The preprocessing recorded in the .vtam at path (libvta's reading of its
+ * META section): 1 found, 0 none, -1 error (err). */
+int vc_preproc_recorded(const char *path, vc_preproc *p, char *err, size_t n);
 
 /* Compile a module already imported: run the pipeline with instruments. */
 typedef struct vc_compile_opts {

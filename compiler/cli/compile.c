@@ -85,8 +85,9 @@ const char vta_compile_usage[] =
 	"  --calib-count=N           use N calibration samples (synthetic: default 8)\n"
 	"  --calib-offset=K          from dataset sample K (default: the last N, the first are for\n"
 	"                            evaluation)\n"
-	"  --scale=S --mean=M[,M..] --std=S[,S..]   the pixel preprocessing `vta run` will be given,\n"
-	"                            applied to the calibration samples\n"
+	"  --scale=S --mean=M[,M..] --std=S[,S..]   the pixel preprocessing of the model's input,\n"
+	"                            applied to the calibration samples and recorded in the file's\n"
+	"                            META section (vta run and vta_model_input use it)\n"
 	"  --weights=FILE            Darknet: the .weights file of the cfg\n"
 	"  --synthetic-weights=SEED  Darknet: deterministic random weights from SEED instead\n"
 	"  --input-size=N            Darknet: input N x N instead of the cfg's width x height\n"
@@ -273,7 +274,12 @@ int vta_cmd_compile(int argc, char **argv)
 			fprintf(stderr, "vta compile: reproducer written to %s\n", o.instr.reproducer);
 		goto done;
 	}
-	if (vc_artifact_write(m, out)) {
+	char meta[512];
+	if (vc_preproc_meta(&o.pre, meta, sizeof meta)) {
+		fprintf(stderr, "vta compile: the preprocessing does not fit the META section\n");
+		goto done;
+	}
+	if (vc_artifact_write_meta(m, out, meta)) {
 		fprintf(stderr, "vta compile: %s\n", m->diag.msg);
 		goto done;
 	}

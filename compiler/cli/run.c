@@ -133,7 +133,8 @@ const char vta_run_usage[] =
 	"                            {\"input\": ..., \"top\": [{\"index\", \"label\", \"prob\"}, ...]}\n"
 	"                            (detectors: \"detections\": [{\"class\", \"label\", \"prob\", \"box\"}])\n"
 	"  --scale=S --mean=M[,M..] --std=S[,S..]   pixel preprocessing: (pixel * S - mean) / std per\n"
-	"                            channel (images, datasets, random; not raw tensors)\n"
+	"                            channel (images, datasets, random; not raw tensors); default:\n"
+	"                            what vta compile recorded with the same options\n"
 	"  --thresh=P --nms=IOU      detectors: box threshold (0.5) and suppression overlap (0.45)\n"
 	"  --show=N                  print the first N dataset predictions\n"
 	"  --simulate                run on the host only (VTA kernels by the int8 reference)\n"
@@ -487,6 +488,11 @@ int vta_cmd_run(int argc, char **argv)
 		goto done;
 	}
 	if (o.dataset && vc_dataset_load(o.dataset, ds_labels, o.fmt, &d, err, sizeof err)) {
+		fprintf(stderr, "vta run: %s\n", err);
+		goto done;
+	}
+	/* no --scale/--mean/--std given: the preprocessing vta compile recorded */
+	if (!o.pre.scale && !o.pre.n_mean && !o.pre.n_std && vc_preproc_recorded(o.model, &o.pre, err, sizeof err) < 0) {
 		fprintf(stderr, "vta run: %s\n", err);
 		goto done;
 	}

@@ -123,4 +123,10 @@ int vta_mgraph_decode(const uint8_t *bytes, size_t len, const char *what, vta_mg
 		      vta_error_t *err);
 void vta_mgraph_free(vta_mgraph_t *g);
 
+/* The META section's preprocessing lines ("scale=S", "mean=M[,M..]",
+ * "std=S[,S..]", unknown keys skipped) into t's has_preproc, scale, mean,
+ * std (model.c; the compiler's `vta run --simulate` reads them too). */
+struct vta_tensor_info;
+int vta_meta_preproc(const uint8_t *p, size_t n, const char *what, struct vta_tensor_info *t, vta_error_t *err);
+
 #endif /* VTA_MODEL_GRAPH_H */

@@ -78,7 +78,7 @@ static void info_of(const vta_mnode_t *n, vta_tensor_info_t *t)
 
 /* META lines "scale=S", "mean=M[,M..]", "std=S[,S..]": the preprocessing
  * of the first input. Unknown keys are left for newer readers. */
-static int parse_meta(const uint8_t *p, size_t n, const char *what, vta_tensor_info_t *t, vta_error_t *err)
+int vta_meta_preproc(const uint8_t *p, size_t n, const char *what, vta_tensor_info_t *t, vta_error_t *err)
 {
 	size_t at = 0;
 	while (at < n) {
@@ -255,7 +255,7 @@ static int open_model(vta_model_t *m, const char *what, size_t len, const char *
 		info_of(&g->nodes[g->inputs[i]], &m->in_info[i]);
 	for (int i = 0; i < g->n_outputs; i++)
 		info_of(&g->nodes[g->outputs[i]], &m->out_info[i]);
-	if (ms && (rc = parse_meta(ms, mn, what, &m->in_info[0], err)))
+	if (ms && (rc = vta_meta_preproc(ms, mn, what, &m->in_info[0], err)))
 		return rc;
 	for (uint32_t i = 0; i < g->n_nodes; i++) {
 		m->layers[i].name = g->nodes[i].name;

@@ -280,6 +280,47 @@ static void mutated(void)
 	free(bytes);
 }
 
+/* The preprocessing vta compile records (--scale/--mean/--std as META lines)
+ * is what vta_model_input reports, to the last bit. */
+static void preproc(void)
+{
+	size_t len;
+	vc_module *sim = NULL;
+	uint8_t *bytes = compile("mnist-8.onnx", "mnist-10k-images-idx3-ubyte", 10, &len, &sim);
+	if (!bytes) {
+		vc_module_free(sim);
+		return;
+	}
+	vc_preproc p = {.scale = 1.0 / 255, .mean = {0.1307}, .std = {0.3081, 0.5, 2}, .n_mean = 1, .n_std = 3};
+	char meta[512];
+	CHECK_EQ(vc_preproc_meta(&p, meta, sizeof meta), 0);
+	uint8_t *b2 = NULL;
+	size_t l2;
+	CHECK_EQ(vc_artifact_bytes_meta(sim, meta, &b2, &l2), 0);
+	vta_model_t *m = NULL;
+	vta_error_t err;
+	vta_tensor_info_t in;
+	if (b2 && !vta_model_open_bytes(b2, l2, "preproc", "fsim", &m, &err) && !vta_model_input(m, 0, &in)) {
+		CHECK(in.has_preproc && in.scale == p.scale && in.n_mean == 1 && in.n_std == 3);
+		CHECK(in.mean[0] == p.mean[0] && in.std[0] == p.std[0] && in.std[1] == 0.5 && in.std[2] == 2);
+	} else {
+		CHECK(0);
+	}
+	vta_model_close(m);
+	free(b2);
+	/* none given: no META section, nothing reported */
+	vc_preproc none = {0};
+	CHECK_EQ(vc_preproc_meta(&none, meta, sizeof meta), 0);
+	CHECK_EQ(meta[0], 0);
+	if (!vta_model_open_bytes(bytes, len, "plain", "fsim", &m, &err)) {
+		CHECK_EQ(vta_model_input(m, 0, &in), 0);
+		CHECK_EQ(in.has_preproc, 0);
+		vta_model_close(m);
+	}
+	free(bytes);
+	vc_module_free(sim);
+}
+
 /* Files that are no model are refused with a message naming them. */
 static void refused(void)
 {
@@ -301,6 +342,7 @@ int main(int argc, char **argv)
 		{"resnet8", resnet8},
 		{"yolov3_tiny", yolov3_tiny},
 		{"refused", refused},
+		{"preproc", preproc},
 		{"mutated", mutated},
 		{NULL, NULL},
 	};
