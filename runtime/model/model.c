@@ -457,6 +457,16 @@ int vta_model_run(vta_model_t *m, const vta_tensor_t *inputs, const vta_tensor_t
 		y->t = &n->type;
 		if (n->op == VTA_MOP_CONST) {
 			y->data = (void *)n->data;
+			size_t cb = (size_t)vta_mtype_bytes(&n->type);
+			if ((uintptr_t)n->data % 8 && cb) { /* in the file, unaligned: the host ops read it typed */
+				if (!(y->data = malloc(cb))) {
+					rc = vta_error_set(err, VTA_ENOMEM, -1, "node %" PRIu32 " ('%s'): out of memory for %zu"
+							   " bytes", i, n->name, cb);
+					break;
+				}
+				memcpy(y->data, n->data, cb);
+				y->owned = 1;
+			}
 			continue;
 		}
 		size_t bytes = (size_t)vta_mtype_bytes(&n->type);
