@@ -14,40 +14,19 @@
 #include "exec/exec.h"
 #include "model/hostops.h"
 
+/* libvta's pooling, as deployed. */
 static void pool(const vc_node *n, const vc_tensor *x, vc_tensor *y)
 {
-	const vc_attrs *a = &n->a;
-	int64_t NC = x->t.dim[0] * x->t.dim[1], H = x->t.dim[2], W = x->t.dim[3], OH = y->t.dim[2], OW = y->t.dim[3];
-	int is_max = n->op == VC_OP_MAXPOOL;
-	for (int64_t p = 0; p < NC; p++)
-		for (int64_t oh = 0; oh < OH; oh++)
-			for (int64_t ow = 0; ow < OW; ow++) {
-				double acc = is_max ? -INFINITY : 0.0;
-				int64_t count = 0, window = 0;
-				for (int64_t kh = 0; kh < a->kernel[0]; kh++)
-					for (int64_t kw = 0; kw < a->kernel[1]; kw++) {
-						int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
-						int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
-						/* the window as clipped to the padded input */
-						if (ih < H + a->pad[2] && iw < W + a->pad[3])
-							window++;
-						if (ih < 0 || ih >= H || iw < 0 || iw >= W)
-							continue;
-						double v = vc_tensor_get(x, (p * H + ih) * W + iw);
-						acc = is_max ? (v > acc ? v : acc) : acc + v;
-						count++;
-					}
-				int64_t o = (p * OH + oh) * OW + ow;
-				if (is_max) {
-					if (y->t.dtype == VC_F32)
-						((float *)y->data)[o] = (float)acc;
-					else
-						((int8_t *)y->data)[o] = (int8_t)acc;
-				} else {
-					int64_t div = a->count_include_pad ? window : count;
-					((float *)y->data)[o] = (float)(div ? acc / (double)div : 0.0);
-				}
-			}
+	vta_mtype_t xt, yt;
+	vc_to_mtype(&x->t, &xt);
+	vc_to_mtype(&y->t, &yt);
+	vta_mattrs_t a;
+	memset(&a, 0, sizeof a);
+	for (int k = 0; k < 2; k++)
+		a.kernel[k] = n->a.kernel[k], a.stride[k] = n->a.stride[k], a.dilation[k] = n->a.dilation[k];
+	memcpy(a.pad, n->a.pad, sizeof a.pad);
+	a.count_include_pad = n->a.count_include_pad;
+	vta_pool(n->op == VC_OP_MAXPOOL, &a, &xt, x->data, &yt, y->data);
 }
 
 static void concat(const vc_node *n, const vc_tensor *in, vc_tensor *y)

@@ -115,18 +115,9 @@ static void matmul(const vc_tensor *a, const vc_tensor *b, vc_tensor *y)
 
 static void softmax(const vc_node *n, const vc_tensor *x, vc_tensor *y)
 {
-	const vc_type *t = &x->t;
-	int64_t ax = n->a.axis < 0 ? n->a.axis + t->rank : n->a.axis;
-	int64_t outer = 1, len = 1, inner = 1;
-	for (int i = 0; i < t->rank; i++) {
-		if (i < ax)
-			outer *= t->dim[i];
-		else if (i == ax || n->a.coerce2d)
-			len *= t->dim[i];
-		else
-			inner *= t->dim[i];
-	}
-	vta_softmax_f32(x->data, y->data, outer, len, inner); /* libvta's, as deployed */
+	vta_mtype_t t;
+	vc_to_mtype(&x->t, &t);
+	vta_softmax_axis(&t, n->a.axis, n->a.coerce2d, x->data, y->data); /* libvta's, as deployed */
 }
 
 static void batchnorm(const vc_node *n, const vc_tensor *in, vc_tensor *y)

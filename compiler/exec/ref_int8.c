@@ -157,40 +157,14 @@ static void dense_i8(const vc_tensor *x, const vc_tensor *w, const vc_tensor *b,
 
 /* ---- packing (VTA-SPEC 2.6) ------------------------------------------ */
 
-/* Plain NCHW (or NC) int8 to [N/B][C/BL][H][W][B][BL], zero padded. */
-static void pack(const vc_tensor *x, vc_tensor *y)
+/* Plain NCHW (or NC) int8 to [N/B][C/BL][H][W][B][BL], zero padded, and
+ * back: libvta's. */
+static void repack(const vc_tensor *plain, const vc_tensor *packed, int to_packed)
 {
-	const vc_type *t = &y->t;
-	int64_t N = x->t.dim[0], C = x->t.dim[1];
-	int64_t H = t->dim[2], W = t->dim[3], B = t->dim[4], BL = t->dim[5];
-	const int8_t *xd = x->data;
-	int8_t *yd = y->data;
-	for (int64_t nb = 0; nb < t->dim[0]; nb++)
-		for (int64_t cb = 0; cb < t->dim[1]; cb++)
-			for (int64_t h = 0; h < H; h++)
-				for (int64_t w = 0; w < W; w++)
-					for (int64_t b = 0; b < B; b++)
-						for (int64_t c = 0; c < BL; c++) {
-							int64_t n = nb * B + b, ch = cb * BL + c;
-							int64_t o = ((((nb * t->dim[1] + cb) * H + h) * W + w) * B + b) * BL + c;
-							yd[o] = n < N && ch < C ? xd[((n * C + ch) * H + h) * W + w] : 0;
-						}
-}
-
-static void unpack(const vc_tensor *x, vc_tensor *y)
-{
-	const vc_type *p = &x->t;
-	int64_t N = y->t.dim[0], C = y->t.dim[1], H = p->dim[2], W = p->dim[3], B = p->dim[4], BL = p->dim[5];
-	const int8_t *xd = x->data;
-	int8_t *yd = y->data;
-	for (int64_t n = 0; n < N; n++)
-		for (int64_t c = 0; c < C; c++)
-			for (int64_t h = 0; h < H; h++)
-				for (int64_t w = 0; w < W; w++) {
-					int64_t nb = n / B, b = n % B, cb = c / BL, cl = c % BL;
-					yd[((n * C + c) * H + h) * W + w] =
-						xd[((((nb * p->dim[1] + cb) * H + h) * W + w) * B + b) * BL + cl];
-				}
+	vta_mtype_t u, p;
+	vc_to_mtype(&plain->t, &u);
+	vc_to_mtype(&packed->t, &p);
+	vta_repack(&p, &u, to_packed ? plain->data : packed->data, to_packed ? packed->data : plain->data, to_packed);
 }
 
 /* The fused VTA kernel on packed data: GEMM, bias, requantize. */
@@ -279,10 +253,10 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 		}
 		return 0;
 	case VC_OP_PACK:
-		pack(x, out);
+		repack(x, out, 1);
 		return 0;
 	case VC_OP_UNPACK:
-		unpack(x, out);
+		repack(out, x, 0);
 		return 0;
 	case VC_OP_VTA_CONV:
 		vta_conv(&n->a, &in[0], &in[1], &in[2], n->n_in > 3 ? &in[3] : NULL, out);

@@ -221,12 +221,11 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 
 /* ---- kernels ----------------------------------------------------------- */
 
-static void pool(const vta_mnode_t *n, const vta_mval_t *x, vta_mval_t *y)
+void vta_pool(int is_max, const vta_mattrs_t *a, const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt,
+	      void *y)
 {
-	const vta_mattrs_t *a = &n->a;
-	int64_t NC = x->t->dim[0] * x->t->dim[1], H = x->t->dim[2], W = x->t->dim[3];
-	int64_t OH = y->t->dim[2], OW = y->t->dim[3];
-	int is_max = n->op == VTA_MOP_MAXPOOL;
+	int64_t NC = xt->dim[0] * xt->dim[1], H = xt->dim[2], W = xt->dim[3];
+	int64_t OH = yt->dim[2], OW = yt->dim[3];
 	for (int64_t p = 0; p < NC; p++)
 		for (int64_t oh = 0; oh < OH; oh++)
 			for (int64_t ow = 0; ow < OW; ow++) {
@@ -241,16 +240,16 @@ static void pool(const vta_mnode_t *n, const vta_mval_t *x, vta_mval_t *y)
 							window++;
 						if (ih < 0 || ih >= H || iw < 0 || iw >= W)
 							continue;
-						double v = get(x->t, x->data, (p * H + ih) * W + iw);
+						double v = get(xt, x, (p * H + ih) * W + iw);
 						acc = is_max ? (v > acc ? v : acc) : acc + v;
 						count++;
 					}
 				int64_t o = (p * OH + oh) * OW + ow;
 				if (is_max) /* a window wholly in the padding: nothing to take */
-					put(y->t, y->data, o, count || y->t->dtype == VTA_MDT_F32 ? acc : 0.0);
+					put(yt, y, o, count || yt->dtype == VTA_MDT_F32 ? acc : 0.0);
 				else {
 					int64_t div = a->count_include_pad ? window : count;
-					((float *)y->data)[o] = (float)(div ? acc / (double)div : 0.0);
+					((float *)y)[o] = (float)(div ? acc / (double)div : 0.0);
 				}
 			}
 }
@@ -269,20 +268,19 @@ void vta_softmax_f32(const float *xd, float *yd, int64_t outer, int64_t len, int
 		}
 }
 
-static void softmax(const vta_mnode_t *n, const vta_mval_t *x, vta_mval_t *y)
+void vta_softmax_axis(const vta_mtype_t *t, int64_t axis, int coerce2d, const float *x, float *y)
 {
-	const vta_mtype_t *t = x->t;
-	int64_t ax = n->a.axis < 0 ? n->a.axis + t->rank : n->a.axis;
+	int64_t ax = axis < 0 ? axis + t->rank : axis;
 	int64_t outer = 1, len = 1, inner = 1;
 	for (int i = 0; i < t->rank; i++) {
 		if (i < ax)
 			outer *= t->dim[i];
-		else if (i == ax || n->a.coerce2d)
+		else if (i == ax || coerce2d)
 			len *= t->dim[i];
 		else
 			inner *= t->dim[i];
 	}
-	vta_softmax_f32(x->data, y->data, outer, len, inner);
+	vta_softmax_f32(x, y, outer, len, inner);
 }
 
 static void concat(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
@@ -310,7 +308,7 @@ static void concat(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 
 /* The VTA blocked layout [N/B][C/BL][H][W][B][BL] (VTA-SPEC 2.6); p the
  * packed type, u the plain one; zero where the plain tensor has no element. */
-static void repack(const vta_mtype_t *p, const vta_mtype_t *u, const int8_t *src, int8_t *dst, int to_packed)
+void vta_repack(const vta_mtype_t *p, const vta_mtype_t *u, const int8_t *src, int8_t *dst, int to_packed)
 {
 	int64_t N = u->dim[0], C = u->dim[1], H = p->dim[2], W = p->dim[3], B = p->dim[4], BL = p->dim[5];
 	for (int64_t nb = 0; nb < p->dim[0]; nb++)
@@ -475,7 +473,7 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 		return 0;
 	case VTA_MOP_MAXPOOL:
 	case VTA_MOP_AVGPOOL:
-		pool(n, x, y);
+		vta_pool(n->op == VTA_MOP_MAXPOOL, &n->a, x->t, x->data, y->t, y->data);
 		return 0;
 	case VTA_MOP_GAP: {
 		int64_t NC = x->t->dim[0] * x->t->dim[1], S = vta_mtype_elems(x->t) / NC;
@@ -488,16 +486,16 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 		return 0;
 	}
 	case VTA_MOP_SOFTMAX:
-		softmax(n, x, y);
+		vta_softmax_axis(x->t, n->a.axis, n->a.coerce2d, x->data, y->data);
 		return 0;
 	case VTA_MOP_CONCAT:
 		concat(n, in, y);
 		return 0;
 	case VTA_MOP_PACK:
-		repack(y->t, x->t, x->data, y->data, 1);
+		vta_repack(y->t, x->t, x->data, y->data, 1);
 		return 0;
 	case VTA_MOP_UNPACK:
-		repack(x->t, y->t, x->data, y->data, 0);
+		vta_repack(x->t, y->t, x->data, y->data, 0);
 		return 0;
 	default:
 		return -1;

@@ -33,6 +33,18 @@ void vta_add_mul_f32(int mul, const vta_mtype_t *r, const vta_mtype_t *ta, const
 void vta_pad(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void *y, const int64_t *pad, double lo);
 /* Softmax over the middle index of x[outer][len][inner] (y likewise). */
 void vta_softmax_f32(const float *x, float *y, int64_t outer, int64_t len, int64_t inner);
+/* Softmax of x (type t) over axis (negative: from the end); coerce2d: over
+ * that axis and all after it (ONNX before opset 13). */
+void vta_softmax_axis(const vta_mtype_t *t, int64_t axis, int coerce2d, const float *x, float *y);
+/* The VTA blocked layout [N/B][C/BL][H][W][B][BL] (VTA-SPEC 2.6) of plain
+ * int8 NCHW (or NC) u: to_packed, src plain to dst packed p (zero where u
+ * has no element); else back. */
+void vta_repack(const vta_mtype_t *p, const vta_mtype_t *u, const int8_t *src, int8_t *dst, int to_packed);
+/* Max (is_max) or average pooling of x [N][C][H][W] by a's kernel, stride,
+ * dilation, pad and count_include_pad; a max window wholly in the padding
+ * gives 0 for integers. */
+void vta_pool(int is_max, const vta_mattrs_t *a, const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt,
+	      void *y);
 /* Darknet's upsample (nearest, by stride) or, with align, its shortcut
  * operand brought to ot's shape (compiler/exec/ref.c describes it). */
 void vta_resample(int align, const vta_mtype_t *it, const void *x, const vta_mtype_t *ot, void *y,
