@@ -1,7 +1,8 @@
 # The runtime: TVM-compatible C API (VTA-SPEC 6 and 7) over the driver.
 LIB_SRCS += runtime/context.c runtime/devices.c runtime/mem.c runtime/validate.c \
 	runtime/command.c runtime/uop.c runtime/regs.c runtime/vtam.c \
-	runtime/model/graph.c runtime/model/hostops.c runtime/model/model.c
+	runtime/model/graph.c runtime/model/hostops.c runtime/model/model.c \
+	runtime/model/segments.c
 
 # <vta/pynq_driver.h>: the register window of the configuration's board.
 BOARD_REGS_H := $(GEN)/vta_board_regs.h

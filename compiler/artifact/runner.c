@@ -1,36 +1,34 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Running a loaded artifact: the device image copied into buffers of the
- * runtime (VTAMemAlloc), one per segment of the image (ir/kernel.h), the DRAM
- * addresses of the LOAD/STORE instructions relocated into them, each kernel run with VTADeviceRun on the context's backend and
- * the rest of the graph on the host.
+ * runtime, one per segment, the DRAM addresses of the LOAD/STORE
+ * instructions relocated into them (libvta's runtime/model/segments.c, as
+ * the model API does), each kernel run with VTADeviceRun on the context's
+ * backend and the rest of the graph on the host by the compiler's reference.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <vta/runtime.h>
 
 #include "artifact/artifact.h"
+#include "model/segments.h"
 
 struct vc_runner {
 	vc_module *m;
 	vta_context_t *ctx;
 	VTADeviceHandle dev;
-	int n_seg;
-	uint8_t **seg;          /* host view of each segment */
-	vta_phy_addr_t *seg_pa; /* its physical address */
+	vta_mseg_t seg; /* libvta's: the image in device buffers */
 	uint64_t runs, cycles, gemm_uops;
 };
 
-/* Host and physical address of image offset off (placed by emit, so a
- * region starting there stays in the segment). */
 static uint8_t *host_at(const vc_runner *r, int64_t off)
 {
-	return r->seg[off / VC_SEGMENT_BYTES] + off % VC_SEGMENT_BYTES;
+	return vta_mseg_host(&r->seg, off);
 }
 
 static vta_phy_addr_t phys_at(const vc_runner *r, int64_t off)
 {
-	return r->seg_pa[off / VC_SEGMENT_BYTES] + (vta_phy_addr_t)(off % VC_SEGMENT_BYTES);
+	return vta_mseg_phys(&r->seg, off);
 }
 
 /* Copy a host tensor into the image at off and make it visible to the device. */
@@ -38,36 +36,6 @@ static void to_device(vc_runner *r, int64_t off, const void *data, size_t bytes)
 {
 	memcpy(host_at(r, off), data, bytes);
 	VTAFlushCache(host_at(r, off), phys_at(r, off), (int)bytes);
-}
-
-static int relocate(vc_module *m, vc_runner *r)
-{
-	for (int k = 0; k < m->n_kernels; k++) {
-		vc_kernel *kn = m->kernels[k];
-		for (int64_t i = 0; i < kn->insn_count; i++) {
-			uint8_t *p = host_at(r, kn->insn_off + 16 * i);
-			vta_insn_word_t w;
-			vta_insn_t in;
-			vta_insn_load(p, &w);
-			vta_insn_decode(&w, &in);
-			if (in.opcode != VTA_OPCODE_LOAD && in.opcode != VTA_OPCODE_STORE)
-				continue;
-			uint32_t eb = vta_mem_elem_bytes(in.memory_type);
-			int64_t off = (int64_t)in.dram_base * eb;
-			if (!eb || off >= m->stream->size)
-				return vc_error(m, kn->node, "kernel %d instruction %lld: DRAM address outside the image", k,
-						(long long)i);
-			vta_phy_addr_t pa = phys_at(r, off);
-			if (pa % eb || pa / eb > UINT32_MAX)
-				return vc_error(m, kn->node, "kernel %d instruction %lld: cannot relocate", k, (long long)i);
-			in.dram_base = (uint32_t)(pa / eb);
-			vta_error_t err;
-			if (vta_insn_encode(&in, &w, &err))
-				return vc_error(m, kn->node, "relocating kernel %d: %s", k, err.msg);
-			vta_insn_store(&w, p);
-		}
-	}
-	return 0;
 }
 
 vc_runner *vc_runner_open(vc_module *m, const char *target, char *err, size_t n)
@@ -93,33 +61,20 @@ vc_runner *vc_runner_open(vc_module *m, const char *target, char *err, size_t n)
 	}
 	int64_t size = m->stream ? m->stream->size : 0;
 	if (size > 0) {
-		r->n_seg = (int)((size + VC_SEGMENT_BYTES - 1) / VC_SEGMENT_BYTES);
-		r->seg = calloc((size_t)r->n_seg, sizeof *r->seg);
-		r->seg_pa = calloc((size_t)r->n_seg, sizeof *r->seg_pa);
-		r->dev = VTADeviceAlloc();
-		if (!r->seg || !r->seg_pa || !r->dev) {
+		if (!(r->dev = VTADeviceAlloc())) {
 			snprintf(err, n, "cannot allocate a VTA device: %s", vta_errmsg(r->ctx));
 			goto fail;
 		}
-		for (int i = 0; i < r->n_seg; i++) {
-			int64_t at = (int64_t)i * VC_SEGMENT_BYTES;
-			size_t bytes = (size_t)(size - at < VC_SEGMENT_BYTES ? size - at : VC_SEGMENT_BYTES);
-			if (!(r->seg[i] = VTAMemAlloc(bytes, VTA_NOT_CACHED))) {
-				snprintf(err, n, "cannot allocate %zu bytes of device memory (buffer %d of %d, %lld bytes in all): %s",
-					 bytes, i + 1, r->n_seg, (long long)size, vta_errmsg(r->ctx));
-				goto fail;
-			}
-			r->seg_pa[i] = VTAMemGetPhyAddr(r->seg[i]);
-			memcpy(r->seg[i], m->stream->image + at, bytes);
-		}
-		if (relocate(m, r)) {
-			snprintf(err, n, "%s", m->diag.msg);
+		if (vta_mseg_load(&r->seg, m->stream->image, size, VTA_NOT_CACHED, r->ctx, &e)) {
+			snprintf(err, n, "%s", e.msg);
 			goto fail;
 		}
-		for (int i = 0; i < r->n_seg; i++) {
-			int64_t at = (int64_t)i * VC_SEGMENT_BYTES;
-			VTAFlushCache(r->seg[i], r->seg_pa[i], (int)(size - at < VC_SEGMENT_BYTES ? size - at : VC_SEGMENT_BYTES));
-		}
+		for (int k = 0; k < m->n_kernels; k++)
+			if (vta_mseg_relocate(&r->seg, (uint32_t)k, m->kernels[k]->insn_off, m->kernels[k]->insn_count, &e)) {
+				snprintf(err, n, "%s", e.msg);
+				goto fail;
+			}
+		vta_mseg_flush(&r->seg);
 	}
 	return r;
 fail:
@@ -132,11 +87,7 @@ void vc_runner_close(vc_runner *r)
 	if (!r)
 		return;
 	vta_context_bind(r->ctx); /* several runners may be open: act on ours */
-	for (int i = 0; r->seg && i < r->n_seg; i++)
-		if (r->seg[i])
-			VTAMemFree(r->seg[i]);
-	free(r->seg);
-	free(r->seg_pa);
+	vta_mseg_free(&r->seg);
 	if (r->dev)
 		VTADeviceFree(r->dev);
 	vta_context_bind(NULL);

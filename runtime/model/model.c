@@ -22,6 +22,7 @@
 #include <vta/vtam.h>
 
 #include "hostops.h"
+#include "segments.h"
 
 /* A bound on the host memory of one run (the sum of all its values, far
  * above what the networks of docs/compiler.md need), so that a crafted file
@@ -33,9 +34,7 @@ struct vta_model {
 	vta_mgraph_t g;
 	vta_context_t *ctx;
 	VTADeviceHandle dev;
-	int n_seg;
-	uint8_t **seg;          /* host view of each segment */
-	vta_phy_addr_t *seg_pa; /* its physical address */
+	vta_mseg_t seg; /* the device image */
 	int *users;             /* per node: distinct nodes that use it */
 	int *is_output;
 	vta_tensor_info_t in_info[VTA_MGRAPH_MAX_IO], out_info[VTA_MGRAPH_MAX_IO];
@@ -54,12 +53,12 @@ static uint64_t now_ns(void)
 
 static uint8_t *host_at(const vta_model_t *m, int64_t off)
 {
-	return m->seg[off / VTA_MGRAPH_SEGMENT] + off % VTA_MGRAPH_SEGMENT;
+	return vta_mseg_host(&m->seg, off);
 }
 
 static vta_phy_addr_t phys_at(const vta_model_t *m, int64_t off)
 {
-	return m->seg_pa[off / VTA_MGRAPH_SEGMENT] + (vta_phy_addr_t)(off % VTA_MGRAPH_SEGMENT);
+	return vta_mseg_phys(&m->seg, off);
 }
 
 /* ---- opening ----------------------------------------------------------- */
@@ -123,38 +122,6 @@ int vta_meta_preproc(const uint8_t *p, size_t n, const char *what, vta_tensor_in
 	return 0;
 }
 
-static int relocate(vta_model_t *m, vta_error_t *err)
-{
-	const vta_mgraph_t *g = &m->g;
-	for (uint32_t k = 0; k < g->n_kernels; k++) {
-		const vta_mkernel_t *kn = &g->kernels[k];
-		for (int64_t i = 0; i < kn->insn_count; i++) {
-			uint8_t *p = host_at(m, kn->insn_off + 16 * i);
-			vta_insn_word_t w;
-			vta_insn_t in;
-			vta_insn_load(p, &w);
-			vta_insn_decode(&w, &in);
-			if (in.opcode != VTA_OPCODE_LOAD && in.opcode != VTA_OPCODE_STORE)
-				continue;
-			uint32_t eb = vta_mem_elem_bytes(in.memory_type);
-			int64_t off = (int64_t)in.dram_base * eb;
-			if (!eb || off >= g->image_size)
-				return vta_error_set(err, VTA_ERANGE, (long)i, "kernel %" PRIu32 " instruction %" PRId64
-						     ": DRAM address outside the image", k, i);
-			vta_phy_addr_t pa = phys_at(m, off);
-			if (pa % eb || pa / eb > UINT32_MAX)
-				return vta_error_set(err, VTA_ERANGE, (long)i, "kernel %" PRIu32 " instruction %" PRId64
-						     ": cannot relocate to 0x%llx", k, i, (unsigned long long)pa);
-			in.dram_base = (uint32_t)(pa / eb);
-			int rc = vta_insn_encode(&in, &w, err);
-			if (rc)
-				return rc;
-			vta_insn_store(&w, p);
-		}
-	}
-	return 0;
-}
-
 /* Every node is one libvta runs, each kernel's operands are placed. */
 static int check_nodes(vta_model_t *m, vta_error_t *err)
 {
@@ -202,30 +169,14 @@ static int load_device(vta_model_t *m, const char *target, vta_error_t *err)
 	int64_t size = m->g.image_size;
 	if (!m->g.n_kernels || !size)
 		return 0;
-	m->n_seg = (int)((size + VTA_MGRAPH_SEGMENT - 1) / VTA_MGRAPH_SEGMENT);
-	m->seg = calloc((size_t)m->n_seg, sizeof *m->seg);
-	m->seg_pa = calloc((size_t)m->n_seg, sizeof *m->seg_pa);
-	if (!m->seg || !m->seg_pa)
-		return vta_error_set(err, VTA_ENOMEM, -1, "out of memory");
 	if (!(m->dev = VTADeviceAlloc()))
 		return vta_error_set(err, VTA_EIO, -1, "cannot open the VTA device: %s", vta_errmsg(m->ctx));
-	for (int i = 0; i < m->n_seg; i++) {
-		int64_t at = (int64_t)i * VTA_MGRAPH_SEGMENT;
-		size_t bytes = (size_t)(size - at < VTA_MGRAPH_SEGMENT ? size - at : VTA_MGRAPH_SEGMENT);
-		if (!(m->seg[i] = VTAMemAlloc(bytes, VTA_CACHED)))
-			return vta_error_set(err, VTA_ENOMEM, -1, "cannot allocate %zu bytes of device memory (buffer"
-					     " %d of %d, %" PRId64 " bytes in all): %s", bytes, i + 1, m->n_seg, size,
-					     vta_errmsg(m->ctx));
-		m->seg_pa[i] = VTAMemGetPhyAddr(m->seg[i]);
-		memcpy(m->seg[i], m->g.image + at, bytes);
-	}
-	if ((rc = relocate(m, err)))
+	if ((rc = vta_mseg_load(&m->seg, m->g.image, size, VTA_CACHED, m->ctx, err)))
 		return rc;
-	for (int i = 0; i < m->n_seg; i++) {
-		int64_t at = (int64_t)i * VTA_MGRAPH_SEGMENT;
-		VTAFlushCache(m->seg[i], m->seg_pa[i],
-			      (int)(size - at < VTA_MGRAPH_SEGMENT ? size - at : VTA_MGRAPH_SEGMENT));
-	}
+	for (uint32_t k = 0; k < m->g.n_kernels; k++)
+		if ((rc = vta_mseg_relocate(&m->seg, k, m->g.kernels[k].insn_off, m->g.kernels[k].insn_count, err)))
+			return rc;
+	vta_mseg_flush(&m->seg);
 	return 0;
 }
 
@@ -306,16 +257,12 @@ void vta_model_close(vta_model_t *m)
 		return;
 	if (m->ctx) {
 		vta_context_bind(m->ctx); /* several models may be open: act on ours */
-		for (int i = 0; m->seg && i < m->n_seg; i++)
-			if (m->seg[i])
-				VTAMemFree(m->seg[i]);
+		vta_mseg_free(&m->seg);
 		if (m->dev)
 			VTADeviceFree(m->dev);
 		vta_context_bind(NULL);
 		vta_context_close(m->ctx);
 	}
-	free(m->seg);
-	free(m->seg_pa);
 	free(m->users);
 	free(m->is_output);
 	free(m->layers);
