@@ -156,12 +156,14 @@ typedef struct run_opts {
 	float thresh, nms;
 } run_opts;
 
-/* Execution: one inference, by libvta's model API on the target (vm) or on
- * the host (--simulate). out[] gets the graph's output types. */
-static int run_model(vc_module *m, vta_model_t *vm, const vc_tensor *in, vc_tensor *out, char *err, size_t n)
+/* Execution: one inference, by libvta's model API on the target (vm), by
+ * the compiler's runner (r: a graph with host nodes libvta does not run) or
+ * on the host (--simulate). out[] gets the graph's output types. */
+static int run_model(vc_module *m, vta_model_t *vm, vc_runner *r, const vc_tensor *in, vc_tensor *out, char *err,
+		     size_t n)
 {
 	if (!vm) {
-		if (vc_simulate(m, in, out)) {
+		if (r ? vc_runner_run(r, in, out) : vc_simulate(m, in, out)) {
 			snprintf(err, n, "%s", m->diag.msg);
 			return -1;
 		}
@@ -465,6 +467,7 @@ int vta_cmd_run(int argc, char **argv)
 	char err[1024], **names = NULL;
 	const char *ds_labels = NULL;
 	vta_model_t *vm = NULL;
+	vc_runner *r = NULL;
 	vc_dataset d = {0};
 	vc_tensor in = {0};
 	if (o.labels) {
@@ -497,7 +500,14 @@ int vta_cmd_run(int argc, char **argv)
 		goto done;
 	}
 	vta_error_t verr;
-	if (!o.simulate && vta_model_open(o.model, o.target, &vm, &verr)) {
+	int vrc = o.simulate ? 0 : vta_model_open(o.model, o.target, &vm, &verr);
+	if (vrc == VTA_EUNSUPPORTED) { /* e.g. an int8 convolution left on the host */
+		fprintf(stderr, "vta run: %s; running it with the compiler's runner instead\n", verr.msg);
+		if (!(r = vc_runner_open(m, o.target, err, sizeof err))) {
+			fprintf(stderr, "vta run: %s\n", err);
+			goto done;
+		}
+	} else if (vrc) {
 		fprintf(stderr, "vta run: %s\n", verr.msg);
 		goto done;
 	}
@@ -549,7 +559,7 @@ int vta_cmd_run(int argc, char **argv)
 			snprintf(name, sizeof name, "random(seed=%llu)", (unsigned long long)o.seed);
 		}
 		vc_tensor out[8];
-		if (run_model(m, vm, &in, out, err, sizeof err)) {
+		if (run_model(m, vm, r, &in, out, err, sizeof err)) {
 			fprintf(stderr, "vta run: %s: %s\n", name, err);
 			goto done;
 		}
@@ -582,6 +592,7 @@ done:
 	vc_tensor_free(&in);
 	vc_dataset_free(&d);
 	vta_model_close(vm);
+	vc_runner_close(r);
 	vc_module_free(m);
 	return rc;
 }
