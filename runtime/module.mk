@@ -75,7 +75,7 @@ install: build-all
 	$(if $(RTLSIM_LIB),sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VTA_VERSION)|g' \
 		-e 's|@CONFIG@|$(CFG_NAME)|g' runtime/vta-rtl.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/vta-rtl.pc)
 
-# examples/classify.c on a compiled ResNet-8 (CIFAR-10), against `vta run`.
+# examples/classify.c on a compiled ResNet-8 (CIFAR-10), against `vta run --simulate`.
 CLASSIFY_MODEL ?= ../shared/models/resnet8-cifar10-float.tflite
 CLASSIFY_CALIB ?= --calib=../shared/data/cifar10-test-2k.bin --calib-count=20
 CLASSIFY_LABELS ?= ../shared/models/cifar10_labels.txt
