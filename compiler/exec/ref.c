@@ -9,6 +9,7 @@
  * ones in ref_float.c.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "exec/exec.h"
@@ -29,27 +30,26 @@ static void pool(const vc_node *n, const vc_tensor *x, vc_tensor *y)
 	vta_pool(n->op == VC_OP_MAXPOOL, &a, &xt, x->data, &yt, y->data);
 }
 
-static void concat(const vc_node *n, const vc_tensor *in, vc_tensor *y)
+/* libvta's concatenation, as deployed. -1: out of memory. */
+static int concat(const vc_node *n, const vc_tensor *in, vc_tensor *y)
 {
-	const vc_type *t = &y->t;
-	int64_t ax = n->a.axis < 0 ? n->a.axis + t->rank : n->a.axis;
-	int64_t outer = 1, inner = 1;
-	for (int i = 0; i < t->rank; i++) {
-		if (i < ax)
-			outer *= t->dim[i];
-		if (i > ax)
-			inner *= t->dim[i];
+	size_t k = (size_t)n->n_in;
+	vta_mtype_t t, *mt = malloc(k * sizeof *mt);
+	const vta_mtype_t **ts = malloc(k * sizeof *ts);
+	const void **xs = malloc(k * sizeof *xs);
+	int rc = mt && ts && xs ? 0 : -1;
+	if (!rc) {
+		vc_to_mtype(&y->t, &t);
+		for (int i = 0; i < n->n_in; i++) {
+			vc_to_mtype(&in[i].t, &mt[i]);
+			ts[i] = &mt[i], xs[i] = in[i].data;
+		}
+		vta_concat(&t, n->a.axis, n->n_in, ts, xs, y->data);
 	}
-	size_t es = vc_dtype_size(t->dtype);
-	uint8_t *yd = y->data;
-	int64_t off = 0;
-	for (int k = 0; k < n->n_in; k++) {
-		int64_t len = in[k].t.dim[ax] * inner;
-		for (int64_t o = 0; o < outer; o++)
-			memcpy(yd + (size_t)(o * t->dim[ax] * inner + off) * es, (const uint8_t *)in[k].data + (size_t)(o * len) * es,
-			       (size_t)len * es);
-		off += len;
-	}
+	free(mt);
+	free(ts);
+	free(xs);
+	return rc;
 }
 
 /* Darknet's upsample and shortcut alignment: libvta's (runtime/model/hostops.c).
@@ -108,7 +108,10 @@ int vc_ref_run(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *o
 		resample(n, x, out);
 		return 0;
 	case VC_OP_CONCAT:
-		concat(n, in, out);
+		if (concat(n, in, out)) {
+			vc_tensor_free(out);
+			return vc_error(m, n, "out of memory");
+		}
 		return 0;
 	case VC_OP_PAD: {
 		vta_mtype_t xt, yt;

@@ -283,10 +283,10 @@ void vta_softmax_axis(const vta_mtype_t *t, int64_t axis, int coerce2d, const fl
 	vta_softmax_f32(x, y, outer, len, inner);
 }
 
-static void concat(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
+void vta_concat(const vta_mtype_t *t, int64_t axis, int n, const vta_mtype_t *const *ts, const void *const *xs,
+		void *y)
 {
-	const vta_mtype_t *t = y->t;
-	int64_t ax = n->a.axis < 0 ? n->a.axis + t->rank : n->a.axis;
+	int64_t ax = axis < 0 ? axis + t->rank : axis;
 	int64_t outer = 1, inner = 1;
 	for (int i = 0; i < t->rank; i++) {
 		if (i < ax)
@@ -295,13 +295,13 @@ static void concat(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 			inner *= t->dim[i];
 	}
 	size_t es = vta_mdtype_size(t->dtype);
-	uint8_t *yd = y->data;
+	uint8_t *yd = y;
 	int64_t off = 0;
-	for (int k = 0; k < n->n_in; k++) {
-		int64_t len = in[k].t->dim[ax] * inner;
+	for (int k = 0; k < n; k++) {
+		int64_t len = ts[k]->dim[ax] * inner;
 		for (int64_t o = 0; o < outer; o++)
-			memcpy(yd + (size_t)(o * t->dim[ax] * inner + off) * es,
-			       (const uint8_t *)in[k].data + (size_t)(o * len) * es, (size_t)len * es);
+			memcpy(yd + (size_t)(o * t->dim[ax] * inner + off) * es, (const uint8_t *)xs[k] + (size_t)(o * len) * es,
+			       (size_t)len * es);
 		off += len;
 	}
 }
@@ -489,8 +489,14 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 		vta_softmax_axis(x->t, n->a.axis, n->a.coerce2d, x->data, y->data);
 		return 0;
 	case VTA_MOP_CONCAT:
-		concat(n, in, y);
+	{
+		const vta_mtype_t *ts[VTA_MGRAPH_MAX_IN];
+		const void *xs[VTA_MGRAPH_MAX_IN];
+		for (int k = 0; k < n->n_in; k++)
+			ts[k] = in[k].t, xs[k] = in[k].data;
+		vta_concat(y->t, n->a.axis, n->n_in, ts, xs, y->data);
 		return 0;
+	}
 	case VTA_MOP_PACK:
 		vta_repack(y->t, x->t, x->data, y->data, 1);
 		return 0;

@@ -36,6 +36,9 @@ void vta_softmax_f32(const float *x, float *y, int64_t outer, int64_t len, int64
 /* Softmax of x (type t) over axis (negative: from the end); coerce2d: over
  * that axis and all after it (ONNX before opset 13). */
 void vta_softmax_axis(const vta_mtype_t *t, int64_t axis, int coerce2d, const float *x, float *y);
+/* Concatenation of n tensors (types ts, data xs) along axis into y (type t). */
+void vta_concat(const vta_mtype_t *t, int64_t axis, int n, const vta_mtype_t *const *ts, const void *const *xs,
+		void *y);
 /* The VTA blocked layout [N/B][C/BL][H][W][B][BL] (VTA-SPEC 2.6) of plain
  * int8 NCHW (or NC) u: to_packed, src plain to dst packed p (zero where u
  * has no element); else back. */
