@@ -114,23 +114,27 @@ module vta_dma #(
     end
   endgenerate
 
-  // round-robin pick among requesting clients, starting after rr_q; the
-  // candidate wraps by one subtraction (rr_q < NumRd), not a 32-bit modulo,
-  // which synthesizes to a divider of hundreds of logic levels (make timing)
+  // round-robin pick among requesting clients, starting after rr_q: the lowest
+  // requesting index above rr_q, else the lowest one at or below it. Written
+  // as comparisons with constants (no modulo, no adder): `(k + rr_q + 1) % NumRd`
+  // became a divider of about 490 logic levels, its adder-and-compare
+  // replacement still a carry chain in front of every client's ready (make timing)
   reg [OwnW-1:0] pick;
   reg            pick_valid;
-  integer k, cand;
+  integer k;
   always @* begin
     pick = 0;
     pick_valid = 1'b0;
-    for (k = NumRd - 1; k >= 0; k = k - 1) begin
-      cand = k + {{(32-OwnW){1'b0}}, rr_q} + 1;
-      if (cand >= NumRd) cand = cand - NumRd;
-      if (rd_req_valid_i[cand]) begin
-        pick = cand[OwnW-1:0];
+    for (k = NumRd - 1; k >= 0; k = k - 1)
+      if (rd_req_valid_i[k] && k <= {{(32-OwnW){1'b0}}, rr_q}) begin
+        pick = k[OwnW-1:0];
         pick_valid = 1'b1;
       end
-    end
+    for (k = NumRd - 1; k >= 0; k = k - 1)
+      if (rd_req_valid_i[k] && k > {{(32-OwnW){1'b0}}, rr_q}) begin
+        pick = k[OwnW-1:0];
+        pick_valid = 1'b1;
+      end
   end
 
   always @* begin
