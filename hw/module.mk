@@ -98,14 +98,18 @@ SYNTH_STAMP := $(SYNTH_DIR)/netlists.stamp
 STA ?= sta
 # make synth always runs (about 15 minutes); make timing reuses its netlists
 # while the RTL and the configuration are unchanged.
+# The stamp carries the time synthesis started (touched before, renamed after),
+# so a source edited during the run is newer and the next make timing re-synthesizes.
 synth: $(GEN)/vta_config.vh $(REGMAP_VH)
 	@mkdir -p $(SYNTH_DIR)
+	@touch $(SYNTH_STAMP).start
 	sh hw/synth.sh "$(YOSYS)" $(GEN) $(SYNTH_DIR) $(RTL_SRCS)
-	@touch $(SYNTH_STAMP)
+	@mv $(SYNTH_STAMP).start $(SYNTH_STAMP)
 $(SYNTH_STAMP): $(RTL_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH) hw/synth.sh
 	@mkdir -p $(SYNTH_DIR)
+	@touch $@.start
 	sh hw/synth.sh "$(YOSYS)" $(GEN) $(SYNTH_DIR) $(RTL_SRCS)
-	@touch $@
+	@mv $@.start $@
 timing: $(SYNTH_STAMP) hw/timing.sh hw/timing/netprep.awk hw/timing/libgen.awk hw/timing/sta.tcl
 	sh hw/timing.sh "$(STA)" $(SYNTH_DIR)
 
