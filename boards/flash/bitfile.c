@@ -226,39 +226,3 @@ int vta_bit_part_matches(const char *bit_part, const char *vivado_part)
 		return 0;
 	return la <= lb ? !strncmp(a, b, la) : !strncmp(a, b, lb);
 }
-
-int vta_read_file(const char *path, uint8_t **buf, size_t *n, vta_error_t *err)
-{
-	*buf = NULL;
-	*n = 0;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return vta_error_set(err, VTA_EIO, -1, "cannot open %s: %s", path, strerror(errno));
-	size_t cap = 1 << 20, len = 0;
-	uint8_t *b = malloc(cap);
-	while (b) {
-		size_t k = fread(b + len, 1, cap - len, f);
-		len += k;
-		if (len < cap)
-			break;
-		uint8_t *nb = realloc(b, cap * 2);
-		if (!nb) {
-			free(b);
-			b = NULL;
-			break;
-		}
-		b = nb;
-		cap *= 2;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (!b)
-		return vta_error_set(err, VTA_ENOMEM, -1, "out of memory reading %s", path);
-	if (bad) {
-		free(b);
-		return vta_error_set(err, VTA_EIO, -1, "error reading %s", path);
-	}
-	*buf = b;
-	*n = len;
-	return VTA_OK;
-}

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include <vta/error.h>
+#include <vta/util.h>
 #include <vta/vta_boards.h>
 
 /* ---- bitfile.c: Xilinx .bit and .bin files ------------------------------- */
@@ -59,9 +60,6 @@ int vta_bit_to_bin(const vta_bitfile_t *bf, uint8_t **out, size_t *out_len, vta_
  * prefix of the longer (the speed grade is optional).
  */
 int vta_bit_part_matches(const char *bit_part, const char *vivado_part);
-
-/* Read a whole file into a malloc'd buffer. */
-int vta_read_file(const char *path, uint8_t **buf, size_t *n, vta_error_t *err);
 
 /* ---- fpgamgr.c: programming from Linux on the board ---------------------- */
 

@@ -224,6 +224,26 @@ static void read_missing_file(void)
 	CHECK_STR_CONTAINS(err.msg, "cannot open /nonexistent/x.bit");
 }
 
+/* The flash code reads files with the project's one vta_read_file, which
+ * ends the data with a NUL byte (include/vta/util.h); a second definition
+ * linked before libvta once shadowed it without the NUL. */
+static void read_file_terminates(void)
+{
+	char path[] = "/tmp/vta-flash-read-XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	static const char text[] = "abc";
+	CHECK(write(fd, text, 3) == 3);
+	close(fd);
+	uint8_t *b;
+	size_t n;
+	CHECK_EQ(vta_read_file(path, &b, &n, NULL), VTA_OK);
+	CHECK_EQ(n, 3);
+	CHECK(b && !memcmp(b, "abc", 4));
+	free(b);
+	unlink(path);
+}
+
 static void board_table(void)
 {
 	const vta_board_t *z1 = vta_board_find("pynq-z1"), *u96 = vta_board_find("ultra96v2");
@@ -620,6 +640,7 @@ int main(int argc, char **argv)
 		{"bit.empty_data", bit_empty_data},
 		{"bit.part_matching", part_matching},
 		{"bit.missing_file", read_missing_file},
+		{"bit.read_file_terminates", read_file_terminates},
 		{"boards.table", board_table},
 		{"fpgamgr.loads", fm_loads},
 		{"fpgamgr.firmware_path_param", fm_firmware_path_param},
