@@ -4,6 +4,7 @@
 #   make deps            install every Debian package the project needs, then build
 #   make test            the whole suite (every configuration, plain and ASan/UBSan)
 #   make bench           print BENCH lines
+#   make fuzz            run every fuzz target (FUZZ_SECONDS each)
 #   make demo            the main job
 #   make CONFIG=config/small.json   another configuration, built in its own folder
 #
@@ -35,6 +36,14 @@ OBJ := $(BUILD)/asan/obj
 BIN := $(BUILD)/asan/bin
 LIB := $(BUILD)/asan/lib
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(SAN),fuzz)
+# SAN=fuzz: the libFuzzer build (tests/fuzz/module.mk, make fuzz): clang with
+# coverage instrumentation, ASan and UBSan in every object, in $(BUILD)/fuzz.
+CC := clang
+OBJ := $(BUILD)/fuzz/obj
+BIN := $(BUILD)/fuzz/bin
+LIB := $(BUILD)/fuzz/lib
+SANFLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 else
 OBJ := $(BUILD)/obj
 BIN := $(BUILD)/bin
@@ -76,6 +85,7 @@ include tests/module.mk
 -include runtime/module.mk
 -include compiler/module.mk
 -include boards/module.mk
+include tests/fuzz/module.mk
 
 test-extra: $$(TEST_EXTRA)
 

@@ -37,7 +37,7 @@ $(OBJ)/boards/flash/fpgamgr.o: $$(REGMAP_H)
 
 # Tests: .bit parsing and the fpga_manager path on a fake sysfs tree
 # (test_flash), the JTAG engine against a software TAP chain (test_jtag).
-BOARD_TEST_OBJS := $(addprefix $(OBJ)/tests/boards/,test_flash.o test_jtag.o tap_model.o)
+BOARD_TEST_OBJS := $(addprefix $(OBJ)/tests/boards/,test_flash.o test_jtag.o tap_model.o bitgen.o)
 $(BOARD_TEST_OBJS): $(BOARDS_H)
 $(OBJ)/tests/boards/%.o: CPPFLAGS += -Iboards/flash -Itests
 
@@ -51,6 +51,14 @@ endef
 $(eval $(call board_test,test_flash,$(OBJ)/boards/flash/bitfile.o $(OBJ)/boards/flash/fpgamgr.o))
 $(eval $(call board_test,test_jtag,$(OBJ)/tests/boards/tap_model.o $(OBJ)/boards/flash/bitfile.o $(OBJ)/boards/flash/jtag.o))
 -include $(OBJ)/tests/boards/tap_model.d
+
+# bitgen: the synthetic bitstreams of tests/boards/bitgen.h as files (fuzz
+# seeds, the valgrind runs of vta flash).
+$(OBJ)/tests/boards/bitgen.o: $(BOARDS_H)
+$(BIN)/tests/boards/bitgen: $(OBJ)/tests/boards/bitgen.o $(LIB)/libvta.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+-include $(OBJ)/tests/boards/bitgen.d
 
 # ---------------------------------------------------------------- test-cross
 # Build libvta, vta and the test programs that need no Verilator model for

@@ -70,19 +70,152 @@ void vta_program_free(vta_program_t *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* a + b, or UINT64_MAX when the sum does not fit. */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t text_end(const vta_program_t *p)
+{
+	return p->n_insns > UINT64_MAX / 16 ? UINT64_MAX : add_sat(p->text_addr, 16 * (uint64_t)p->n_insns);
+}
+
+/* rows * cols values of 1 or 4 bytes: at most 2^66, so saturate too. */
+static uint64_t print_end(const vta_print_t *r)
+{
+	uint64_t n = (uint64_t)r->rows * r->cols;
+	uint64_t bytes = r->type == VTA_PRINT_I32 ? (n > UINT64_MAX / 4 ? UINT64_MAX : 4 * n) : n;
+	return add_sat(r->addr, bytes);
+}
+
 uint64_t vta_program_extent(const vta_program_t *p)
 {
-	uint64_t end = p->text_addr + 16 * (uint64_t)p->n_insns;
-	for (size_t i = 0; i < p->n_segs; i++)
-		if (p->segs[i].addr + p->segs[i].len > end)
-			end = p->segs[i].addr + p->segs[i].len;
+	uint64_t end = text_end(p);
+	for (size_t i = 0; i < p->n_segs; i++) {
+		uint64_t e = add_sat(p->segs[i].addr, p->segs[i].len);
+		if (e > end)
+			end = e;
+	}
 	for (size_t i = 0; i < p->n_prints; i++) {
-		const vta_print_t *r = &p->prints[i];
-		uint64_t e = r->addr + (uint64_t)r->rows * r->cols * (r->type == VTA_PRINT_I32 ? 4 : 1);
+		uint64_t e = print_end(&p->prints[i]);
 		if (e > end)
 			end = e;
 	}
 	return end;
+}
+
+/*
+ * Every piece of the program inside its DRAM: .dram when given, else
+ * VTA_PROGRAM_MAX_DRAM. name prefixes the message ("file.s", "file.bin").
+ */
+static int check_extent(const vta_program_t *p, const char *name, vta_error_t *err)
+{
+	const uint64_t max = VTA_PROGRAM_MAX_DRAM;
+	if (p->dram_bytes > max)
+		return vta_error_set(err, VTA_ERANGE, -1,
+				     "%s: .dram %" PRIu64 " is more than the %" PRIu64
+				     " bytes a program may claim", name, p->dram_bytes, max);
+	const uint64_t *regs[5] = {&p->bases.uop, &p->bases.inp, &p->bases.wgt, &p->bases.acc,
+				   &p->bases.out};
+	static const char *names[5] = {"uop", "inp", "wgt", "acc", "out"};
+	for (int i = 0; i < 5; i++)
+		if (*regs[i] > max)
+			return vta_error_set(err, VTA_ERANGE, -1,
+					     "%s: .base %s 0x%" PRIX64 " lies beyond the %" PRIu64
+					     " bytes a program may address", name, names[i], *regs[i], max);
+	uint64_t limit = p->dram_bytes ? p->dram_bytes : max;
+	const char *of = p->dram_bytes ? "of .dram" : "a program may claim";
+	if (text_end(p) > limit)
+		return vta_error_set(err, VTA_ERANGE, -1,
+				     "%s: the %zu instructions at 0x%" PRIX64 " do not fit in the %" PRIu64
+				     " bytes %s", name, p->n_insns, p->text_addr, limit, of);
+	for (size_t i = 0; i < p->n_segs; i++)
+		if (add_sat(p->segs[i].addr, p->segs[i].len) > limit)
+			return vta_error_set(err, VTA_ERANGE, -1,
+					     "%s: data segment %zu (%zu bytes at 0x%" PRIX64 ") does not fit "
+					     "in the %" PRIu64 " bytes %s", name, i, p->segs[i].len,
+					     p->segs[i].addr, limit, of);
+	for (size_t i = 0; i < p->n_prints; i++)
+		if (print_end(&p->prints[i]) > limit)
+			return vta_error_set(err, VTA_ERANGE, -1,
+					     "%s: result region %s (%" PRIu32 " x %" PRIu32 " at 0x%" PRIX64
+					     ") does not fit in the %" PRIu64 " bytes %s", name,
+					     p->prints[i].name, p->prints[i].rows, p->prints[i].cols,
+					     p->prints[i].addr, limit, of);
+	return VTA_OK;
+}
+
+int vta_program_place(const vta_program_t *p, uint8_t *dram, uint64_t size, vta_error_t *err)
+{
+	uint64_t need = vta_program_extent(p);
+	if (need > size)
+		return vta_error_set(err, VTA_ERANGE, -1,
+				     "the program needs %" PRIu64 " bytes of DRAM, more than %" PRIu64,
+				     need, size);
+	for (size_t i = 0; i < p->n_segs; i++)
+		if (p->segs[i].len)
+			memcpy(dram + p->segs[i].addr, p->segs[i].bytes, p->segs[i].len);
+	for (size_t i = 0; i < p->n_insns; i++)
+		vta_insn_store(&p->insns[i], dram + p->text_addr + 16 * i);
+	return VTA_OK;
+}
+
+/* A result-region name the assembler reads back as one token. */
+static int print_name_ok(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isgraph((unsigned char)*s) || *s == '#')
+			return 0;
+	return 1;
+}
+
+#define PRINT_MAX_DIM (1 << 20)
+
+/*
+ * What the assembler and the reader both require of a program, so that any
+ * program one accepts the other reads back from its disassembly: everything
+ * inside the DRAM, result regions the assembler can write, and data segments
+ * and the text apart (an image with overlaps would be ambiguous).
+ */
+static int check_program(const vta_program_t *p, const char *name, vta_error_t *err)
+{
+	int rc = check_extent(p, name, err);
+	if (rc)
+		return rc;
+	if (p->text_addr % 16)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: the instructions at 0x%" PRIX64 " are not 16-byte aligned", name,
+				     p->text_addr);
+	for (size_t i = 0; i < p->n_prints; i++) {
+		const vta_print_t *r = &p->prints[i];
+		if (!print_name_ok(r->name))
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: result region %zu has the name \"%s\": names are "
+					     "printable characters other than '#'", name, i, r->name);
+		if (r->rows < 1 || r->rows > PRINT_MAX_DIM || r->cols < 1 || r->cols > PRINT_MAX_DIM)
+			return vta_error_set(err, VTA_ERANGE, -1,
+					     "%s: result region %s is %" PRIu32 " x %" PRIu32 ": rows and "
+					     "columns are 1..%d", name, r->name, r->rows, r->cols, PRINT_MAX_DIM);
+	}
+	/* Inside the limit, no end below overflows. */
+	size_t n = p->n_segs;
+	for (size_t i = 0; i <= n; i++) {
+		uint64_t lo1 = i < n ? p->segs[i].addr : p->text_addr;
+		uint64_t hi1 = i < n ? lo1 + p->segs[i].len : lo1 + 16 * p->n_insns;
+		for (size_t j = i + 1; j <= n; j++) {
+			uint64_t lo2 = j < n ? p->segs[j].addr : p->text_addr;
+			uint64_t hi2 = j < n ? lo2 + p->segs[j].len : lo2 + 16 * p->n_insns;
+			if (lo1 < hi2 && lo2 < hi1)
+				return vta_error_set(err, VTA_EINVAL, -1,
+						     "%s: %s at 0x%" PRIX64 " overlaps %s at 0x%" PRIX64,
+						     name, "data", lo1, j < n ? "data" : "the instructions",
+						     lo2);
+		}
+	}
+	return VTA_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -285,7 +418,7 @@ static int asm_directive(Asm *a, char **tok, int n)
 	int rc;
 	if (!strcmp(d, ".text") || !strcmp(d, ".dram") || !strcmp(d, ".org")) {
 		if ((rc = need_args(a, d, n, 1, "a byte address")) ||
-		    (rc = parse_int(a, tok[1], d, 0, INT64_MAX, &v)))
+		    (rc = parse_int(a, tok[1], d, 0, (long long)VTA_PROGRAM_MAX_DRAM, &v)))
 			return rc;
 		if (!strcmp(d, ".text")) {
 			if (p->n_insns)
@@ -355,7 +488,7 @@ static int asm_directive(Asm *a, char **tok, int n)
 	}
 	if (!strcmp(d, ".base")) {
 		if ((rc = need_args(a, d, n, 2, "a memory type and a byte address")) ||
-		    (rc = parse_int(a, tok[2], d, 0, INT64_MAX, &v)))
+		    (rc = parse_int(a, tok[2], d, 0, (long long)VTA_PROGRAM_MAX_DRAM, &v)))
 			return rc;
 		uint64_t *reg = !strcmp(tok[1], "uop")   ? &p->bases.uop
 				: !strcmp(tok[1], "inp") ? &p->bases.inp
@@ -379,9 +512,12 @@ static int asm_directive(Asm *a, char **tok, int n)
 					 tok[1], sizeof r.name - 1);
 		strcpy(r.name, tok[1]);
 		long long rows, cols;
-		if ((rc = parse_int(a, tok[2], "address", 0, INT64_MAX, &v)) ||
-		    (rc = parse_int(a, tok[4], "rows", 1, 1 << 20, &rows)) ||
-		    (rc = parse_int(a, tok[5], "columns", 1, 1 << 20, &cols)))
+		if (!print_name_ok(r.name))
+			return asm_error(a, VTA_EINVAL, ".print name \"%s\" is not printable characters",
+					 r.name);
+		if ((rc = parse_int(a, tok[2], "address", 0, (long long)VTA_PROGRAM_MAX_DRAM, &v)) ||
+		    (rc = parse_int(a, tok[4], "rows", 1, PRINT_MAX_DIM, &rows)) ||
+		    (rc = parse_int(a, tok[5], "columns", 1, PRINT_MAX_DIM, &cols)))
 			return rc;
 		if (strcmp(tok[3], "i8") && strcmp(tok[3], "i32"))
 			return asm_error(a, VTA_EINVAL, ".print type \"%s\" is not i8 or i32", tok[3]);
@@ -397,32 +533,6 @@ static int asm_directive(Asm *a, char **tok, int n)
 		return VTA_OK;
 	}
 	return asm_error(a, VTA_EINVAL, "unknown directive \"%s\"", d);
-}
-
-/* Segments and the text must not overlap: the image would be ambiguous. */
-static int check_layout(Asm *a)
-{
-	vta_program_t *p = a->prog;
-	size_t n = p->n_segs;
-	for (size_t i = 0; i <= n; i++) {
-		uint64_t lo1 = i < n ? p->segs[i].addr : p->text_addr;
-		uint64_t hi1 = i < n ? lo1 + p->segs[i].len : lo1 + 16 * p->n_insns;
-		for (size_t j = i + 1; j <= n; j++) {
-			uint64_t lo2 = j < n ? p->segs[j].addr : p->text_addr;
-			uint64_t hi2 = j < n ? lo2 + p->segs[j].len : lo2 + 16 * p->n_insns;
-			if (lo1 < hi2 && lo2 < hi1)
-				return vta_error_set(a->err, VTA_EINVAL, -1,
-						     "%s: %s at 0x%" PRIX64 " overlaps %s at 0x%" PRIX64,
-						     a->name, "data", lo1, j < n ? "data" : "the instructions",
-						     lo2);
-		}
-	}
-	if (p->dram_bytes && vta_program_extent(p) > p->dram_bytes)
-		return vta_error_set(a->err, VTA_ERANGE, -1,
-				     "%s: the program reaches byte 0x%" PRIX64 " but .dram is only %" PRIu64
-				     " bytes",
-				     a->name, vta_program_extent(p), p->dram_bytes);
-	return VTA_OK;
 }
 
 int vta_asm(const char *text, const char *name, vta_program_t *prog, vta_error_t *err)
@@ -464,7 +574,7 @@ int vta_asm(const char *text, const char *name, vta_program_t *prog, vta_error_t
 		if (rc)
 			goto fail;
 	}
-	if (check_layout(&a))
+	if (check_program(prog, name, err))
 		goto fail;
 	return VTA_OK;
 fail:
@@ -725,6 +835,8 @@ int vta_program_parse(const uint8_t *data, size_t len, const char *name, vta_pro
 	p->n_insns = p->cap_insns = n;
 	for (size_t i = 0; i < n; i++)
 		vta_insn_load(take(&r, 16), &p->insns[i]);
+	if (check_program(p, name, err))
+		goto fail;
 	return VTA_OK;
 truncated:
 	vta_error_set(err, VTA_EINVAL, -1, "%s: the program image is truncated or corrupt", name);

@@ -70,7 +70,8 @@ static void syntax_errors(void)
 	expect_asm_error(".org 0x100\n.byte 300\n", VTA_ERANGE, ".byte = 300 is out of range", __LINE__);
 	expect_asm_error("finish\n.org 0x8\n.byte 1\n", VTA_EINVAL, "overlaps the instructions", __LINE__);
 	expect_asm_error(".org 0x100\n.zero 64\n.org 0x120\n.byte 1\n", VTA_EINVAL, "overlaps data", __LINE__);
-	expect_asm_error(".dram 64\n.org 0x100\n.byte 1\n", VTA_ERANGE, ".dram is only 64 bytes", __LINE__);
+	expect_asm_error(".dram 64\n.org 0x100\n.byte 1\n", VTA_ERANGE,
+			 "data segment 0 (1 bytes at 0x100) does not fit in the 64 bytes of .dram", __LINE__);
 	expect_asm_error(".text 0x18\n", VTA_EINVAL, "not 16-byte aligned", __LINE__);
 	expect_asm_error(".base foo 0x100\n", VTA_EINVAL, "\"foo\" is not uop", __LINE__);
 	expect_asm_error(".print X 0x0 f32 1 1\n", VTA_EINVAL, "not i8 or i32", __LINE__);
@@ -203,6 +204,134 @@ static void file_round_trip(void)
 	vta_program_free(&p);
 }
 
+/* A program image written field by field (the layout of isa/asm.c). */
+typedef struct {
+	uint8_t b[512];
+	size_t n;
+} Img;
+
+static void img_put(Img *m, uint64_t v, int bytes)
+{
+	for (int i = 0; i < bytes; i++)
+		m->b[m->n++] = (uint8_t)(v >> (8 * i));
+}
+
+/* One FINISH at text, dram, base out, one segment of seg_len bytes at seg_addr
+ * (none if seg_len is 0), one i32 print of rows x cols at print_addr (none
+ * if rows is 0). */
+static Img image(uint64_t text, uint64_t dram, uint64_t base_out, uint64_t seg_addr, uint64_t seg_len,
+		 uint64_t print_addr, uint32_t rows, uint32_t cols)
+{
+	Img m = {.n = 0};
+	memcpy(m.b, "VTAPROG1", 8);
+	m.n = 8;
+	img_put(&m, VTA_CONFIG_ID, 4);
+	img_put(&m, 1, 4);
+	img_put(&m, text, 8);
+	img_put(&m, dram, 8);
+	for (int i = 0; i < 4; i++)
+		img_put(&m, 0, 8);
+	img_put(&m, base_out, 8);
+	img_put(&m, seg_len ? 1 : 0, 4);
+	img_put(&m, rows ? 1 : 0, 4);
+	if (seg_len) {
+		img_put(&m, seg_addr, 8);
+		img_put(&m, seg_len, 8);
+		for (uint64_t i = 0; i < seg_len; i++)
+			m.b[m.n++] = (uint8_t)i;
+	}
+	if (rows) {
+		memset(m.b + m.n, 0, 32);
+		m.b[m.n] = 'P';
+		m.n += 32;
+		img_put(&m, print_addr, 8);
+		img_put(&m, VTA_PRINT_I32, 4);
+		img_put(&m, rows, 4);
+		img_put(&m, cols, 4);
+	}
+	m.b[m.n++] = VTA_OPCODE_FINISH;
+	memset(m.b + m.n, 0, 15);
+	m.n += 15;
+	return m;
+}
+
+static void expect_image_error(Img m, int code, const char *msg, int line)
+{
+	vta_program_t p;
+	vta_error_t err = {0};
+	int rc = vta_program_parse(m.b, m.n, "img", &p, &err);
+	if (rc == VTA_OK) {
+		test_fail_(__FILE__, line, "the image was read");
+		vta_program_free(&p);
+	} else if (rc != code || !strstr(err.msg, msg)) {
+		test_fail_(__FILE__, line, "got %d \"%s\", expected %d \"%s\"", rc, err.msg, code, msg);
+	}
+}
+
+/*
+ * Issue 9: every piece of a program lies inside at most VTA_PROGRAM_MAX_DRAM
+ * (4 GiB), computed without overflow, in the assembler and the reader alike,
+ * so `vta sim` never writes outside the DRAM it allocates nor allocates
+ * without bound, and every accepted value (.base included) round-trips.
+ */
+static void dram_bounds(void)
+{
+	Img ok = image(0x100, 0, 0x2000, 0x1000, 16, 0x3000, 2, 2);
+	vta_program_t p;
+	vta_error_t err = {0};
+	CHECK_EQ(vta_program_parse(ok.b, ok.n, "img", &p, &err), VTA_OK);
+	CHECK_EQ(vta_program_extent(&p), 0x3000 + 16);
+	uint8_t *dram = calloc(1, 0x3010);
+	CHECK_EQ(vta_program_place(&p, dram, 0x3010, &err), VTA_OK);
+	CHECK_EQ(dram[0x100], VTA_OPCODE_FINISH);
+	CHECK_EQ(dram[0x1000 + 15], 15);
+	CHECK_EQ(vta_program_place(&p, dram, 0x300F, &err), VTA_ERANGE);
+	CHECK_STR_CONTAINS(err.msg, "needs 12304 bytes of DRAM, more than 12303");
+	free(dram);
+	vta_program_free(&p);
+
+	uint64_t top = UINT64_MAX - 15;
+	expect_image_error(image(0, 0, 0, top, 32, 0, 0, 0), VTA_ERANGE,
+			   "img: data segment 0 (32 bytes at 0xFFFFFFFFFFFFFFF0) does not fit in the "
+			   "4294967296 bytes a program may claim", __LINE__);
+	expect_image_error(image(top, 0, 0, 0, 0, 0, 0, 0), VTA_ERANGE,
+			   "the 1 instructions at 0xFFFFFFFFFFFFFFF0 do not fit", __LINE__);
+	expect_image_error(image(0, 0, 0, 0, 0, UINT64_MAX - 7, 4, 4), VTA_ERANGE,
+			   "result region P (4 x 4 at 0xFFFFFFFFFFFFFFF8) does not fit", __LINE__);
+	expect_image_error(image(0, 1ull << 40, 0, 0, 0, 0, 0, 0), VTA_ERANGE,
+			   ".dram 1099511627776 is more than the 4294967296 bytes", __LINE__);
+	expect_image_error(image(0, 0x1000, 0, 0xFF0, 32, 0, 0, 0), VTA_ERANGE,
+			   "does not fit in the 4096 bytes of .dram", __LINE__);
+	expect_image_error(image(0, 0, (1ull << 63) + 16, 0, 0, 0, 0, 0), VTA_ERANGE,
+			   ".base out 0x8000000000000010 lies beyond the 4294967296 bytes", __LINE__);
+}
+
+static void dram_bounds_asm(void)
+{
+	expect_asm_error(".dram 0x100000001\n", VTA_ERANGE, ".dram = 0x100000001 is out of range", __LINE__);
+	expect_asm_error(".base out 0x8000000000000010\n", VTA_ERANGE, "is out of range", __LINE__);
+	expect_asm_error(".org 0xFFFFFFF0\n.zero 32\n", VTA_ERANGE,
+			 "data segment 0 (32 bytes at 0xFFFFFFF0) does not fit in the 4294967296 bytes",
+			 __LINE__);
+	expect_asm_error(".print P 0xFFFFFFF0 i32 4 4\n", VTA_ERANGE, "result region P", __LINE__);
+	expect_asm_error(".print P# 0x0 i8 1 1\n", VTA_EINVAL, "needs NAME ADDR", __LINE__);
+	/* The largest base assembles, disassembles and assembles back. */
+	vta_program_t p, q;
+	vta_error_t err = {0};
+	CHECK_EQ(assemble(".base out 0x100000000\nfinish\n", &p, &err), VTA_OK);
+	CHECK_U64(p.bases.out, VTA_PROGRAM_MAX_DRAM);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CHECK_EQ(vta_disasm(&p, f), VTA_OK);
+	fclose(f);
+	CHECK_EQ(assemble(text, &q, &err), VTA_OK);
+	CHECK_U64(q.bases.out, VTA_PROGRAM_MAX_DRAM);
+	free(text);
+	vta_program_free(&p);
+	vta_program_free(&q);
+}
+
 /* examples/gemm.s on the golden model equals a plain C computation of
  * clip((X . W^T) >> 2) from the data in the program itself. */
 static void demo_program(void)
@@ -250,6 +379,8 @@ int main(int argc, char **argv)
 		{"syntax_errors", syntax_errors},
 		{"disasm_round_trip", disasm_round_trip},
 		{"file_round_trip", file_round_trip},
+		{"dram_bounds", dram_bounds},
+		{"dram_bounds_asm", dram_bounds_asm},
 		{"demo_program", demo_program},
 		{NULL, NULL},
 	};

@@ -172,6 +172,7 @@ static int cmd_sim(int argc, char **argv)
 	vta_program_t p;
 	if (load_program(argv[0], &p, &err))
 		return fail(&err);
+	/* The assembler and the reader keep every program within VTA_PROGRAM_MAX_DRAM. */
 	uint64_t need = vta_program_extent(&p);
 	uint64_t dram = p.dram_bytes ? p.dram_bytes : (need < (1u << 20) ? (1u << 20) : need);
 	int rc = 1;
@@ -179,15 +180,8 @@ static int cmd_sim(int argc, char **argv)
 	if (!sim)
 		goto out;
 	uint8_t *mem = vta_fsim_dram(sim);
-	if (need > dram) {
-		vta_error_set(&err, VTA_ERANGE, -1, "the program needs %" PRIu64 " bytes of DRAM, more than %" PRIu64,
-			      need, dram);
+	if (vta_program_place(&p, mem, dram, &err))
 		goto out;
-	}
-	for (size_t i = 0; i < p.n_segs; i++)
-		memcpy(mem + p.segs[i].addr, p.segs[i].bytes, p.segs[i].len);
-	for (size_t i = 0; i < p.n_insns; i++)
-		vta_insn_store(&p.insns[i], mem + p.text_addr + 16 * i);
 	vta_fsim_set_bases(sim, &p.bases);
 	if (vta_fsim_run(sim, p.text_addr, (uint32_t)p.n_insns, &err))
 		goto out;

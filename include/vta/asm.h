@@ -71,8 +71,24 @@ int vta_program_read(const char *path, vta_program_t *prog, vta_error_t *err);
 int vta_program_parse(const uint8_t *data, size_t len, const char *name, vta_program_t *prog,
 		      vta_error_t *err);
 
-/* DRAM bytes the program touches: the end of its text and data. */
+/*
+ * The most DRAM a program may claim or reach (.dram, its text, data, result
+ * regions and base registers): 4 GiB, twice the largest board's DRAM, and what
+ * `vta sim` may have to allocate for the golden model. The assembler and the
+ * program reader refuse anything beyond it.
+ */
+#define VTA_PROGRAM_MAX_DRAM (UINT64_C(1) << 32)
+
+/* DRAM bytes the program touches: the end of its text, data and result
+ * regions (UINT64_MAX if that end does not fit in 64 bits). */
 uint64_t vta_program_extent(const vta_program_t *prog);
+
+/*
+ * Copy the data segments and the instruction stream of prog into
+ * dram[0..size), as `vta sim` runs it. Fails with VTA_ERANGE, naming the
+ * piece that does not fit, before writing anything.
+ */
+int vta_program_place(const vta_program_t *prog, uint8_t *dram, uint64_t size, vta_error_t *err);
 
 #ifdef __cplusplus
 }

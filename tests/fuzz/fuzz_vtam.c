@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The .vtam loader (vta run): any bytes are loaded or refused with a
+ * diagnostic; a loaded artifact writes back to bytes that load again and
+ * write back identically.
+ */
+#include "vc.h"
+
+#include "fuzz.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	vc_module *m = vc_module_new();
+	if (!m)
+		abort();
+	if (vc_artifact_parse(m, data, size)) {
+		FUZZ_CHECK(m->diag.msg[0], "refused without a diagnostic");
+		vc_module_free(m);
+		return 0;
+	}
+	uint8_t *b1, *b2;
+	size_t n1, n2;
+	FUZZ_CHECK(vc_artifact_bytes(m, &b1, &n1) == 0, "a loaded artifact does not write: %s",
+		   m->diag.msg);
+	vc_module *m2 = vc_module_new();
+	if (!m2)
+		abort();
+	FUZZ_CHECK(vc_artifact_parse(m2, b1, n1) == 0, "a written artifact does not load: %s",
+		   m2->diag.msg);
+	FUZZ_CHECK(vc_artifact_bytes(m2, &b2, &n2) == 0, "%s", m2->diag.msg);
+	FUZZ_CHECK(n1 == n2 && !memcmp(b1, b2, n1), "load/write is not stable (%zu, %zu bytes)", n1,
+		   n2);
+	free(b1);
+	free(b2);
+	vc_module_free(m2);
+	vc_module_free(m);
+	return 0;
+}
