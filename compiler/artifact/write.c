@@ -166,7 +166,8 @@ static int graph_bytes(vc_module *m, uint8_t **bytes, size_t *len)
 		put_u32(&b, (uint32_t)kn->tile.tci);
 		put_u32(&b, (uint32_t)kn->tile.pingpong);
 	}
-	int64_t img = m->stream->size;
+	/* only the part that may be non-zero is scanned: an arena is mostly zero */
+	int64_t img = m->stream->used < m->stream->size ? m->stream->used : m->stream->size;
 	while (img > 0 && m->stream->image[img - 1] == 0)
 		img--;
 	put_u64(&b, (uint64_t)m->stream->size);

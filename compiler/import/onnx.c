@@ -74,7 +74,7 @@ static vc_node *tensor_const(vc_module *m, const Onnx__TensorProto *t, const cha
 	}
 	int64_t dim[VC_MAX_RANK], count = 1;
 	for (size_t i = 0; i < t->n_dims; i++) {
-		if (t->dims[i] < 0 || t->dims[i] > (1 << 30) || (count *= t->dims[i]) > (1ll << 31)) {
+		if (t->dims[i] < 0 || t->dims[i] > VC_MAX_DIM || (count *= t->dims[i]) > VC_MAX_ELEMS) {
 			vc_error(m, NULL, "tensor '%s' has a bad or too large dimension %lld", name, (long long)t->dims[i]);
 			return NULL;
 		}

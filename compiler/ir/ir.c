@@ -153,6 +153,20 @@ int64_t vc_type_elems(const vc_type *t)
 	return e;
 }
 
+int vc_type_check(const vc_type *t)
+{
+	if (t->rank < 0 || t->rank > VC_MAX_RANK || t->exp < -VC_MAX_EXP || t->exp > VC_MAX_EXP)
+		return -1;
+	int64_t e = 1;
+	for (int i = 0; i < t->rank; i++) {
+		if (t->dim[i] < 0 || t->dim[i] > VC_MAX_DIM)
+			return -1;
+		if (t->dim[i] && (e *= t->dim[i]) > VC_MAX_ELEMS)
+			return -1;
+	}
+	return 0;
+}
+
 size_t vc_type_bytes(const vc_type *t)
 {
 	return (size_t)vc_type_elems(t) * vc_dtype_size(t->dtype);
@@ -212,8 +226,8 @@ static vc_type make_type(vc_dtype dt, int rank, const int64_t *dim)
 	vc_type t;
 	memset(&t, 0, sizeof t);
 	t.dtype = dt;
-	t.rank = rank;
-	for (int i = 0; i < rank; i++)
+	t.rank = rank; /* a rank beyond VC_MAX_RANK fails vc_type_check */
+	for (int i = 0; i < rank && i < VC_MAX_RANK; i++)
 		t.dim[i] = dim[i];
 	return t;
 }
@@ -226,6 +240,10 @@ static int64_t ceil_div(int64_t a, int64_t b)
 static int pool_out(int64_t in, int64_t k, int64_t s, int64_t p0, int64_t p1, int64_t d, int ceil_mode,
 		    int64_t *out)
 {
+	/* Attributes come from files: bounded first, the arithmetic cannot overflow. */
+	if (k < 1 || s < 1 || d < 1 || p0 < 0 || p1 < 0 || k > VC_MAX_DIM || s > VC_MAX_DIM ||
+	    d > VC_MAX_DIM || p0 > VC_MAX_DIM || p1 > VC_MAX_DIM)
+		return -1;
 	int64_t span = in + p0 + p1 - d * (k - 1) - 1;
 	if (span < 0 || s <= 0)
 		return -1;
@@ -276,8 +294,8 @@ static int chan_shifts(vc_module *m, const vc_node *n, const vc_node *v, int64_t
 	} while (0)
 
 /* Compute n->type from n's inputs and attributes; -1 with a diagnostic if
- * the node is ill-typed. */
-static int infer(vc_module *m, vc_node *n)
+ * the node is ill-typed. Inputs are inside the bounds of vc_type_check. */
+static int infer_type(vc_module *m, vc_node *n)
 {
 	const vc_target *tg = &m->target;
 	vc_attrs *a = &n->a;
@@ -305,7 +323,7 @@ static int infer(vc_module *m, vc_node *n)
 	case VC_OP_QCONV: {
 		const vc_type *w = &n->in[1]->type;
 		NEED(x->rank == 4 && w->rank == 4, "convolution needs 4-D data and weights");
-		NEED(a->group >= 1 && x->dim[1] == w->dim[1] * a->group, "input channels %lld do not match weights %lld x group %lld",
+		NEED(a->group >= 1 && a->group <= VC_MAX_DIM && x->dim[1] == w->dim[1] * a->group, "input channels %lld do not match weights %lld x group %lld",
 		     (long long)x->dim[1], (long long)w->dim[1], (long long)a->group);
 		NEED(w->dim[0] % a->group == 0, "output channels not divisible by group");
 		int64_t oh, ow;
@@ -409,7 +427,8 @@ static int infer(vc_module *m, vc_node *n)
 				infer_at = i;
 				continue;
 			}
-			NEED(d[i] > 0, "reshape dimension %d is %lld", i, (long long)d[i]);
+			NEED(d[i] > 0 && d[i] <= VC_MAX_ELEMS / known, "reshape dimension %d is %lld", i,
+			     (long long)d[i]);
 			known *= d[i];
 		}
 		int64_t total = vc_type_elems(x);
@@ -478,6 +497,7 @@ static int infer(vc_module *m, vc_node *n)
 		NEED(x->dtype == VC_F32, "quantize needs f32 input");
 		NEED(a->qlo >= -128 && a->qhi <= 127 && a->qlo <= a->qhi, "quantize bounds %lld..%lld are not int8",
 		     (long long)a->qlo, (long long)a->qhi);
+		NEED(a->exp >= -VC_MAX_EXP && a->exp <= VC_MAX_EXP, "quantize exponent %d is out of range", a->exp);
 		*t = *x;
 		t->dtype = VC_I8;
 		t->quantized = 1;
@@ -492,6 +512,7 @@ static int infer(vc_module *m, vc_node *n)
 		return 0;
 	case VC_OP_REQUANT:
 		NEED(x->dtype == VC_I32 && x->quantized, "requant needs a quantized int32 input");
+		NEED(a->exp >= -VC_MAX_EXP && a->exp <= VC_MAX_EXP, "requant exponent %d is out of range", a->exp);
 		*t = *x;
 		t->dtype = VC_I8;
 		t->exp = a->exp;
@@ -506,10 +527,12 @@ static int infer(vc_module *m, vc_node *n)
 		/* typed as the qconv/qdense it contains, then requantized */
 		const vc_type *w = &n->in[1]->type;
 		NEED(x->dtype == VC_I8 && w->dtype == VC_I8 && x->quantized && w->quantized, "qconv.rq needs quantized int8 operands");
+		NEED(a->exp >= -VC_MAX_EXP && a->exp <= VC_MAX_EXP, "qconv.rq exponent %d is out of range", a->exp);
 		int64_t d[4] = {x->dim[0], w->dim[0], 1, 1};
 		int rank = 2;
 		if (x->rank == 4 && w->rank == 4) {
-			NEED(x->dim[1] == w->dim[1] * a->group, "input channels %lld do not match the weights", (long long)x->dim[1]);
+			NEED(a->group >= 1 && a->group <= VC_MAX_DIM && x->dim[1] == w->dim[1] * a->group,
+			     "input channels %lld do not match the weights", (long long)x->dim[1]);
 			NEED(pool_out(x->dim[2], w->dim[2], a->stride[0], a->pad[0], a->pad[2], a->dilation[0], 0, &d[2]) == 0 &&
 				     pool_out(x->dim[3], w->dim[3], a->stride[1], a->pad[1], a->pad[3], a->dilation[1], 0, &d[3]) == 0,
 			     "kernel larger than padded input");
@@ -585,6 +608,10 @@ static int infer(vc_module *m, vc_node *n)
 	case VC_OP_UNPACK: {
 		NEED(x->layout == VC_PACKED && x->rank == 6, "unpack needs packed data");
 		NEED(a->nshape == 4 || a->nshape == 2, "unpack needs a 4-D or 2-D target shape");
+		NEED(x->dim[4] > 0 && x->dim[5] > 0, "unpack of empty blocks");
+		for (int i = 0; i < a->nshape; i++)
+			NEED(a->shape[i] >= 0 && a->shape[i] <= VC_MAX_DIM, "unpack dimension %d is %lld", i,
+			     (long long)a->shape[i]);
 		int64_t c = a->shape[1], h = a->nshape == 4 ? a->shape[2] : 1, w = a->nshape == 4 ? a->shape[3] : 1;
 		NEED(ceil_div(a->shape[0], x->dim[4]) == x->dim[0] && ceil_div(c, x->dim[5]) == x->dim[1] && h == x->dim[2] &&
 			     w == x->dim[3],
@@ -762,6 +789,20 @@ static vc_node *new_node(vc_module *m, vc_op op, const char *name, int n_in)
 	return n;
 }
 
+/* Type n, and keep every result inside the bounds of vc_type_check. */
+static int infer(vc_module *m, vc_node *n)
+{
+	if (infer_type(m, n))
+		return -1;
+	if (vc_type_check(&n->type)) {
+		char ts[128];
+		vc_type_str(&n->type, ts, sizeof ts);
+		return vc_error(m, n, "result type %s is beyond the compiler's limits (dimensions up to "
+				"2^30, 2^31 elements, exponents up to +-%d)", ts, VC_MAX_EXP);
+	}
+	return 0;
+}
+
 vc_node *vc_build(vc_module *m, vc_op op, vc_node *const *in, int n_in, const vc_attrs *a, const char *name)
 {
 	vc_node *n = new_node(m, op, name, n_in);
@@ -785,12 +826,23 @@ vc_node *vc_build(vc_module *m, vc_op op, vc_node *const *in, int n_in, const vc
 	return n;
 }
 
+/* An input's or constant's declared type inside the bounds of vc_type_check. */
+static int check_new_type(vc_module *m, vc_node *n)
+{
+	if (n->type.rank < 0 || n->type.rank > VC_MAX_RANK || vc_type_check(&n->type))
+		return vc_error(m, n, "a tensor of rank %d with dimensions beyond the compiler's limits "
+				"(up to 2^30, 2^31 elements)", n->type.rank);
+	return 0;
+}
+
 vc_node *vc_input(vc_module *m, const char *name, vc_dtype dt, int rank, const int64_t *dim)
 {
 	vc_node *n = new_node(m, VC_OP_INPUT, name, 0);
 	if (!n)
 		return NULL;
 	n->type = make_type(dt, rank, dim);
+	if (check_new_type(m, n))
+		return NULL;
 	if (place(m, n))
 		return NULL;
 	if (m->g->n_inputs >= 8) {
@@ -807,6 +859,8 @@ vc_node *vc_const(vc_module *m, const char *name, vc_dtype dt, int rank, const i
 	if (!n)
 		return NULL;
 	n->type = make_type(dt, rank, dim);
+	if (check_new_type(m, n))
+		return NULL;
 	size_t bytes = vc_type_bytes(&n->type);
 	n->data = vc_alloc(m, bytes ? bytes : 1);
 	if (!n->data) {

@@ -39,6 +39,21 @@ typedef enum vc_layout {
 
 #define VC_MAX_RANK 6
 
+/*
+ * Bounds on every value's type, checked when a node is built (inputs,
+ * constants, inferred results) and when a type is read from a file: a
+ * dimension is at most VC_MAX_DIM, a tensor has at most VC_MAX_ELEMS
+ * elements (counting only its non-zero dimensions), a quantization exponent
+ * lies within +-VC_MAX_EXP. Inside them the shape and exponent arithmetic
+ * of type inference cannot overflow.
+ */
+#define VC_MAX_DIM (INT64_C(1) << 30)
+#define VC_MAX_ELEMS (INT64_C(1) << 31)
+#define VC_MAX_EXP 1024
+/* The most device memory a compiled network may take (its arena): more
+ * than any supported board gives one buffer. */
+#define VC_MAX_ARENA (INT64_C(1) << 30)
+
 /* The type of a value, computed once when its node is built. */
 typedef struct vc_type {
 	int rank;
@@ -219,6 +234,7 @@ void vc_error_prefix(vc_module *m, const char *prefix);
 const char *vc_op_name(vc_op op);
 const char *vc_dtype_name(vc_dtype t);
 int64_t vc_type_elems(const vc_type *t);
+int vc_type_check(const vc_type *t); /* 0 if t is inside the bounds above */
 size_t vc_type_bytes(const vc_type *t);
 size_t vc_dtype_size(vc_dtype t);
 int vc_type_equal(const vc_type *a, const vc_type *b);

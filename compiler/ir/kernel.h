@@ -62,7 +62,7 @@ static inline int vc_in_one_segment(int64_t off, int64_t bytes)
 struct vc_stream {
 	uint8_t *image;   /* device arena contents (weights, uops, instructions) */
 	int64_t size;     /* bytes of the arena (>= image data) */
-	int64_t used;
+	int64_t used;     /* bytes from the start that may be non-zero (the rest is zero) */
 };
 
 

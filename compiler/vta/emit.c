@@ -60,12 +60,16 @@ static int emit_stream(vc_pass *p, vc_module *m, vc_unit *u)
 			return vc_error(m, kn->node, "emit: kernel %d: %d micro-ops or %d instructions do not fit one device buffer", k,
 					kn->n_uops, kn->n);
 	}
+	if (off > VC_MAX_ARENA)
+		return vc_error(m, NULL, "emit: the network needs a %lld-byte device arena, more than the "
+				"%lld a .vtam may hold", (long long)off, (long long)VC_MAX_ARENA);
 	vc_stream *s = vc_alloc(m, sizeof *s);
 	uint8_t *img = s ? vc_alloc(m, (size_t)(off ? off : 1)) : NULL;
 	if (!img)
 		return vc_error(m, NULL, "emit: out of memory for a %lld-byte image", (long long)off);
 	s->image = img;
 	s->size = off;
+	s->used = off;
 	for (int i = 0; i < g->n; i++) {
 		vc_node *n = g->nodes[i];
 		if (n->op == VC_OP_CONST && n->a.dev_off >= 0) {

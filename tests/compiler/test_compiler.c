@@ -111,6 +111,45 @@ static void builder_types(void)
 	vc_module_free(m);
 }
 
+/* Attributes and shapes come from files: the builder refuses values whose
+ * shape arithmetic would overflow, and every type stays within the bounds of
+ * vc_type_check (issue 9: the .vtam fuzz target found signed overflows in
+ * pooling and reshape inference). */
+static void builder_limits(void)
+{
+	vc_module *m = vc_module_new();
+	int64_t xd[4] = {1, 2, 8, 8};
+	vc_node *x = vc_input(m, "x", VC_F32, 4, xd);
+	CHECK(x != NULL);
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.kernel[0] = a.kernel[1] = 2;
+	a.stride[0] = a.stride[1] = 1;
+	a.dilation[0] = INT64_C(1) << 56; /* d * (k - 1) overflowed */
+	CHECK(vc_build(m, VC_OP_MAXPOOL, &x, 1, &a, "pool") == NULL);
+	CHECK_STR_CONTAINS(m->diag.msg, "pooling window larger than padded input");
+	a.dilation[0] = 1;
+	m->diag.count = 0;
+	a.pad[0] = INT64_MAX; /* in + p0 + p1 overflowed */
+	CHECK(vc_build(m, VC_OP_MAXPOOL, &x, 1, &a, "pool2") == NULL);
+	vc_attrs_init(&a);
+	m->diag.count = 0;
+	a.nshape = 3;
+	a.shape[0] = INT64_C(1) << 40;
+	a.shape[1] = INT64_C(1) << 40; /* known *= d overflowed */
+	a.shape[2] = -1;
+	CHECK(vc_build(m, VC_OP_RESHAPE, &x, 1, &a, "r") == NULL);
+	CHECK_STR_CONTAINS(m->diag.msg, "reshape dimension 0");
+	/* A declared tensor beyond the bounds is refused when built. */
+	m->diag.count = 0;
+	int64_t big[3] = {VC_MAX_DIM, VC_MAX_DIM, 4};
+	CHECK(vc_input(m, "huge", VC_F32, 3, big) == NULL);
+	CHECK_STR_CONTAINS(m->diag.msg, "beyond the compiler's limits");
+	int64_t neg[1] = {-1};
+	CHECK(vc_const(m, "neg", VC_F32, 1, neg, NULL) == NULL);
+	vc_module_free(m);
+}
+
 static void verifier_catches(void)
 {
 	vc_module *m = single_conv(3, 8, 8, 5, 3, 1, 1, 0);
@@ -600,6 +639,7 @@ static void reproducer_replay(void)
 static const test_case_t cases[] = {
 	{"reproducer_replay", reproducer_replay},
 	{"builder_types", builder_types},
+	{"builder_limits", builder_limits},
 	{"verifier_catches", verifier_catches},
 	{"pipeline_roundtrip", pipeline_roundtrip},
 	{"pipeline_errors", pipeline_errors},

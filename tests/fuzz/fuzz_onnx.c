@@ -3,7 +3,8 @@
  * The ONNX importer (vta compile): any bytes are imported or refused with a
  * diagnostic; an imported graph passes the IR verifier.
  */
-#include "vc.h"
+#include "import/import.h"
+#include "ir/ir.h"
 
 #include "fuzz.h"
 

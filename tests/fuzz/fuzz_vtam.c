@@ -4,7 +4,8 @@
  * diagnostic; a loaded artifact writes back to bytes that load again and
  * write back identically.
  */
-#include "vc.h"
+#include "artifact/artifact.h"
+#include "ir/ir.h"
 
 #include "fuzz.h"
 

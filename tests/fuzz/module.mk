@@ -64,10 +64,8 @@ fuzz: fuzz-seeds
 # Part of make test: bounded runs from the seeds (a fixed libFuzzer seed, so a
 # run is repeatable) and the regression inputs; PASS/FAIL lines to $(RESULTS).
 # Targets whose findings are known bugs owned elsewhere: their FAIL lines are
-# recorded as XFAIL (listed, not counted) until fixed. vtam: signed overflows
-# in the shape inference of compiler/ir.c on attributes read from the file,
-# to be fixed once the compiler's move into folders has landed.
-FUZZ_XFAIL ?= vtam
+# recorded as XFAIL (listed, not counted) until fixed. None now.
+FUZZ_XFAIL ?=
 TEST_EXTRA += test-fuzz
 test-fuzz: fuzz-seeds
 	@if ! $(MAKE) --no-print-directory -j2 SAN=fuzz CONFIG=config/vta.json fuzz-build \
