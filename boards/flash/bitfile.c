@@ -1,14 +1,26 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Xilinx .bit and .bin files.
+ * Xilinx .bit and .bin files, read completely before anything is loaded.
  *
  * A .bit file is a header of tagged fields followed by the raw configuration
  * data (the .bin): a 16-bit big-endian length and that many bytes of magic,
  * a 16-bit length (1), then fields 'a' design, 'b' part, 'c' date, 'd' time,
  * each a key byte, a 16-bit big-endian length and a NUL-terminated string,
- * and 'e': a key byte, a 32-bit big-endian length and the data. The data is
- * a sequence of big-endian 32-bit words: dummy words, a bus-width pattern,
- * the sync word AA995566, then configuration packets.
+ * and 'e': a key byte, a 32-bit big-endian length and the data, which ends
+ * the file.
+ *
+ * The data is a sequence of big-endian 32-bit words (UG470 chapter 5 for
+ * Zynq-7000, UG570 chapter 9 for Zynq UltraScale+): dummy words and the
+ * bus-width pattern, the sync word AA995566, then configuration packets up
+ * to the DESYNC command. A type-1 header is [31:29]=001, [28:27] opcode
+ * (0 NOOP, 1 read, 2 write), [26:13] register, [10:0] word count; a type-2
+ * header ([31:29]=010, [26:0] word count) continues the type-1 write before
+ * it. The configuration logic keeps a CRC-32C (Castagnoli, reflected) over
+ * the 5-bit register address and the 32-bit word of every register write,
+ * except to a few registers; the CMD RCRC resets it, and a write to the CRC
+ * register is compared with it and clears it. This reader replays that over
+ * the whole stream and refuses anything the device would not take, or that
+ * does not look like a complete configuration.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,9 +32,71 @@
 /* How far into the data the sync word must appear. */
 #define SYNC_WINDOW 1024
 
+/* Configuration registers (UG470 table 5-23, UG570 table 9-19). */
+enum {
+	REG_CRC = 0x00,
+	REG_FAR = 0x01,
+	REG_FDRI = 0x02,
+	REG_FDRO = 0x03,
+	REG_CMD = 0x04,
+	REG_STAT = 0x07,
+	REG_IDCODE = 0x0C,
+	REG_AXSS = 0x0D,
+	REG_BOOTSTS = 0x16,
+};
+
+/* CMD register codes (UG470 table 5-25). */
+enum { CMD_START = 0x05, CMD_RCRC = 0x07, CMD_DESYNC = 0x0D };
+
+#define NOOP_WORD 0x20000000u
+
 static uint32_t be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint32_t swap32(uint32_t w)
+{
+	return (w >> 24) | (w >> 8 & 0xFF00u) | (w << 8 & 0xFF0000u) | (w << 24);
+}
+
+/* Word i of the configuration data, in the order the device reads it. */
+static uint32_t word_at(const vta_bitfile_t *bf, size_t i)
+{
+	uint32_t w = be32(bf->data + 4 * i);
+	return bf->swapped ? swap32(w) : w;
+}
+
+uint32_t vta_bit_crc(uint32_t crc, unsigned reg, uint32_t word)
+{
+	/* 37 bits, data bit 0 first, then the 5 address bits. */
+	uint64_t v = (uint64_t)(reg & 0x1F) << 32 | word;
+	for (int i = 0; i < 37; i++, v >>= 1) {
+		uint32_t bit = (uint32_t)(v ^ crc) & 1;
+		crc >>= 1;
+		if (bit)
+			crc ^= 0x82F63B78u;
+	}
+	return crc;
+}
+
+/* Whether a write to reg enters the CRC (the registers the configuration
+ * logic leaves out: CRC itself and 0x0F, 0x12, 0x14, 0x15, 0x16). */
+static int crc_covers(unsigned reg)
+{
+	return reg != REG_CRC && reg != 0x0F && reg != 0x12 && reg != 0x14 && reg != 0x15 &&
+	       reg != REG_BOOTSTS;
+}
+
+static const char *reg_name(unsigned reg)
+{
+	static const char *names[32] = {
+		"CRC", "FAR", "FDRI", "FDRO", "CMD", "CTL0", "MASK", "STAT",
+		"LOUT", "COR0", "MFWR", "CBC", "IDCODE", "AXSS", "COR1", "register 0x0F",
+		"WBSTAR", "TIMER", "register 0x12", "RBCRC_SW", "register 0x14", "register 0x15",
+		"BOOTSTS", "register 0x17", "CTL1", "register 0x19", "register 0x1A",
+		"register 0x1B", "register 0x1C", "register 0x1D", "register 0x1E", "BSPI"};
+	return names[reg & 0x1F];
 }
 
 /* Offset of the sync word in data, in the order given, or -1. */
@@ -31,63 +105,274 @@ static long find_sync(const uint8_t *data, size_t len, int swapped)
 	size_t lim = len < SYNC_WINDOW ? len : SYNC_WINDOW;
 	for (size_t i = 0; i + 4 <= lim; i += 4) {
 		uint32_t w = be32(data + i);
-		if (swapped)
-			w = (w >> 24) | (w >> 8 & 0xFF00u) | (w << 8 & 0xFF0000u) | (w << 24);
-		if (w == VTA_BIT_SYNC_WORD)
+		if ((swapped ? swap32(w) : w) == VTA_BIT_SYNC_WORD)
 			return (long)i;
 	}
 	return -1;
 }
 
-/* Copy a header string field of len bytes at p into dst. */
+/*
+ * The packet stream: everything before the sync word is dummy words and one
+ * bus-width pattern; after it, well-formed write packets whose CRC checks
+ * all hold, up to a DESYNC after which only NOOPs follow. Fills bf->stream.
+ */
+static int parse_stream(vta_bitfile_t *bf, const char *what, vta_error_t *err)
+{
+	vta_bitstream_t *st = &bf->stream;
+	memset(st, 0, sizeof *st);
+	size_t n = bf->len / 4;
+	long sync = find_sync(bf->data, bf->len, bf->swapped);
+	if (sync < 0)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: no sync word AA995566 in the first %d bytes of the "
+				     "configuration data: not a Xilinx bitstream", what, SYNC_WINDOW);
+	size_t s = (size_t)sync / 4;
+	int bus = 0; /* 0: none yet, 1: 000000BB seen, 2: the pattern is complete */
+	for (size_t i = 0; i < s; i++) {
+		uint32_t w = word_at(bf, i);
+		if (w == 0xFFFFFFFFu && bus != 1)
+			continue;
+		if (w == 0x000000BBu && bus == 0)
+			bus = 1;
+		else if (w == 0x11220044u && bus == 1)
+			bus = 2;
+		else
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: word %zu (0x%08X) before the sync word is neither a "
+					     "dummy word nor the bus-width pattern 000000BB 11220044",
+					     what, i, (unsigned)w);
+	}
+	if (bus != 2)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: no bus-width pattern 000000BB 11220044 before the sync word",
+				     what);
+	st->sync_word = s;
+
+	uint32_t crc = 0;
+	int last_reg = -1;    /* register of a type-1 write of 0 words, for a type 2 */
+	size_t unchecked = 0; /* CRC-covered words since the last CRC check */
+	int fdri_before_idcode = 0;
+	size_t i = s + 1;
+	for (; i < n; i++) {
+		uint32_t h = word_at(bf, i);
+		unsigned type = h >> 29, op = (h >> 27) & 3;
+		unsigned reg;
+		size_t count;
+		if (last_reg == REG_FDRI && type != 2)
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: word %zu: a type-1 FDRI write of 0 words is not "
+					     "followed by a type-2 packet", what, i - 1);
+		if (type == 1) {
+			if (op == 0) {
+				if (h != NOOP_WORD)
+					return vta_error_set(err, VTA_EINVAL, -1,
+							     "%s: word %zu: NOOP 0x%08X with fields set",
+							     what, i, (unsigned)h);
+				last_reg = -1;
+				continue;
+			}
+			reg = (h >> 13) & 0x3FFF;
+			count = h & 0x7FF;
+			if (reg > 0x1F || (h & 0x1800))
+				return vta_error_set(err, VTA_EINVAL, -1,
+						     "%s: word %zu: packet 0x%08X has reserved bits set",
+						     what, i, (unsigned)h);
+			last_reg = -1;
+		} else if (type == 2) {
+			if (last_reg != REG_FDRI)
+				return vta_error_set(err, VTA_EINVAL, -1,
+						     "%s: word %zu: a type-2 packet that does not follow "
+						     "a type-1 FDRI write of 0 words", what, i);
+			reg = REG_FDRI;
+			count = h & 0x07FFFFFF;
+			last_reg = -1;
+		} else {
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: word %zu (0x%08X) is not a configuration packet "
+					     "(type %u)", what, i, (unsigned)h, type);
+		}
+		if (op != 2)
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: word %zu: a %s packet of %s; a configuration "
+					     "bitstream only writes", what, i,
+					     op == 1 ? "read" : "reserved-opcode", reg_name(reg));
+		if (reg == REG_FDRO || reg == REG_STAT || reg == REG_BOOTSTS)
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: word %zu: a write to the read-only %s register",
+					     what, i, reg_name(reg));
+		if (count > n - i - 1)
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: word %zu: a write of %zu words to %s, but only %zu "
+					     "words follow in the file", what, i, count, reg_name(reg),
+					     n - i - 1);
+		if (count == 0) {
+			if (type == 1 && reg == REG_FDRI) {
+				last_reg = REG_FDRI;
+				continue;
+			}
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: word %zu: a write of 0 words to %s", what, i,
+					     reg_name(reg));
+		}
+		if ((reg == REG_CMD || reg == REG_CRC || reg == REG_IDCODE || reg == REG_AXSS) &&
+		    count != 1)
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: word %zu: a write of %zu words to %s, which takes one",
+					     what, i, count, reg_name(reg));
+		const size_t first = i + 1;
+		i += count; /* the loop's i++ steps over the last data word */
+		if (reg == REG_FDRI) {
+			if (!st->has_idcode)
+				fdri_before_idcode = 1;
+			st->fdri_words += count;
+			st->fdri_writes++;
+			if (count > st->fdri_max)
+				st->fdri_max = count;
+			if (st->fdri_min == 0 || count < st->fdri_min)
+				st->fdri_min = count;
+			for (size_t k = first; k <= i; k++) {
+				crc = vta_bit_crc(crc, REG_FDRI, word_at(bf, k));
+				unchecked++;
+			}
+			continue;
+		}
+		uint32_t v = word_at(bf, first);
+		if (reg == REG_CRC) {
+			if (v != crc)
+				return vta_error_set(err, VTA_EINVAL, -1,
+						     "%s: word %zu: CRC check fails: the stream says "
+						     "0x%08X, its data gives 0x%08X", what, first,
+						     (unsigned)v, (unsigned)crc);
+			st->crc_checks++;
+			crc = 0;
+			unchecked = 0;
+			continue;
+		}
+		if (reg == REG_CMD) {
+			if (v > 0x1F)
+				return vta_error_set(err, VTA_EINVAL, -1,
+						     "%s: word %zu: CMD 0x%08X is not a command", what,
+						     first, (unsigned)v);
+			if (v == CMD_RCRC) {
+				crc = 0;
+				unchecked = 0;
+				continue;
+			}
+			if (v == CMD_DESYNC) {
+				st->desync_word = i - 1;
+				break;
+			}
+			if (v == CMD_START)
+				st->has_start = 1;
+		} else if (reg == REG_IDCODE) {
+			if (st->has_idcode && v != st->idcode)
+				return vta_error_set(err, VTA_EINVAL, -1,
+						     "%s: word %zu: IDCODE 0x%08X written after 0x%08X",
+						     what, first, (unsigned)v, (unsigned)st->idcode);
+			st->idcode = v;
+			st->has_idcode = 1;
+		} else if (reg == REG_AXSS) {
+			st->axss = v;
+			st->has_axss = 1;
+		}
+		if (crc_covers(reg))
+			for (size_t k = first; k <= i; k++) {
+				crc = vta_bit_crc(crc, reg, word_at(bf, k));
+				unchecked++;
+			}
+	}
+	if (i >= n)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: no DESYNC command: the configuration stream is truncated "
+				     "(%zu words)", what, n);
+	for (size_t k = i + 1; k < n; k++)
+		if (word_at(bf, k) != NOOP_WORD)
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: word %zu (0x%08X) after the DESYNC command is not a "
+					     "NOOP", what, k, (unsigned)word_at(bf, k));
+	if (!st->has_idcode || fdri_before_idcode)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: no IDCODE write before the frame data: the device would "
+				     "not check its part", what);
+	if (!st->fdri_words)
+		return vta_error_set(err, VTA_EINVAL, -1, "%s: no frame data (FDRI writes)", what);
+	if (!st->has_start)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: no START command: the device would never finish "
+				     "configuration", what);
+	if (st->crc_checks && unchecked)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: the stream has words written after the last CRC check (%zu "
+				     "words)", what, unchecked);
+	return VTA_OK;
+}
+
+/* Copy a NUL-terminated header string field of len bytes at p into dst. */
 static int copy_field(char *dst, size_t cap, const uint8_t *p, size_t len, char key,
 		      const char *what, vta_error_t *err)
 {
-	if (len == 0) {
-		dst[0] = 0;
-		return VTA_OK;
-	}
-	if (p[len - 1] != 0)
+	if (len == 0 || p[len - 1] != 0)
 		return vta_error_set(err, VTA_EINVAL, -1,
 				     "%s: .bit header field '%c' is not NUL-terminated", what, key);
 	if (len > cap)
 		return vta_error_set(err, VTA_EINVAL, -1,
 				     "%s: .bit header field '%c' is %zu bytes, longer than %zu",
 				     what, key, len, cap);
+	for (size_t i = 0; i + 1 < len; i++)
+		if (p[i] < 0x20 || p[i] > 0x7E)
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: .bit header field '%c' has the byte 0x%02X, not "
+					     "printable text", what, key, p[i]);
 	memcpy(dst, p, len);
 	return VTA_OK;
 }
 
-/* UserID=0X........ inside the design field (Vivado's BITSTREAM.CONFIG.USERID). */
-static void parse_user_id(vta_bitfile_t *bf)
+static int is_digit(char c)
 {
-	const char *s = strstr(bf->design, "UserID=");
-	if (!s)
-		return;
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(s + 7, &end, 16);
-	if (errno || end == s + 7 || v > 0xFFFFFFFFul)
-		return;
-	/* 0xFFFFFFFF is Vivado's default: no ID was set. */
-	if (v != 0xFFFFFFFFul) {
-		bf->user_id = (uint32_t)v;
-		bf->has_user_id = 1;
-	}
+	return c >= '0' && c <= '9';
 }
 
-static int check_data(vta_bitfile_t *bf, const char *what, vta_error_t *err)
+/* s has the shape of pattern: '9' a digit, anything else itself. */
+static int has_shape(const char *s, const char *pattern)
 {
-	if (bf->len == 0)
-		return vta_error_set(err, VTA_EINVAL, -1, "%s: no configuration data", what);
-	if (bf->len % 4)
+	for (; *pattern; s++, pattern++)
+		if (*pattern == '9' ? !is_digit(*s) : *s != *pattern)
+			return 0;
+	return *s == 0;
+}
+
+/*
+ * The design field: "name;KEY=VALUE;..." as Vivado writes it, with exactly
+ * one "UserID=0X" and eight upper-case hex digits (BITSTREAM.CONFIG.USERID;
+ * 0xFFFFFFFF is Vivado's default, no ID).
+ */
+static int parse_design(vta_bitfile_t *bf, const char *what, vta_error_t *err)
+{
+	int seen = 0;
+	for (const char *p = strchr(bf->design, ';'); p; p = strchr(p + 1, ';')) {
+		if (strncmp(p + 1, "UserID=", 7))
+			continue;
+		const char *h = p + 8;
+		uint32_t v = 0;
+		int ok = h[0] == '0' && h[1] == 'X'; /* Vivado writes "0X" and capitals */
+		for (int k = 0; ok && k < 8; k++) {
+			char c = h[2 + k];
+			int d = is_digit(c) ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+			ok = d >= 0;
+			v = v << 4 | (uint32_t)(d < 0 ? 0 : d);
+		}
+		if (!ok || (h[10] != ';' && h[10] != 0) || seen++)
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "%s: .bit header field 'a' has a malformed UserID: \"%s\"",
+					     what, bf->design);
+		if (v != 0xFFFFFFFFu) {
+			bf->user_id = v;
+			bf->has_user_id = 1;
+		}
+	}
+	if (!seen)
 		return vta_error_set(err, VTA_EINVAL, -1,
-				     "%s: configuration data is %zu bytes, not a whole number of "
-				     "32-bit words (truncated file?)", what, bf->len);
-	if (find_sync(bf->data, bf->len, bf->swapped) < 0)
-		return vta_error_set(err, VTA_EINVAL, -1,
-				     "%s: no sync word AA995566 in the first %d bytes of the "
-				     "configuration data: not a Xilinx bitstream", what, SYNC_WINDOW);
+				     "%s: .bit header field 'a' has no UserID: \"%s\"", what, bf->design);
 	return VTA_OK;
 }
 
@@ -96,56 +381,51 @@ static int parse_raw(const uint8_t *buf, size_t n, const char *what, vta_bitfile
 {
 	bf->data = buf;
 	bf->len = n;
-	if (find_sync(buf, n, 0) >= 0)
+	/* The sync word comes right after the preamble, so the order in which
+	 * it appears first is the file's (a later word may read as a sync word
+	 * in the other order). */
+	long plain = find_sync(buf, n, 0), swapped = find_sync(buf, n, 1);
+	if (plain >= 0 && (swapped < 0 || plain <= swapped))
 		bf->swapped = 0;
-	else if (find_sync(buf, n, 1) >= 0)
+	else if (swapped >= 0)
 		bf->swapped = 1;
 	else
 		return vta_error_set(err, VTA_EINVAL, -1,
 				     "%s: neither a .bit file (no header) nor a .bin (no sync word "
 				     "AA995566 in the first %d bytes)", what, SYNC_WINDOW);
-	return check_data(bf, what, err);
+	return VTA_OK;
 }
 
-int vta_bit_parse(const uint8_t *buf, size_t n, const char *what, vta_bitfile_t *bf,
-		  vta_error_t *err)
+static int parse_header(const uint8_t *buf, size_t n, const char *what, vta_bitfile_t *bf,
+			vta_error_t *err)
 {
 	static const uint8_t magic[] = {0x00, 0x09, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x00};
-	memset(bf, 0, sizeof *bf);
-	if (n < sizeof magic || memcmp(buf, magic, sizeof magic))
-		return parse_raw(buf, n, what, bf, err);
-
 	bf->has_header = 1;
 	size_t pos = sizeof magic;
 	if (pos + 2 > n || (buf[pos] << 8 | buf[pos + 1]) != 1)
 		return vta_error_set(err, VTA_EINVAL, -1,
 				     "%s: .bit header truncated or malformed after the magic bytes", what);
 	pos += 2;
-	int seen[4] = {0, 0, 0, 0};
-	for (;;) {
+	static const size_t caps[4] = {sizeof bf->design, sizeof bf->part, sizeof bf->date,
+				       sizeof bf->time};
+	char *dst[4] = {bf->design, bf->part, bf->date, bf->time};
+	static const char *names[4] = {"design", "part", "date", "time"};
+	for (int k = 0; k < 4; k++) {
+		char want = (char)('a' + k);
 		if (pos >= n)
 			return vta_error_set(err, VTA_EINVAL, -1,
 					     "%s: .bit header ends at byte %zu before the data field 'e'",
 					     what, pos);
 		char key = (char)buf[pos++];
-		if (key == 'e') {
-			if (pos + 4 > n)
+		if (key != want) {
+			if (key == 'e' || (key >= 'a' && key <= 'd'))
 				return vta_error_set(err, VTA_EINVAL, -1,
-						     "%s: .bit data length field truncated", what);
-			size_t len = be32(buf + pos);
-			pos += 4;
-			if (len > n - pos)
-				return vta_error_set(err, VTA_EINVAL, -1,
-						     "%s: truncated: the header announces %zu bytes of "
-						     "configuration data but only %zu follow", what, len, n - pos);
-			bf->data = buf + pos;
-			bf->len = len;
-			break;
-		}
-		if (key < 'a' || key > 'd')
+						     "%s: .bit header has no %s field ('%c'): field "
+						     "'%c' at byte %zu", what, names[k], want, key, pos - 1);
 			return vta_error_set(err, VTA_EINVAL, -1,
 					     "%s: unknown .bit header field 0x%02X at byte %zu", what,
 					     (unsigned char)key, pos - 1);
+		}
 		if (pos + 2 > n)
 			return vta_error_set(err, VTA_EINVAL, -1,
 					     "%s: .bit header field '%c' truncated", what, key);
@@ -155,23 +435,104 @@ int vta_bit_parse(const uint8_t *buf, size_t n, const char *what, vta_bitfile_t 
 			return vta_error_set(err, VTA_EINVAL, -1,
 					     "%s: .bit header field '%c' of %zu bytes runs past the end "
 					     "of the file", what, key, len);
-		static const size_t caps[4] = {sizeof bf->design, sizeof bf->part, sizeof bf->date,
-					       sizeof bf->time};
-		char *dst[4] = {bf->design, bf->part, bf->date, bf->time};
-		int k = key - 'a';
 		int rc = copy_field(dst[k], caps[k], buf + pos, len, key, what, err);
 		if (rc)
 			return rc;
-		seen[k] = 1;
 		pos += len;
 	}
-	if (!seen[0] || !seen[1])
-		return vta_error_set(err, VTA_EINVAL, -1, "%s: .bit header has no %s field ('%c')",
-				     what, seen[0] ? "part" : "design name", seen[0] ? 'b' : 'a');
+	if (pos >= n || buf[pos] != 'e')
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: .bit header ends at byte %zu before the data field 'e'", what,
+				     pos);
+	pos++;
+	if (pos + 4 > n)
+		return vta_error_set(err, VTA_EINVAL, -1, "%s: .bit data length field truncated", what);
+	size_t len = be32(buf + pos);
+	pos += 4;
+	if (len > n - pos)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: truncated: the header announces %zu bytes of "
+				     "configuration data but only %zu follow", what, len, n - pos);
+	if (len < n - pos)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: %zu bytes follow the %zu bytes of configuration data the "
+				     "header announces", what, n - pos - len, len);
+	bf->data = buf + pos;
+	bf->len = len;
 	if (!bf->part[0])
 		return vta_error_set(err, VTA_EINVAL, -1, "%s: .bit header has an empty part name", what);
-	parse_user_id(bf);
-	return check_data(bf, what, err);
+	if (!has_shape(bf->date, "9999/99/99") || !has_shape(bf->time, "99:99:99"))
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: .bit header date \"%s\" or time \"%s\" is not YYYY/MM/DD "
+				     "and HH:MM:SS", what, bf->date, bf->time);
+	return parse_design(bf, what, err);
+}
+
+int vta_bit_parse(const uint8_t *buf, size_t n, const char *what, vta_bitfile_t *bf,
+		  vta_error_t *err)
+{
+	static const uint8_t magic[] = {0x00, 0x09, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x0F, 0xF0, 0x00};
+	memset(bf, 0, sizeof *bf);
+	int rc = n >= sizeof magic && !memcmp(buf, magic, sizeof magic)
+			 ? parse_header(buf, n, what, bf, err)
+			 : parse_raw(buf, n, what, bf, err);
+	if (rc)
+		return rc;
+	if (bf->len == 0)
+		return vta_error_set(err, VTA_EINVAL, -1, "%s: no configuration data", what);
+	if (bf->len % 4)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: configuration data is %zu bytes, not a whole number of "
+				     "32-bit words (truncated file?)", what, bf->len);
+	return parse_stream(bf, what, err);
+}
+
+/* Frame length in words (UG470: 101 for 7-series; UG570: 93 for UltraScale+). */
+static size_t frame_words(const vta_board_t *b)
+{
+	return strcmp(b->family, "zynq-7000") ? 93 : 101;
+}
+
+int vta_bit_check(const vta_bitfile_t *bf, const vta_board_t *board, uint32_t want_config_id,
+		  int force, const char *what, vta_error_t *err)
+{
+	const vta_bitstream_t *st = &bf->stream;
+	if ((st->idcode & 0x0FFFFFFFu) != (board->idcode & 0x0FFFFFFFu))
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: wrong part: the bitstream writes IDCODE 0x%08X, the %s's %s "
+				     "has 0x%08X", what, (unsigned)st->idcode, board->name, board->part,
+				     (unsigned)board->idcode);
+	size_t fw = frame_words(board);
+	if (st->fdri_min % fw || st->fdri_max % fw || st->fdri_words % fw)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: frame data of %zu words (writes of %zu to %zu) is not whole "
+				     "%zu-word frames of a %s", what, st->fdri_words, st->fdri_min,
+				     st->fdri_max, fw, board->family);
+	if (bf->has_header && !force && !vta_bit_part_matches(bf->part, board->part))
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "wrong part: the bitstream is for %s, but the %s has a %s "
+				     "(--force to load it anyway)", bf->part, board->name, board->part);
+	/* The configuration ID: the header's UserID and the stream's USR_ACCESS
+	 * (AXSS); where both are given they agree, and one must be. */
+	int has_axss = st->has_axss && st->axss != 0xFFFFFFFFu;
+	if (bf->has_user_id && has_axss && bf->user_id != st->axss)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: the header's UserID 0x%08X differs from the USR_ACCESS "
+				     "0x%08X in the stream", what, (unsigned)bf->user_id,
+				     (unsigned)st->axss);
+	if (!want_config_id || force)
+		return VTA_OK;
+	if (!bf->has_user_id && !has_axss)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s carries no VTA configuration ID (UserID or USR_ACCESS): it was "
+				     "not built by make bitstream (--force to load it anyway)", what);
+	uint32_t id = bf->has_user_id ? bf->user_id : st->axss;
+	if (id != want_config_id)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "the bitstream was built for VTA configuration 0x%08X, but this "
+				     "vta was built for 0x%08X: rebuild one of them (--force to load "
+				     "it anyway)", (unsigned)id, (unsigned)want_config_id);
+	return VTA_OK;
 }
 
 int vta_bit_to_bin(const vta_bitfile_t *bf, uint8_t **out, size_t *out_len, vta_error_t *err)
@@ -200,18 +561,16 @@ int vta_bit_to_bin(const vta_bitfile_t *bf, uint8_t **out, size_t *out_len, vta_
 	return VTA_OK;
 }
 
-/* Lowercase, without a leading "xc" and without dashes. */
+/* Without a leading "xc" and without dashes (part names are lower case in
+ * both Vivado and the .bit header, so case is not folded). */
 static void normalize_part(const char *in, char *out, size_t cap)
 {
 	size_t k = 0;
-	if ((in[0] == 'x' || in[0] == 'X') && (in[1] == 'c' || in[1] == 'C'))
+	if (in[0] == 'x' && in[1] == 'c')
 		in += 2;
-	for (; *in && k + 1 < cap; in++) {
-		char c = *in;
-		if (c == '-')
-			continue;
-		out[k++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-	}
+	for (; *in && k + 1 < cap; in++)
+		if (*in != '-')
+			out[k++] = *in;
 	out[k] = 0;
 }
 

@@ -23,6 +23,20 @@
 /* The 32-bit configuration sync word (UG470 table 5-18, UG570). */
 #define VTA_BIT_SYNC_WORD 0xAA995566u
 
+/* What the configuration packet stream says (vta_bit_parse fills it). */
+typedef struct vta_bitstream {
+	size_t sync_word;    /* word index of the sync word */
+	size_t desync_word;  /* word index of the CMD DESYNC write */
+	uint32_t idcode;     /* the IDCODE written (the device checks it) */
+	int has_idcode;
+	uint32_t axss;       /* USR_ACCESS (AXSS register), the configuration ID */
+	int has_axss;
+	size_t fdri_words;   /* frame data words, in fdri_writes writes */
+	size_t fdri_writes, fdri_min, fdri_max;
+	unsigned crc_checks; /* CRC register writes, every one matching */
+	int has_start;       /* a CMD START */
+} vta_bitstream_t;
+
 typedef struct vta_bitfile {
 	int has_header;       /* 1 for .bit, 0 for a raw .bin */
 	int swapped;          /* 1 if the .bin is already byte-swapped (66 55 99 AA) */
@@ -30,21 +44,41 @@ typedef struct vta_bitfile {
 	char part[64];        /* field 'b': e.g. "7z020clg400" */
 	char date[32];        /* field 'c': "2026/11/29" */
 	char time[32];        /* field 'd': "12:00:00" */
-	uint32_t user_id;     /* UserID=0X... of field 'a' */
+	uint32_t user_id;     /* UserID=0X... of field 'a' (0xFFFFFFFF: none) */
 	int has_user_id;
 	const uint8_t *data;  /* configuration data (points into the parsed buffer) */
 	size_t len;           /* bytes of data, a multiple of 4 */
+	vta_bitstream_t stream;
 } vta_bitfile_t;
 
 /*
  * Parse a .bit (header fields a-e) or a raw .bin held in buf[0..n). what names
  * the file in messages. out->data points into buf, which must outlive out.
- * Fails with VTA_EINVAL on a malformed or truncated file: a missing field, a
- * length that runs past the end, no sync word, data not a whole number of
- * 32-bit words.
+ * Everything is checked before anything can be loaded: the header fields (in
+ * order, NUL-terminated printable text, a date and a time, one well-formed
+ * UserID, a data length that ends the file), and the configuration stream
+ * (dummy words and the bus-width pattern, the sync word, type-1/type-2 write
+ * packets within the file, every CRC check, an IDCODE write before the frame
+ * data, frame data, a START command, nothing but NOOPs after DESYNC, no
+ * write after the last CRC check). Fails with VTA_EINVAL and a message
+ * naming the field or the word.
  */
 int vta_bit_parse(const uint8_t *buf, size_t n, const char *what, vta_bitfile_t *out,
 		  vta_error_t *err);
+
+/*
+ * Whether bf may be loaded into board: its IDCODE is the board's part, its
+ * frame data whole frames of the board's family, and unless force, its part
+ * name is the board's and its configuration ID (the header's UserID, the
+ * stream's USR_ACCESS) is want_config_id (0: not checked). what names the
+ * file. Call it before touching fpga_manager or JTAG.
+ */
+int vta_bit_check(const vta_bitfile_t *bf, const vta_board_t *board, uint32_t want_config_id,
+		  int force, const char *what, vta_error_t *err);
+
+/* One step of the configuration CRC (CRC-32C over {reg[4:0], word}, word bit
+ * 0 first), as the device computes it. */
+uint32_t vta_bit_crc(uint32_t crc, unsigned reg, uint32_t word);
 
 /*
  * The image the Zynq configuration drivers (fpga_manager, xdevcfg) load: the
@@ -56,7 +90,7 @@ int vta_bit_to_bin(const vta_bitfile_t *bf, uint8_t **out, size_t *out_len, vta_
 /*
  * Whether the part name of a .bit header ("7z020clg400", "xczu3eg-sbva484-1-e")
  * names the same device and package as a Vivado part ("xc7z020clg400-1"):
- * case, the "xc" prefix and dashes are ignored, and the shorter name must be a
+ * the "xc" prefix and dashes are ignored, and the shorter name must be a
  * prefix of the longer (the speed grade is optional).
  */
 int vta_bit_part_matches(const char *bit_part, const char *vivado_part);
@@ -82,7 +116,8 @@ typedef struct vta_flash_opts {
 } vta_flash_opts_t;
 
 /*
- * Load bf into the PL through fpga_manager, else /dev/xdevcfg, then read the
+ * Check bf against the board (vta_bit_check, with force and want_config_id
+ * of o), load it into the PL through fpga_manager, else /dev/xdevcfg, then read the
  * CONFIG_ID register through dev/mem at board->reg_base. On success *method
  * names the path used ("fpga_manager", "xdevcfg") and *config_id holds the
  * register (0 when not verified).

@@ -47,6 +47,16 @@ static void print_header(const char *path, const vta_bitfile_t *bf)
 		       bf->user_id == VTA_CONFIG_ID ? " (this build)" : " (NOT this build)");
 }
 
+static void print_stream(const vta_bitfile_t *bf)
+{
+	const vta_bitstream_t *st = &bf->stream;
+	printf("  stream: sync at word %zu, IDCODE 0x%08X, %zu words of frame data, %u CRC "
+	       "check%s, DESYNC at word %zu\n", st->sync_word, (unsigned)st->idcode,
+	       st->fdri_words, st->crc_checks, st->crc_checks == 1 ? "" : "s", st->desync_word);
+	if (st->has_axss)
+		printf("  USR_ACCESS: 0x%08X\n", (unsigned)st->axss);
+}
+
 /* The board from the device tree of the running kernel, or NULL. */
 static const vta_board_t *board_from_dt(const char *root)
 {
@@ -211,14 +221,19 @@ int vta_cmd_flash(int argc, char **argv)
 		return 1;
 	}
 	int rc = 0;
-	if (info || verbose)
+	if (info || verbose) {
 		print_header(file, &bf);
-	if (!info && !bf.has_header && !o.force)
-		fprintf(stderr, "vta flash: note: %s is a raw .bin without a header: its part and "
-			"configuration cannot be checked before loading\n", file);
+		print_stream(&bf);
+	}
 	if (info) {
 		free(buf);
 		return 0;
+	}
+	/* Everything about the file is checked before fpga_manager or the cable is touched. */
+	if (vta_bit_check(&bf, board, VTA_CONFIG_ID, o.force, file, &err)) {
+		fprintf(stderr, "vta flash: %s\n", err.msg);
+		free(buf);
+		return 1;
 	}
 	if (jtag) {
 		rc = do_jtag(&fo, &bf, board, 0, o.force, verbose);

@@ -243,20 +243,13 @@ int vta_flash_linux(const vta_bitfile_t *bf, const vta_flash_opts_t *o, const ch
 	*method = NULL;
 	*config_id = 0;
 
-	if (bf->has_header && !o->force && !vta_bit_part_matches(bf->part, o->board->part))
-		return vta_error_set(err, VTA_EINVAL, -1,
-				     "wrong part: the bitstream is for %s, but the %s has a %s "
-				     "(--force to load it anyway)", bf->part, o->board->name,
-				     o->board->part);
-	if (bf->has_user_id && o->want_config_id && !o->force && bf->user_id != o->want_config_id)
-		return vta_error_set(err, VTA_EINVAL, -1,
-				     "the bitstream was built for VTA configuration 0x%08X, but this "
-				     "vta was built for 0x%08X: rebuild one of them (--force to load "
-				     "it anyway)", (unsigned)bf->user_id, (unsigned)o->want_config_id);
+	int rc = vta_bit_check(bf, o->board, o->want_config_id, o->force, "the bitstream", err);
+	if (rc)
+		return rc;
 
 	uint8_t *img;
 	size_t len;
-	int rc = vta_bit_to_bin(bf, &img, &len, err);
+	rc = vta_bit_to_bin(bf, &img, &len, err);
 	if (rc)
 		return rc;
 	char mgr[4096], xdev[4096];

@@ -2,7 +2,8 @@
 /*
  * bitgen: write the synthetic bitstreams of bitgen.h into the current
  * directory, a vta-<board>.bit (header with this build's configuration ID in
- * its UserID) and a vta-<board>.bin for every board of boards/boards.txt.
+ * its UserID) and a vta-<board>.bin (the ID as USR_ACCESS in the stream) for
+ * every board of boards/boards.txt.
  * The fuzz seeds (tests/fuzz/seeds.sh) and the valgrind runs of `vta flash`
  * use them; they are structurally valid, not loadable designs.
  */
@@ -30,7 +31,11 @@ int main(void)
 	for (int i = 0; vta_board_at(i); i++) {
 		const vta_board_t *b = vta_board_at(i);
 		size_t plen, n;
-		uint8_t *payload = bitgen_payload(37, &plen);
+		/* Two frames of the board's family, this build's ID as USR_ACCESS. */
+		int us = strcmp(b->family, "zynq-7000") != 0;
+		bitgen_t g = {b->idcode, VTA_CONFIG_ID,
+			      2 * (us ? BITGEN_FRAME_USPLUS : BITGEN_FRAME_7SERIES), 0, 0};
+		uint8_t *payload = bitgen_stream(&g, &plen);
 		char design[128], path[128];
 		snprintf(design, sizeof design, "vta_wrapper;UserID=0X%08X;Version=2022.2",
 			 (unsigned)VTA_CONFIG_ID);
