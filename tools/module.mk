@@ -11,3 +11,14 @@ $(BIN)/vta: $$(VTA_TOOL_OBJS) $(LIB)/libvta.a $$(VTA_TOOL_RTL)
 	$(CC) $(LDFLAGS) -o $@ $(VTA_TOOL_OBJS) $(VTA_TOOL_LIBS) $(VTA_TOOL_RTL) $(LIB)/libvta.a \
 		$(LDLIBS) $(if $(RTLSIM_LIB),$(RTL_LDLIBS))
 -include $(VTA_TOOL_OBJS:.o=.d)
+
+# The main commands under valgrind, once for the default configuration's
+# plain build (tests/valgrind.sh): memory errors and leaks fail.
+TEST_EXTRA += test-valgrind
+.PHONY: test-valgrind
+test-valgrind: $(BIN)/vta $(BIN)/tests/boards/bitgen $$(REGMAP_H)
+	@if ! command -v valgrind >/dev/null; then \
+		echo "FAIL valgrind: no valgrind (make deps installs it)" >> $(RESULTS); exit 0; fi; \
+	echo "== valgrind vta"; \
+	sh tests/valgrind.sh $(abspath $(BIN)/vta) $(abspath $(BIN)/tests/boards/bitgen) $(GEN) \
+		$(BUILD)/valgrind $(RESULTS)
