@@ -11,11 +11,12 @@
 #
 # Seeds: tests/fuzz/corpus/<target>/ (committed) plus inputs generated from the
 # tree by tests/fuzz/seeds.sh into build/fuzz/seeds/<target>/ (the ONNX models
-# of Debian's libonnx-testdata and ../shared, .vtam files compiled by this
+# of Debian's libonnx-testdata and ../shared, the small TFLite models of
+# ../shared, .vtam files compiled by this
 # build, the synthetic bitstreams of tests/boards/bitgen.h, ...), so they
 # follow format changes. A target whose reader is not built here is skipped.
 
-FUZZ_ALL := isa asm program bitstream config onnx vtam
+FUZZ_ALL := isa asm program bitstream config onnx tflite vtam
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 3000
@@ -44,7 +45,7 @@ $(BIN)/fuzz/fuzz_config: $(OBJ)/tests/fuzz/fuzz_config.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FUZZ_LINK) -o $@ $^ $(LDLIBS)
 $(OBJ)/tests/fuzz/fuzz_config.o: CPPFLAGS += -I.
-$(BIN)/fuzz/fuzz_onnx $(BIN)/fuzz/fuzz_vtam: $(BIN)/fuzz/fuzz_%: $(OBJ)/tests/fuzz/fuzz_%.o $(LIB)/libvtacc.a $(LIB)/libvta.a
+$(BIN)/fuzz/fuzz_onnx $(BIN)/fuzz/fuzz_tflite $(BIN)/fuzz/fuzz_vtam: $(BIN)/fuzz/fuzz_%: $(OBJ)/tests/fuzz/fuzz_%.o $(LIB)/libvtacc.a $(LIB)/libvta.a
 	@mkdir -p $(dir $@)
 	$(CC) $(FUZZ_LINK) -o $@ $< $(VC_LIBS) $(LDLIBS)
 

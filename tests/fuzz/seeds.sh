@@ -4,14 +4,15 @@
 # Writes OUT/<target>/ from what the tree and the machine have, so that the
 # seeds follow format changes: programs assembled by this build's vta, .vtam
 # files it compiles, the ONNX models of Debian's libonnx-testdata (the ops the
-# importer takes) and ../shared, the shipped configurations, and the
+# importer takes) and ../shared, the small TFLite models of ../shared, the
+# shipped configurations, and the
 # synthetic bitstreams of tests/boards/bitgen.h. Committed seeds live in
 # tests/fuzz/corpus/<target>/. Quiet; missing inputs just give fewer seeds.
 set -u
 out=$1 vta=$2 bitgen=$3
 nodes=/usr/share/libonnx-testdata/data/node
 shared=../shared
-for t in isa asm program bitstream config onnx vtam; do
+for t in isa asm program bitstream config onnx tflite vtam; do
 	rm -rf "$out/$t" && mkdir -p "$out/$t"
 done
 
@@ -41,6 +42,11 @@ for d in $nodes/test_conv_with_strides_padding $nodes/test_basic_conv_with_paddi
 	[ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$out/onnx/$(basename "$d").onnx"
 done
 [ -f $shared/models/mnist-8.onnx ] && cp $shared/models/mnist-8.onnx "$out/onnx/"
+
+# tflite: the small models of ../shared (not the 4 MB MobileNet).
+for f in $shared/models/resnet8-cifar10-int8.tflite $shared/models/resnet8-cifar10-float.tflite; do
+	[ -f "$f" ] && cp "$f" "$out/tflite/"
+done
 
 # vtam: compiled by this build, with and without VTA kernels.
 for f in "$out"/onnx/*.onnx; do
