@@ -4,7 +4,8 @@
 #   run.sh time SECONDS NAME BIN WORK
 #       fuzz for SECONDS (restarting after each crash) with the corpus
 #       WORK/corpus/NAME (kept between runs) and the seeds; crashing inputs go to
-#       WORK/crashes/NAME/. Prints: FUZZ <name> execs=<n> crashes=<n>
+#       WORK/crashes/NAME/. Prints: FUZZ <name> execs=<n> crashes=<n>, then
+#       a line with the time, the rate and where crashing inputs are.
 #   run.sh test RUNS NAME BIN WORK RESULTS
 #       RUNS executions from the seeds with a fixed seed, then every regression
 #       input of tests/fuzz/regress/NAME/ once; appends PASS/FAIL lines to RESULTS.
@@ -30,7 +31,8 @@ if [ ! -x "$bin" ]; then
 	if [ "$mode" = test ]; then
 		echo "FAIL fuzz/$name: $bin was not built" >> "$6"
 	else
-		echo "FUZZ $name execs=0 crashes=0 (not built: $bin)"
+		echo "FUZZ $name execs=0 crashes=0"
+		echo "  $name: not built ($bin)"
 	fi
 	exit 0
 fi
@@ -58,7 +60,8 @@ if [ "$mode" = time ]; then
 	done
 	secs=$(($(date +%s) - start))
 	[ "$secs" -gt 0 ] || secs=1
-	echo "FUZZ $name execs=$execs crashes=$ncrash (${secs} s, $((execs / secs)) execs/s; inputs in $crashes)"
+	echo "FUZZ $name execs=$execs crashes=$ncrash"
+	echo "  $name: ${secs} s, $((execs / secs)) execs/s; crashing inputs in $crashes"
 	exit 0
 fi
 
