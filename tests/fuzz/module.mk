@@ -16,7 +16,7 @@
 # build, the synthetic bitstreams of tests/boards/bitgen.h, ...), so they
 # follow format changes. A target whose reader is not built here is skipped.
 
-FUZZ_ALL := isa asm program bitstream config onnx tflite vtam
+FUZZ_ALL := isa asm program bitstream config onnx tflite darknet vtam
 FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?= 3000
@@ -45,7 +45,7 @@ $(BIN)/fuzz/fuzz_config: $(OBJ)/tests/fuzz/fuzz_config.o
 	@mkdir -p $(dir $@)
 	$(CC) $(FUZZ_LINK) -o $@ $^ $(LDLIBS)
 $(OBJ)/tests/fuzz/fuzz_config.o: CPPFLAGS += -I.
-$(BIN)/fuzz/fuzz_onnx $(BIN)/fuzz/fuzz_tflite $(BIN)/fuzz/fuzz_vtam: $(BIN)/fuzz/fuzz_%: $(OBJ)/tests/fuzz/fuzz_%.o $(LIB)/libvtacc.a $(LIB)/libvta.a
+$(BIN)/fuzz/fuzz_onnx $(BIN)/fuzz/fuzz_tflite $(BIN)/fuzz/fuzz_darknet $(BIN)/fuzz/fuzz_vtam: $(BIN)/fuzz/fuzz_%: $(OBJ)/tests/fuzz/fuzz_%.o $(LIB)/libvtacc.a $(LIB)/libvta.a
 	@mkdir -p $(dir $@)
 	$(CC) $(FUZZ_LINK) -o $@ $< $(VC_LIBS) $(LDLIBS)
 

@@ -12,7 +12,7 @@ set -u
 out=$1 vta=$2 bitgen=$3
 nodes=/usr/share/libonnx-testdata/data/node
 shared=../shared
-for t in isa asm program bitstream config onnx tflite vtam; do
+for t in isa asm program bitstream config onnx tflite darknet vtam; do
 	rm -rf "$out/$t" && mkdir -p "$out/$t"
 done
 
