@@ -15,7 +15,7 @@
 
 /* Golden-model runs are kept to programs of at most this many element moves
  * and micro-op iterations, so one input stays fast. */
-#define MAX_WORK 200000
+#define MAX_WORK 20000
 #define SIM_DRAM (1u << 20)
 
 static uint64_t work_of(const vta_program_t *p)
