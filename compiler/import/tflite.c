@@ -218,11 +218,14 @@ static const uint8_t *tensor_data(importer *im, int i, size_t esize, int need)
 	}
 	vc_fb_table bt = vc_fb_vec_table(fb, &im->buffers, b);
 	vc_fb_vec d = vc_fb_vector(fb, &bt, BUF_DATA, 1);
+	/* the offset and size fields are read before the check: a corrupt one
+	 * marks the reader bad */
+	uint32_t ext_off = vc_fb_u32(fb, &bt, BUF_OFFSET, 0), ext_size = vc_fb_u32(fb, &bt, BUF_SIZE, 0);
 	if (fb->bad) {
 		fb_error(im, "a constant buffer");
 		return NULL;
 	}
-	if (vc_fb_u32(fb, &bt, BUF_OFFSET, 0) || vc_fb_u32(fb, &bt, BUF_SIZE, 0)) {
+	if (ext_off || ext_size) {
 		op_error(im, "tensor %d '%s' keeps its data outside the FlatBuffer (buffer offset), not supported", i,
 			 t->name);
 		return NULL;
@@ -275,8 +278,8 @@ static int const_values(importer *im, int i, float *out)
 		      (sc.len != 1 && (int64_t)sc.len != (t->rank ? t->shape[qd] : 1)) || (zp.len > 1 && zp.len != sc.len)))
 		return op_error(im, "tensor %d '%s': %u scales along dimension %d do not fit its shape", i, t->name, sc.len,
 				qd);
-	int64_t inner = 1;
-	for (int k = qd + 1; k < t->rank; k++)
+	int64_t inner = 1; /* the quantized dimension is checked only for quantized data */
+	for (int k = qd + 1; quant && k < t->rank; k++)
 		inner *= t->shape[k];
 	for (int64_t k = 0; k < n; k++) {
 		double v;

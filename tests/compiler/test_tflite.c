@@ -560,6 +560,16 @@ static void bad_input(void)
 	printf("corrupted files: %d of 300 refused, the rest imported without harm\n", refused);
 	CHECK(refused > 0);
 	free(b);
+	/* found by fuzz_tflite: a constant's buffer table whose offset field lies
+	 * outside the table was refused with an empty message */
+	snprintf(path, sizeof path, "%s/tests/fuzz/regress/tflite/buffer-field-outside-table", test_root());
+	CHECK_EQ(vta_read_file(path, &b, &n, &e), 0);
+	vc_module *fm = vc_module_new();
+	CHECK(vc_import_tflite_bytes(fm, b, n) != 0);
+	CHECK_STR_CONTAINS(fm->diag.msg, "operator 2 (PAD): a constant buffer: field 2 of the table at offset 1796 lies "
+					 "outside the table");
+	vc_module_free(fm);
+	free(b);
 
 	/* a constant whose data disagrees with its shape */
 	tcase c = {0};

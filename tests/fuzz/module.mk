@@ -11,10 +11,9 @@
 #
 # Seeds: tests/fuzz/corpus/<target>/ (committed) plus inputs generated from the
 # tree by tests/fuzz/seeds.sh into build/fuzz/seeds/<target>/ (the ONNX models
-# of Debian's libonnx-testdata and ../shared, the small TFLite models of
-# ../shared, .vtam files compiled by this
-# build, the synthetic bitstreams of tests/boards/bitgen.h, ...), so they
-# follow format changes. A target whose reader is not built here is skipped.
+# of Debian's libonnx-testdata and ../shared, tiny TFLite models written by
+# tests/fuzz/tflseeds.c, .vtam files compiled by this build, the synthetic
+# bitstreams of tests/boards/bitgen.h, ...), so they follow format changes. A target whose reader is not built here is skipped.
 
 FUZZ_ALL := isa asm program bitstream config onnx tflite darknet vtam
 FUZZ_TARGETS ?= $(FUZZ_ALL)
@@ -52,9 +51,17 @@ $(BIN)/fuzz/fuzz_onnx $(BIN)/fuzz/fuzz_tflite $(BIN)/fuzz/fuzz_darknet $(BIN)/fu
 fuzz-build: $(FUZZ_TARGETS:%=$(BIN)/fuzz/fuzz_%)
 endif
 
+# tflseeds: tiny TFLite models for the tflite target (plain build).
+$(OBJ)/tests/fuzz/tflseeds.o: CPPFLAGS += -Itests/compiler
+$(BIN)/tests/fuzz/tflseeds: $(OBJ)/tests/fuzz/tflseeds.o $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+-include $(OBJ)/tests/fuzz/tflseeds.d
+
 # Seeds generated from the tree (needs the plain build's vta for .vtam files).
-fuzz-seeds: $(BIN)/vta $(BIN)/tests/boards/bitgen
-	@sh tests/fuzz/seeds.sh $(FUZZ_WORK)/seeds $(abspath $(BIN)/vta) $(abspath $(BIN)/tests/boards/bitgen)
+FUZZ_SEED_TOOLS := $(BIN)/vta $(BIN)/tests/boards/bitgen $(BIN)/tests/fuzz/tflseeds
+fuzz-seeds: $(FUZZ_SEED_TOOLS)
+	@sh tests/fuzz/seeds.sh $(FUZZ_WORK)/seeds $(abspath $(FUZZ_SEED_TOOLS))
 
 fuzz: fuzz-seeds
 	@$(MAKE) --no-print-directory -j2 SAN=fuzz CONFIG=config/vta.json fuzz-build FUZZ_TARGETS="$(FUZZ_TARGETS)"
