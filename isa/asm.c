@@ -78,7 +78,8 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 
 static uint64_t text_end(const vta_program_t *p)
 {
-	return p->n_insns > UINT64_MAX / 16 ? UINT64_MAX : add_sat(p->text_addr, 16 * (uint64_t)p->n_insns);
+	uint64_t n = p->n_insns; /* size_t may be 32 bits (armhf) */
+	return n > UINT64_MAX / 16 ? UINT64_MAX : add_sat(p->text_addr, 16 * n);
 }
 
 /* rows * cols values of 1 or 4 bytes: at most 2^66, so saturate too. */
