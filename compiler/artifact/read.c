@@ -163,6 +163,7 @@ static int build_ir(vc_module *m, const vta_mgraph_t *f)
 	m->n_kernels = (int)f->n_kernels;
 	memcpy(s->image, f->image, (size_t)f->image_size);
 	s->size = f->image_size;
+	s->used = f->image_size; /* the writer scans only this part for non-zero bytes */
 	m->stream = s;
 	m->props = VC_PROP_IMPORTED | VC_PROP_EMITTED | VC_PROP_PACKED | VC_PROP_QUANTIZED;
 	rc = vc_verify(m);
