@@ -57,7 +57,7 @@ for f in "$out"/onnx/*.onnx; do
 		"$vta" compile "$f" -o "$out/vtam/$b.vtam" --calib=$shared/data/mnist-10k-images-idx3-ubyte \
 			--calib-count=10 >/dev/null 2>&1
 	else
-		"$vta" compile "$f" -o "$out/vtam/$b.vtam" >/dev/null 2>&1
+		"$vta" compile "$f" -o "$out/vtam/$b.vtam" --calib=synthetic >/dev/null 2>&1
 	fi
 done
 rm -f "$out"/vtam/*.tmp
