@@ -306,9 +306,9 @@ int vta_mgraph_decode(const uint8_t *bytes, size_t len, const char *what, vta_mg
 	    (rc = decode_kernels(&r, what, g, err)))
 		return rc;
 	int64_t size = get_i64(&r), img = get_i64(&r);
-	if (r.bad || size < 0 || img < 0 || img > size || size > (1ll << 32))
+	if (r.bad || size < 0 || img < 0 || img > size || size > VTA_MGRAPH_MAX_IMAGE)
 		return vta_error_set(err, VTA_EINVAL, -1, "%s: truncated, or an image of %" PRId64 " bytes stored"
-				     " for %" PRId64, what, img, size);
+				     " for %" PRId64 " (at most %" PRId64 ")", what, img, size, VTA_MGRAPH_MAX_IMAGE);
 	const uint8_t *image = take(&r, (uint64_t)img);
 	if (!image || r.at != r.n)
 		return vta_error_set(err, VTA_EINVAL, -1, "%s: %s", what,

@@ -43,6 +43,8 @@
 #define VTA_MGRAPH_MAX_IN 16  /* operands of one node */
 #define VTA_MGRAPH_MAX_IO 8   /* graph inputs, graph outputs */
 #define VTA_MGRAPH_MAX_NODES (1u << 20)
+/* The device image: the compiler's arena is at most this (VC_MAX_ARENA). */
+#define VTA_MGRAPH_MAX_IMAGE (INT64_C(1) << 30)
 #define VTA_MGRAPH_NAME 64    /* node names are cut to 63 bytes */
 /* The device image is cut into buffers of this size, the largest contiguous
  * transfer: no tensor, micro-op block or stream may cross a boundary. */
