@@ -6,6 +6,11 @@
  * (driver/regs.c): idle check, start, interrupt, soft reset after errors.
  * This file is linked only into programs that also link the RTL model (see
  * runtime/module.mk); driver/device.c refers to it weakly.
+ *
+ * Environment (docs/runtime.md): VTA_RTL_DRAM_LATENCY=N or R,W (DRAM read and
+ * write latency in cycles; default the modelled latency of the board of the
+ * configuration), VTA_RTL_BACKPRESSURE=1 (random legal stalls on every AXI
+ * and AXI-Lite channel), VTA_RTL_SEED=S (their seed), VTA_RTL_FAULT (below).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,12 +46,56 @@ void vta_rtl_mmio(struct vta_rtlsim *sim, struct vta_mmio *m)
 			       .dma_va = vta_rtlsim_dram(sim), .dma_size = vta_rtlsim_dram_size(sim)};
 }
 
+/* The DRAM model from the environment; a value that is not a number is an error. */
+static int axi_from_env(vta_rtlsim_axi_t *a, vta_error_t *err)
+{
+	const char *v = getenv("VTA_RTL_DRAM_LATENCY");
+	if (v && *v) {
+		char *end;
+		unsigned long r = strtoul(v, &end, 10), w = r;
+		if (*end == ',')
+			w = strtoul(end + 1, &end, 10);
+		if (*end || r < 1 || w < 1 || r > 100000 || w > 100000)
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "VTA_RTL_DRAM_LATENCY=\"%s\": expected N or R,W cycles (1..100000)", v);
+		a->rd_latency = (unsigned)r;
+		a->wr_latency = (unsigned)w;
+	}
+	v = getenv("VTA_RTL_BACKPRESSURE");
+	if (v && *v) {
+		if (strcmp(v, "0") && strcmp(v, "1"))
+			return vta_error_set(err, VTA_EINVAL, -1,
+					     "VTA_RTL_BACKPRESSURE=\"%s\": expected 0 or 1", v);
+		a->backpressure = *v == '1';
+	}
+	v = getenv("VTA_RTL_SEED");
+	if (v && *v) {
+		char *end;
+		a->seed = strtoull(v, &end, 0);
+		if (*end)
+			return vta_error_set(err, VTA_EINVAL, -1, "VTA_RTL_SEED=\"%s\": not a number", v);
+	}
+	return VTA_OK;
+}
+
 static int rtl_open(vta_dev_t *dev, vta_error_t *err)
 {
 	RtlDev *p = dev->priv;
+	vta_rtlsim_axi_t axi;
+	vta_rtlsim_axi_defaults(&axi);
+	int rc = axi_from_env(&axi, err);
+	if (rc)
+		return rc;
 	p->sim = vta_rtlsim_create(vta_sim_dram_bytes(), err);
 	if (!p->sim)
 		return err ? err->code : VTA_ENOMEM;
+	vta_rtlsim_set_axi(p->sim, &axi);
+	/* the stall generator restarts from the seed at power-on */
+	if (axi.backpressure && vta_rtlsim_reset(p->sim, err)) {
+		vta_rtlsim_destroy(p->sim);
+		p->sim = NULL;
+		return err ? err->code : VTA_ENOMEM;
+	}
 	vta_rtl_mmio(p->sim, &p->m);
 	dev->dram_va = p->m.dma_va;
 	dev->dram_pa = p->m.dma_pa;
@@ -129,7 +178,12 @@ static void rtl_counters(vta_dev_t *dev, vta_counters_t *c)
 
 static void rtl_describe(vta_dev_t *dev, char *buf, size_t n)
 {
-	snprintf(buf, n, "Verilator model of hw/, %zu MiB DRAM", dev->dram_size >> 20);
+	RtlDev *p = dev->priv;
+	vta_rtlsim_axi_t a;
+	vta_rtlsim_get_axi(p->sim, &a);
+	snprintf(buf, n, "Verilator model of hw/, %zu MiB DRAM, latency %u/%u cycles%s",
+		 dev->dram_size >> 20, a.rd_latency, a.wr_latency,
+		 a.backpressure ? ", back-pressure" : "");
 }
 
 static uint32_t rtl_reg_read(vta_dev_t *dev, uint32_t off)

@@ -80,13 +80,39 @@ ALL_TARGETS += $(RTLSIM_LIB)
 endif
 ALL_TARGETS += $(REGMAP_H)
 
-# make cosim N=100000 SEED=s: a long random co-simulation soak.
+# make cosim N=100000 SEED=s LATENCY=100 BACKPRESSURE=1: a long random
+# co-simulation soak (LATENCY may be a list, 1,8,100; default the board's
+# modelled latency; SEED default: a fresh one, printed); ends with
+# "cosim: N programs, M mismatches".
 N ?= 10000
-SEED ?= 1
+SEED ?=
+LATENCY ?=
+BACKPRESSURE ?= 0
 ifeq ($(CROSS),)
 cosim: build-all $(BIN)/tests/test_cosim
-	$(BIN)/tests/test_cosim -n $(N) --seed $(SEED) --save tests/rtl/repro
+	$(BIN)/tests/test_cosim -n $(N) $(if $(SEED),--seed $(SEED)) $(if $(LATENCY),--latency $(LATENCY)) \
+		--backpressure $(BACKPRESSURE) --save tests/rtl/repro
 endif
+
+# test-rtl-bus256: the RTL tests once more for config/bus256.json (a 256-bit
+# bus, 8-byte INP/OUT elements packed into beats with partial WSTRB, two
+# instructions per beat, 512-deep token queues), plain build only: the fifth
+# configuration of make test, kept cheap by building only these two programs.
+RTL_EXTRA_CONFIG := config/bus256.json
+TEST_EXTRA += test-rtl-bus256
+.PHONY: test-rtl-bus256
+test-rtl-bus256:
+	@mkdir -p build
+	@c=$(RTL_EXTRA_CONFIG); n=$$(basename $$c .json); b=build/cfg-$$n; \
+	echo "== RTL tests ($$n)"; \
+	if ! $(MAKE) --no-print-directory -j2 CONFIG=$$c $$b/bin/tests/test_rtl $$b/bin/tests/test_cosim \
+		> build/rtl-$$n.log 2>&1; then \
+		tail -20 build/rtl-$$n.log; \
+		echo "FAIL $$n: the RTL tests do not build (build/rtl-$$n.log)" >> $(RESULTS); exit 0; fi; \
+	for t in test_rtl test_cosim; do \
+		VTA_ROOT=$(CURDIR) $$b/bin/tests/$$t --results $(RESULTS) --label $$n \
+			|| echo "FAIL $$n $$t exited with status $$?" >> $(RESULTS); \
+	done
 
 # ---------------------------------------------------------------- lint / synth
 lint: $(GEN)/vta_config.vh $(REGMAP_VH)

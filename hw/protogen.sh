@@ -5,7 +5,7 @@
 # ports by C type, not in declaration order; a mismatch corrupts silently).
 #   hw/protogen.sh LIB obj/LIB.cpp > LIB_ports.h
 # Emits: the extern "C" prototypes, a struct LIB_ports_t with one field per
-# port (svLogic for 1-bit, svLogicVecVal[8] for vectors), and
+# port (svLogic for 1-bit, svLogicVecVal[16] for vectors: up to 512 bits), and
 # LIB_combo(h, p) / LIB_seq(h, p) that pass the fields in the right order.
 # LIB_combo skips the model's evaluation when no input changed since the last
 # one it passed (the outputs are then already those of these inputs; every
@@ -49,7 +49,7 @@ function flush_fn(   i, s, call) {
 			if (!(pname[i] in seen)) {
 				seen[pname[i]] = 1;
 				if (ptype[i] ~ /^svLogic\*?$/) fields = fields "\tsvLogic " pname[i] ";\n";
-				else fields = fields "\tsvLogicVecVal " pname[i] "[8];\n";
+				else fields = fields "\tsvLogicVecVal " pname[i] "[16];\n";
 			}
 		}
 		wrappers = wrappers call ");\n}\n\n";

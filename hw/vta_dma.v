@@ -1,11 +1,27 @@
 // SPDX-License-Identifier: Apache-2.0
-// The one AXI4 master of VTA: a read engine shared by NumRd clients (round
-// robin, one request at a time) and a write engine for the store module.
-// A request is (byte address aligned to the bus, number of beats); the engine
-// cuts it into INCR bursts of at most 256 beats that never cross 4 KiB.
-// hold_i (the soft reset, vta_top.v) stops both engines at the next burst
-// boundary: no new request is taken, the rest of the current one is dropped,
-// and bursts already on the bus complete.
+// The one AXI4 master of VTA (docs/rtl.md, DMA).
+//
+// Reads: each of NumRd clients hands over one request at a time (a byte
+// address aligned to the bus and a number of beats) and may hand over the
+// next as soon as the previous one is taken, before its data has arrived.
+// The engine cuts requests into INCR bursts of at most MaxBurst beats that
+// never cross 4 KiB, picks the client of every burst round robin (so a long
+// weight load does not lock out fetch or the micro-op loads) and keeps up to
+// RdOut bursts in flight. All bursts use one ID, so data returns in order; a
+// small FIFO says whose beats they are. The R channel enters through a
+// two-entry skid buffer, so RREADY is a register.
+//
+// Writes: one client (store). Bursts are issued on AW without waiting for
+// the B of the previous ones (up to WrOut outstanding); W beats of a burst
+// go out once its AW has been accepted; wr_idle_o says that every B has
+// arrived, which is when store may report its instruction done.
+//
+// hold_i (the soft reset, vta_top.v) drains the engine without abandoning a
+// burst: no request is taken and the parts of requests not yet issued are
+// dropped, no new burst starts (an AR or AW already raised stays until it is
+// accepted), the R beats of bursts in flight are taken and discarded, the W
+// beats of accepted AW bursts are sent with WSTRB 0 (they write nothing), and
+// every B is taken; then idle_o rises and stays.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -13,16 +29,19 @@
 module vta_dma #(
     parameter NumRd     = 3,  // read clients
     parameter AddrWidth = 64, // AXI address bits
-    parameter BeatWidth = 32  // bits of a request's beat count
+    parameter BeatWidth = 32, // bits of a request's beat count
+    parameter MaxBurst  = 16, // beats per burst: the Zynq HP ports are AXI3 (at most 16)
+    parameter RdOut     = 8,  // read bursts in flight (HP port read acceptance, UG1085)
+    parameter WrOut     = 8   // write bursts whose B has not arrived
 ) (
     input  wire                          clk_i,
     input  wire                          rst_i,
-    input  wire                          hold_i,
+    input  wire                          hold_i,         // soft reset: drain and stay idle
     // read clients (client i uses slice i of the flattened vectors)
     input  wire [NumRd-1:0]              rd_req_valid_i,
     input  wire [NumRd*AddrWidth-1:0]    rd_req_addr_i,
     input  wire [NumRd*BeatWidth-1:0]    rd_req_beats_i,
-    output reg  [NumRd-1:0]              rd_req_ready_o,
+    output wire [NumRd-1:0]              rd_req_ready_o,
     output wire [NumRd-1:0]              rd_valid_o,     // a beat for client i
     input  wire [NumRd-1:0]              rd_ready_i,
     output wire [`VTA_BUS_WIDTH-1:0]     rd_data_o,
@@ -34,11 +53,14 @@ module vta_dma #(
     output wire                          wr_req_ready_o,
     input  wire                          wr_valid_i,
     input  wire [`VTA_BUS_WIDTH-1:0]     wr_data_i,
+    input  wire [`VTA_BUS_WIDTH/8-1:0]   wr_strb_i,
     output wire                          wr_ready_o,
-    output reg                           wr_done_o,      // pulse: all responses of the request received
-    output reg                           wr_err_o,       // pulse: an error response
-    // no request in progress and no burst outstanding (stays so under hold_i)
-    output wire                          idle_o,
+    output wire                          wr_idle_o,      // no write request, burst or B outstanding
+    output reg                           wr_err_o,       // pulse: an error response on B
+    // status for soft reset and error reporting (vta_top)
+    output wire                          idle_o,         // nothing outstanding on any channel
+    output reg                           err_o,          // pulse: an error response (R or B)
+    output reg  [AddrWidth-1:0]          err_addr_o,     // address of that beat (R) or burst (B)
     // AXI4 master
     output reg  [AddrWidth-1:0]          m_axi_araddr,
     output reg  [7:0]                    m_axi_arlen,
@@ -70,180 +92,258 @@ module vta_dma #(
     input  wire                          m_axi_bvalid,
     output wire                          m_axi_bready
 );
+  localparam BusBits     = `VTA_BUS_WIDTH;
   localparam LogBusBytes = `VTA_LOG_BUS_WIDTH - 3;
-  localparam OwnW = (NumRd > 1) ? $clog2(NumRd) : 1;
+  localparam OwnW        = (NumRd > 1) ? $clog2(NumRd) : 1;
+  localparam LenW        = $clog2(MaxBurst + 1);   // beats of one burst
+  localparam LogRdOut    = $clog2(RdOut);
+  localparam LogWrOut    = $clog2(WrOut);
 
   assign m_axi_arsize  = LogBusBytes[2:0];
   assign m_axi_awsize  = LogBusBytes[2:0];
   assign m_axi_arburst = 2'b01;
   assign m_axi_awburst = 2'b01;
-  assign m_axi_arcache = 4'b1111;
+  assign m_axi_arcache = 4'b1111;  // AxCACHE[1] set: the HP ports may upsize (UG585 5.3.9)
   assign m_axi_awcache = 4'b1111;
   assign m_axi_arprot  = 3'b000;
   assign m_axi_awprot  = 3'b000;
 
-  // Beats of the next burst: at most 256, never across a 4 KiB line.
-  function [8:0] burst_beats;
+  // Beats of the next burst: at most MaxBurst, never across a 4 KiB line.
+  function [LenW-1:0] burst_beats;
     input [AddrWidth-1:0] addr;
     input [BeatWidth-1:0] left;
     reg   [12:0] to_line;
     begin
       to_line = (13'd4096 - {1'b0, addr[11:0]}) >> LogBusBytes;
-      burst_beats = 9'd256;
-      if (to_line < {4'b0, burst_beats}) burst_beats = to_line[8:0];
-      if (left < {{(BeatWidth-9){1'b0}}, burst_beats}) burst_beats = left[8:0];
+      burst_beats = MaxBurst[LenW-1:0];
+      if (to_line < {{(13-LenW){1'b0}}, burst_beats}) burst_beats = to_line[LenW-1:0];
+      if (left < {{(BeatWidth-LenW){1'b0}}, burst_beats}) burst_beats = left[LenW-1:0];
     end
   endfunction
 
-  // ---------------- read engine ----------------
-  localparam [1:0] RdIdle = 2'd0, RdAddr = 2'd1, RdData = 2'd2;
-  reg [1:0]           rd_state_q;
-  reg [OwnW-1:0]      owner_q, rr_q;
-  reg [AddrWidth-1:0] rd_addr_q;
-  reg [BeatWidth-1:0] rd_left_q;
-  reg [8:0]           rd_burst_q;
+  // ================================================================ reads
+  // client requests being cut into bursts
+  reg [NumRd-1:0]           ract_q;
+  reg [NumRd*AddrWidth-1:0] raddr_q;
+  reg [NumRd*BeatWidth-1:0] rleft_q;
+  assign rd_req_ready_o = hold_i ? {NumRd{1'b0}} : ~ract_q;
 
-  wire rd_beat = m_axi_rvalid && m_axi_rready;
-  assign m_axi_rready = (rd_state_q == RdData) && rd_ready_i[owner_q];
-  assign rd_data_o    = m_axi_rdata;
-  assign rd_err_o     = m_axi_rresp[1];
-  genvar gi;
-  generate
-    for (gi = 0; gi < NumRd; gi = gi + 1) begin : gen_rd_valid
-      assign rd_valid_o[gi] = (rd_state_q == RdData) && (owner_q == gi) && m_axi_rvalid;
-    end
-  endgenerate
+  // bursts in flight: {owner, beats, address}, pushed when AR is loaded
+  localparam RfW = OwnW + LenW + AddrWidth;
+  wire            rf_push, rf_pop, rf_valid, rf_full;
+  wire [RfW-1:0]  rf_head;
+  reg  [RfW-1:0]  rf_in;
+  wire [LogRdOut:0] rf_count;
+  vta_fifo #(.Width(RfW), .LogDepth(LogRdOut)) u_rd_inflight (
+      .clk_i(clk_i), .rst_i(rst_i), .clear_i(1'b0),
+      .push_i(rf_push), .push_data_i(rf_in), .full_o(rf_full),
+      .out_valid_o(rf_valid), .out_data_o(rf_head), .pop_i(rf_pop), .count_o(rf_count));
+  // at most RdOut in flight (the FIFO holds RdOut in its RAM plus one at its head)
+  wire [LogRdOut+1:0] rf_occ = {1'b0, rf_count} + {{(LogRdOut+1){1'b0}}, rf_valid};
+  wire rd_slot = (!m_axi_arvalid || m_axi_arready) && (rf_occ < RdOut) && !hold_i;
 
-  // round-robin pick among requesting clients, starting after rr_q: the lowest
-  // requesting index above rr_q, else the lowest one at or below it. Written
-  // as comparisons with constants (no modulo, no adder): `(k + rr_q + 1) % NumRd`
-  // became a divider of about 490 logic levels, its adder-and-compare
-  // replacement still a carry chain in front of every client's ready (make timing)
-  reg [OwnW-1:0] pick;
-  reg            pick_valid;
-  integer k;
+  // round-robin pick among clients with beats to request, starting after rr_q
+  reg  [OwnW-1:0] rr_q, pick;
+  reg             pick_valid;
+  integer k, cand;
   always @* begin
     pick = 0;
     pick_valid = 1'b0;
-    for (k = NumRd - 1; k >= 0; k = k - 1)
-      if (rd_req_valid_i[k] && k <= {{(32-OwnW){1'b0}}, rr_q}) begin
-        pick = k[OwnW-1:0];
+    for (k = NumRd - 1; k >= 0; k = k - 1) begin
+      cand = (k + {{(32-OwnW){1'b0}}, rr_q} + 1) % NumRd;
+      if (ract_q[cand]) begin
+        pick = cand[OwnW-1:0];
         pick_valid = 1'b1;
       end
-    for (k = NumRd - 1; k >= 0; k = k - 1)
-      if (rd_req_valid_i[k] && k > {{(32-OwnW){1'b0}}, rr_q}) begin
-        pick = k[OwnW-1:0];
-        pick_valid = 1'b1;
-      end
+    end
   end
+  wire [AddrWidth-1:0] pick_addr  = raddr_q[pick*AddrWidth +: AddrWidth];
+  wire [BeatWidth-1:0] pick_left  = rleft_q[pick*BeatWidth +: BeatWidth];
+  wire [LenW-1:0]      pick_burst = burst_beats(pick_addr, pick_left);
+  wire [8:0]           pick_len   = {{(9-LenW){1'b0}}, pick_burst} - 9'd1;  // ARLEN
+  wire                 issue      = rd_slot && pick_valid;
+  assign rf_push = issue;
+  always @* rf_in = {pick, pick_burst, pick_addr};
 
-  always @* begin
-    rd_req_ready_o = 0;
-    if (rd_state_q == RdIdle && pick_valid && !hold_i) rd_req_ready_o[pick] = 1'b1;
-  end
-
-  wire [8:0] rd_next_burst = burst_beats(rd_addr_q, rd_left_q);
-
+  integer c;
   always @(posedge clk_i) begin
     if (rst_i) begin
-      rd_state_q    <= RdIdle;
-      owner_q       <= 0;
+      ract_q        <= 0;
       rr_q          <= 0;
       m_axi_arvalid <= 1'b0;
-      rd_left_q     <= 0;
+    end else if (hold_i) begin
+      ract_q <= 0;
+      if (m_axi_arvalid && m_axi_arready) m_axi_arvalid <= 1'b0;
     end else begin
-      case (rd_state_q)
-        RdIdle: if (pick_valid && !hold_i) begin
-          owner_q   <= pick;
-          rr_q      <= pick;
-          rd_addr_q <= rd_req_addr_i[pick*AddrWidth +: AddrWidth];
-          rd_left_q <= rd_req_beats_i[pick*BeatWidth +: BeatWidth];
-          if (rd_req_beats_i[pick*BeatWidth +: BeatWidth] != 0) rd_state_q <= RdAddr;
+      if (m_axi_arvalid && m_axi_arready) m_axi_arvalid <= 1'b0;
+      if (issue) begin
+        m_axi_arvalid <= 1'b1;
+        m_axi_araddr  <= pick_addr;
+        m_axi_arlen   <= pick_len[7:0];
+        rr_q          <= pick;
+      end
+      for (c = 0; c < NumRd; c = c + 1) begin
+        if (issue && {{(32-OwnW){1'b0}}, pick} == c) begin
+          raddr_q[c*AddrWidth +: AddrWidth] <= pick_addr +
+              ({{(AddrWidth-LenW){1'b0}}, pick_burst} << LogBusBytes);
+          rleft_q[c*BeatWidth +: BeatWidth] <= pick_left - {{(BeatWidth-LenW){1'b0}}, pick_burst};
+          if (pick_left == {{(BeatWidth-LenW){1'b0}}, pick_burst}) ract_q[c] <= 1'b0;
         end
-        RdAddr: if (!m_axi_arvalid) begin
-          if (hold_i) rd_state_q <= RdIdle;
-          else m_axi_arvalid <= 1'b1;
-          m_axi_araddr  <= rd_addr_q;
-          m_axi_arlen   <= rd_next_burst[7:0] - 8'd1;
-          rd_burst_q    <= rd_next_burst;
-        end else if (m_axi_arready) begin
-          m_axi_arvalid <= 1'b0;
-          rd_addr_q     <= rd_addr_q + ({{(AddrWidth-9){1'b0}}, rd_burst_q} << LogBusBytes);
-          rd_state_q    <= RdData;
+        if (rd_req_valid_i[c] && !ract_q[c] && rd_req_beats_i[c*BeatWidth +: BeatWidth] != 0) begin
+          ract_q[c] <= 1'b1;
+          raddr_q[c*AddrWidth +: AddrWidth] <= rd_req_addr_i[c*AddrWidth +: AddrWidth];
+          rleft_q[c*BeatWidth +: BeatWidth] <= rd_req_beats_i[c*BeatWidth +: BeatWidth];
         end
-        RdData: if (rd_beat) begin
-          rd_left_q  <= rd_left_q - 1'b1;
-          rd_burst_q <= rd_burst_q - 1'b1;
-          if (rd_burst_q == 9'd1) rd_state_q <= (rd_left_q == 1) ? RdIdle : RdAddr;
-        end
-        default: rd_state_q <= RdIdle;
-      endcase
+      end
     end
   end
 
-  // ---------------- write engine ----------------
-  localparam [1:0] WrIdle = 2'd0, WrAddr = 2'd1, WrData = 2'd2, WrResp = 2'd3;
-  reg [1:0]           wr_state_q;
-  reg [AddrWidth-1:0] wr_addr_q;
-  reg [BeatWidth-1:0] wr_left_q;
-  reg [8:0]           wr_burst_q;
-  wire [8:0] wr_next_burst = burst_beats(wr_addr_q, wr_left_q);
+  // R skid buffer: sk0 is the beat offered to the clients, sk1 the overflow
+  reg                sk0v_q, sk1v_q;
+  reg [BusBits:0]    sk0_q, sk1_q;   // {error, data}
+  assign m_axi_rready = !sk1v_q;
+  wire r_in = m_axi_rvalid && m_axi_rready;
 
-  assign wr_req_ready_o = (wr_state_q == WrIdle) && !hold_i;
-  assign m_axi_wvalid   = (wr_state_q == WrData) && wr_valid_i;
-  assign wr_ready_o     = (wr_state_q == WrData) && m_axi_wready;
-  assign m_axi_wdata    = wr_data_i;
-  assign m_axi_wstrb    = {(`VTA_BUS_WIDTH/8){1'b1}};
-  assign m_axi_wlast    = (wr_burst_q == 9'd1);
-  assign m_axi_bready   = (wr_state_q == WrResp);
-  assign idle_o         = (rd_state_q == RdIdle) && (wr_state_q == WrIdle);
+  wire [OwnW-1:0]      owner = rf_head[LenW+AddrWidth +: OwnW];
+  wire [LenW-1:0]      blen  = rf_head[AddrWidth +: LenW];
+  wire [AddrWidth-1:0] baddr = rf_head[0 +: AddrWidth];
+  reg  [LenW-1:0]      bbeat_q;   // beats of the head burst delivered so far
+  genvar gi;
+  generate
+    for (gi = 0; gi < NumRd; gi = gi + 1) begin : gen_rd_valid
+      assign rd_valid_o[gi] = sk0v_q && rf_valid && (owner == gi) && !hold_i;
+    end
+  endgenerate
+  wire r_out = sk0v_q && rf_valid && (rd_ready_i[owner] || hold_i);
+  assign rf_pop    = r_out && (bbeat_q == blen - 1'b1);
+  assign rd_data_o = sk0_q[BusBits-1:0];
+  assign rd_err_o  = sk0_q[BusBits];
 
   always @(posedge clk_i) begin
     if (rst_i) begin
-      wr_state_q    <= WrIdle;
-      m_axi_awvalid <= 1'b0;
-      wr_done_o     <= 1'b0;
-      wr_err_o      <= 1'b0;
-      wr_left_q     <= 0;
-      wr_burst_q    <= 0;
+      sk0v_q  <= 1'b0;
+      sk1v_q  <= 1'b0;
+      bbeat_q <= 0;
     end else begin
-      wr_done_o <= 1'b0;
-      wr_err_o  <= 1'b0;
-      case (wr_state_q)
-        WrIdle: if (wr_req_valid_i && !hold_i) begin
-          wr_addr_q <= wr_req_addr_i;
-          wr_left_q <= wr_req_beats_i;
-          if (wr_req_beats_i != 0) wr_state_q <= WrAddr;
-          else wr_done_o <= 1'b1;
+      if (r_out) begin
+        if (sk1v_q) begin
+          sk0_q  <= sk1_q;
+          sk1v_q <= 1'b0;
+        end else if (r_in) begin
+          sk0_q <= {m_axi_rresp[1], m_axi_rdata};
+        end else begin
+          sk0v_q <= 1'b0;
         end
-        WrAddr: if (!m_axi_awvalid) begin
-          if (hold_i) wr_state_q <= WrIdle;
-          else m_axi_awvalid <= 1'b1;
-          m_axi_awaddr  <= wr_addr_q;
-          m_axi_awlen   <= wr_next_burst[7:0] - 8'd1;
-          wr_burst_q    <= wr_next_burst;
-        end else if (m_axi_awready) begin
-          m_axi_awvalid <= 1'b0;
-          wr_addr_q     <= wr_addr_q + ({{(AddrWidth-9){1'b0}}, wr_burst_q} << LogBusBytes);
-          wr_state_q    <= WrData;
+        bbeat_q <= rf_pop ? {LenW{1'b0}} : bbeat_q + 1'b1;
+      end else if (r_in) begin
+        if (!sk0v_q) begin
+          sk0_q  <= {m_axi_rresp[1], m_axi_rdata};
+          sk0v_q <= 1'b1;
+        end else begin
+          sk1_q  <= {m_axi_rresp[1], m_axi_rdata};
+          sk1v_q <= 1'b1;
         end
-        WrData: if (m_axi_wvalid && m_axi_wready) begin
-          wr_left_q  <= wr_left_q - 1'b1;
-          wr_burst_q <= wr_burst_q - 1'b1;
-          if (wr_burst_q == 9'd1) wr_state_q <= WrResp;
-        end
-        WrResp: if (m_axi_bvalid) begin
-          if (m_axi_bresp[1]) wr_err_o <= 1'b1;
-          if (wr_left_q == 0) begin
-            wr_state_q <= WrIdle;
-            wr_done_o  <= 1'b1;
-          end else begin
-            wr_state_q <= WrAddr;
-          end
-        end
-        default: wr_state_q <= WrIdle;
-      endcase
+      end
     end
   end
+  wire rd_idle = (ract_q == 0) && !m_axi_arvalid && !rf_valid && (rf_count == 0) &&
+                 !sk0v_q && !sk1v_q;
+
+  // ================================================================ writes
+  reg                 wact_q;
+  reg [AddrWidth-1:0] waddr_q;
+  reg [BeatWidth-1:0] wleft_q;
+  assign wr_req_ready_o = !wact_q && !hold_i;
+  reg [LogWrOut+1:0]  wout_q;     // bursts issued whose B has not arrived
+  reg [LogWrOut+1:0]  wopen_q;    // bursts whose AW was accepted and whose data is not all sent
+  reg [LenW-1:0]      wbeat_q;    // beats of the oldest open burst sent so far
+
+  wire [LenW-1:0] w_burst = burst_beats(waddr_q, wleft_q);
+  wire [8:0]      w_len   = {{(9-LenW){1'b0}}, w_burst} - 9'd1;  // AWLEN
+  wire            b_in    = m_axi_bvalid;   // BREADY is always high
+  wire            w_issue = wact_q && (!m_axi_awvalid || m_axi_awready) && (wout_q < WrOut) &&
+                            !hold_i;
+
+  // beats of each issued burst (for WLAST) and its address (for an error on B)
+  wire            wf_valid, wf_full, bf_valid, bf_full;
+  wire [LenW-1:0] wf_head;
+  wire [AddrWidth-1:0] bf_head;
+  wire [LogWrOut:0] wf_count, bf_count;
+  wire w_hs  = m_axi_wvalid && m_axi_wready;
+  wire w_end = w_hs && m_axi_wlast;
+  vta_fifo #(.Width(LenW), .LogDepth(LogWrOut)) u_wr_len (
+      .clk_i(clk_i), .rst_i(rst_i), .clear_i(1'b0),
+      .push_i(w_issue), .push_data_i(w_burst), .full_o(wf_full),
+      .out_valid_o(wf_valid), .out_data_o(wf_head), .pop_i(w_end), .count_o(wf_count));
+  vta_fifo #(.Width(AddrWidth), .LogDepth(LogWrOut)) u_wr_addr (
+      .clk_i(clk_i), .rst_i(rst_i), .clear_i(1'b0),
+      .push_i(w_issue), .push_data_i(waddr_q), .full_o(bf_full),
+      .out_valid_o(bf_valid), .out_data_o(bf_head), .pop_i(b_in), .count_o(bf_count));
+
+  // hold_i: once the store has no beat to offer, filler beats (WSTRB 0) finish
+  // the open bursts; a beat on the bus is never replaced before it is taken
+  reg  wfill_q;   // a filler beat is on the bus, not yet taken
+  wire w_open   = (wopen_q != 0) && wf_valid;
+  wire use_fill = hold_i && (wfill_q || !wr_valid_i);
+  assign m_axi_wvalid = w_open && (wr_valid_i || use_fill);
+  assign wr_ready_o   = m_axi_wready && w_open && !use_fill;
+  assign m_axi_wdata  = use_fill ? {BusBits{1'b0}} : wr_data_i;
+  assign m_axi_wstrb  = use_fill ? {(BusBits/8){1'b0}} : wr_strb_i;
+  assign m_axi_wlast  = (wbeat_q == wf_head - 1'b1);
+  assign m_axi_bready = 1'b1;
+  assign wr_idle_o    = !wact_q && (wout_q == 0);
+
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      wact_q        <= 1'b0;
+      m_axi_awvalid <= 1'b0;
+      wout_q        <= 0;
+      wopen_q       <= 0;
+      wbeat_q       <= 0;
+      wfill_q       <= 1'b0;
+    end else begin
+      wfill_q <= use_fill && m_axi_wvalid && !m_axi_wready;
+      if (hold_i) wact_q <= 1'b0;
+      else if (wr_req_valid_i && !wact_q && wr_req_beats_i != 0) begin
+        wact_q  <= 1'b1;
+        waddr_q <= wr_req_addr_i;
+        wleft_q <= wr_req_beats_i;
+      end
+      if (m_axi_awvalid && m_axi_awready) m_axi_awvalid <= 1'b0;
+      if (w_issue) begin
+        m_axi_awvalid <= 1'b1;
+        m_axi_awaddr  <= waddr_q;
+        m_axi_awlen   <= w_len[7:0];
+        waddr_q       <= waddr_q + ({{(AddrWidth-LenW){1'b0}}, w_burst} << LogBusBytes);
+        wleft_q       <= wleft_q - {{(BeatWidth-LenW){1'b0}}, w_burst};
+        if (wleft_q == {{(BeatWidth-LenW){1'b0}}, w_burst}) wact_q <= 1'b0;
+      end
+      wout_q  <= wout_q + {{(LogWrOut+1){1'b0}}, w_issue} - {{(LogWrOut+1){1'b0}}, b_in};
+      wopen_q <= wopen_q + {{(LogWrOut+1){1'b0}}, m_axi_awvalid && m_axi_awready} -
+                 {{(LogWrOut+1){1'b0}}, w_end};
+      if (w_hs) wbeat_q <= m_axi_wlast ? {LenW{1'b0}} : wbeat_q + 1'b1;
+    end
+  end
+
+  // ================================================================ errors, idle
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      err_o    <= 1'b0;
+      wr_err_o <= 1'b0;
+    end else begin
+      err_o    <= (r_out && rd_err_o) || (b_in && m_axi_bresp[1]);
+      wr_err_o <= b_in && m_axi_bresp[1];
+      if (r_out && rd_err_o)
+        err_addr_o <= baddr + ({{(AddrWidth-LenW){1'b0}}, bbeat_q} << LogBusBytes);
+      else if (b_in && m_axi_bresp[1])
+        err_addr_o <= bf_head;
+    end
+  end
+  assign idle_o = rd_idle && wr_idle_o;
+
+  // rlast is implied by the burst lengths the engine keeps; the FIFOs cannot
+  // overflow (issue stops at RdOut / WrOut)
+  wire unused_ok = ^{m_axi_rlast, m_axi_rresp[0], m_axi_bresp[0], rf_full, wf_full, bf_full,
+                     bf_valid, wf_count, bf_count, pick_len[8], w_len[8]};
 endmodule
 `resetall

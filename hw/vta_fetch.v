@@ -1,7 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Fetch module (VTA-SPEC 4.2): reads the instruction stream in bursts into a
-// small buffer and dispatches each instruction, in program order with
-// head-of-line blocking, to the load, compute or store queue.
+// Fetch module (VTA-SPEC 4.2): reads the instruction stream into a small
+// buffer and dispatches each instruction, in program order with head-of-line
+// blocking, to the load, compute or store queue.
+//
+// The stream is requested in groups of up to 16 instructions that end on
+// 256-byte boundaries (so a group never crosses 4 KiB and, for buses of at
+// most 2048 bits, ends on a beat boundary); several groups may be in flight,
+// as many as the buffer has room for. Buses narrower than an instruction
+// assemble it from 128/BUS beats; wider buses carry BUS/128 instructions per
+// beat, the first group starting at the instruction's slot of its beat.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -12,11 +19,14 @@ module vta_fetch #(
 ) (
     input  wire                      clk_i,
     input  wire                      rst_i,
-    input  wire                      start_i,      // pulse
+    input  wire                      start_i,      // pulse; taken only while idle
     input  wire                      halt_i,       // the run ended (FINISH or an error): stop dispatching
     input  wire [AddrWidth-1:0]      insn_addr_i,
     input  wire [31:0]               insn_count_i,
     output wire                      busy_o,
+    // the rest of the stream is dispatched, or the head waits for a full
+    // queue: FINISH may execute (docs/rtl.md, FINISH)
+    output wire                      quiet_o,
     output reg                       err_dram_o,   // pulse
     output reg                       err_illegal_o, // pulse: illegal instruction at the head
     // DMA read client
@@ -38,35 +48,66 @@ module vta_fetch #(
     output wire [127:0]              insn_o,
     output wire                      progress_o
 );
-  localparam BusBits   = `VTA_BUS_WIDTH;
-  localparam InsBeats  = 128 / BusBits;   // bus is at most 128 bits
+  localparam BusBits     = `VTA_BUS_WIDTH;
   localparam LogBusBytes = `VTA_LOG_BUS_WIDTH - 3;
-  localparam Group     = 16;              // instructions per request
-  localparam LogBuf    = 5;
+  localparam Wide        = (BusBits < 128);                  // an instruction spans beats
+  localparam BeatsPerIns = Wide ? 128 / BusBits : 1;
+  localparam InsPerBeat  = Wide ? 1 : BusBits / 128;
+  localparam SlotW       = (InsPerBeat > 1) ? $clog2(InsPerBeat) : 1;
+  localparam LogBuf      = 5;                                // buffer of 32 (+1 output register)
 
-  localparam [1:0] FIdle = 2'd0, FReq = 2'd1, FData = 2'd2;
-  reg [1:0]           state_q;
-  reg [AddrWidth-1:0] addr_q;
-  reg [31:0]          left_q;     // instructions not yet requested
-  reg [31:0]          pending_q;  // instructions requested, not yet received
-  reg [127:0]         asm_q;
+  // ---------------------------------------------------------------- requests
+  reg  [AddrWidth-1:0] req_addr_q;   // byte address of the next instruction to request
+  reg  [31:0]          req_left_q;   // instructions not yet requested
+  reg  [5:0]           pend_n_q;     // instructions of the request on the DMA port
+  reg  [LogBuf+1:0]    inflight_q;   // requested (accepted by the DMA), not yet buffered
+  reg                  stop_q;       // an illegal instruction was seen: drop the rest of the run
+  wire                 buf_full, head_valid;
+  wire [127:0]         head;
+  wire [LogBuf:0]      buf_count;
+
+  wire [4:0]  to_line = 5'd16 - {1'b0, req_addr_q[7:4]};
+  wire [31:0] group_n = (req_left_q < {27'd0, to_line}) ? req_left_q : {27'd0, to_line};
+  wire [31:0] held    = {{(31-LogBuf){1'b0}}, buf_count} + {31'd0, head_valid} +
+                        {{(30-LogBuf){1'b0}}, inflight_q};
+  wire        room    = (held + group_n) <= (1 << LogBuf);
+  // beats of a request of group_n instructions from req_addr_q
+  wire [AddrWidth-1:0] req_end  = req_addr_q + ({{(AddrWidth-32){1'b0}}, group_n} << 4) - 1'b1;
+  wire [AddrWidth-1:0] req_span = (req_end >> LogBusBytes) - (req_addr_q >> LogBusBytes) + 1'b1;
+  wire accept = dma_req_valid_o && dma_req_ready_i;
+  wire halted = stop_q || halt_i;
+
+  // ---------------------------------------------------------------- data
+  reg [AddrWidth-1:0] rcv_addr_q;    // byte address of the next instruction to arrive
+  reg [31:0]          rcv_left_q;    // instructions of the stream still to arrive
+  reg [127:0]         asm_q;         // wide buses: the beats of an instruction so far
   reg [7:0]           bidx_q;
-
-  wire              buf_full, head_valid;
-  wire [127:0]      head;
-  wire [LogBuf:0]   buf_count;
-  reg  [127:0]      insn_now;
+  reg [127:0]         insn_now;
+  wire [SlotW-1:0]    slot = rcv_addr_q[4 +: SlotW];
   integer j;
-  always @* begin
-    insn_now = asm_q;
-    for (j = 0; j < InsBeats; j = j + 1)
-      if ({24'd0, bidx_q} == j) insn_now[j*BusBits +: BusBits] = dma_data_i;
-  end
+  generate
+    if (Wide) begin : gen_wide
+      always @* begin
+        insn_now = asm_q;
+        for (j = 0; j < BeatsPerIns; j = j + 1)
+          if ({24'd0, bidx_q} == j) insn_now[j*BusBits +: BusBits] = dma_data_i;
+      end
+    end else begin : gen_narrow
+      always @* begin
+        insn_now = dma_data_i[127:0];
+        for (j = 0; j < InsPerBeat; j = j + 1)
+          if ({{(32-SlotW){1'b0}}, slot} == j) insn_now = dma_data_i[j*128 +: 128];
+      end
+    end
+  endgenerate
+  // a narrow beat is released at its last slot, or after the stream's last instruction
+  wire last_slot = Wide || (InsPerBeat == 1) || ({{(32-SlotW){1'b0}}, slot} == InsPerBeat - 1) ||
+                   (rcv_left_q == 1);
+  assign dma_ready_o = Wide ? 1'b1 : last_slot;
   wire beat     = dma_valid_i && dma_ready_o;
-  wire buf_push = beat && (bidx_q == InsBeats - 1);
-  assign dma_ready_o = (state_q == FData);
+  wire buf_push = dma_valid_i && (Wide ? ({24'd0, bidx_q} == BeatsPerIns - 1) : 1'b1);
 
-  // dispatch of the buffer head
+  // ---------------------------------------------------------------- dispatch of the buffer head
   wire [2:0] op   = head[`VTA_MEM_OPCODE_LSB +: `VTA_MEM_OPCODE_WIDTH];
   wire [2:0] mt   = head[`VTA_MEM_MEMORY_TYPE_LSB +: `VTA_MEM_MEMORY_TYPE_WIDTH];
   wire to_ld = (op == `VTA_OPCODE_LOAD) && (mt == `VTA_MEM_ID_INP || mt == `VTA_MEM_ID_WGT);
@@ -90,15 +131,17 @@ module vta_fetch #(
              (to_ld && h_prev) ||
              (to_st && (h_next || ((h_xsize != 0) && h_pads))) ||
              ((op == `VTA_OPCODE_ALU) && (h_aluop > `VTA_ALU_OPCODE_MUL));
-  reg  stop_q;  // an illegal instruction was seen: drop the rest of this run's stream
-  wire drop  = head_valid && (stop_q || halt_i || bad);
-  wire go    = head_valid && !stop_q && !halt_i && !bad &&
-               (to_ld ? !ld_full_i : to_st ? !st_full_i : !cp_full_i);
+  wire full  = to_ld ? ld_full_i : to_st ? st_full_i : cp_full_i;
+  wire drop  = head_valid && (halted || bad);
+  wire go    = head_valid && !halted && !bad && !full;
   assign ld_push_o = go && to_ld;
   assign st_push_o = go && to_st;
   assign cp_push_o = go && to_cp;
   assign insn_o    = head;
-  assign busy_o    = (state_q != FIdle) || head_valid || (buf_count != 0);
+  wire   fetching  = (req_left_q != 0) || dma_req_valid_o || (inflight_q != 0);
+  assign busy_o    = fetching || head_valid || (buf_count != 0);
+  assign quiet_o   = (!fetching && !head_valid && (buf_count == 0)) ||
+                     (head_valid && !bad && !stop_q && full);
   assign progress_o = beat || go;
 
   vta_fifo #(.Width(128), .LogDepth(LogBuf)) u_buf (
@@ -114,59 +157,62 @@ module vta_fetch #(
       .count_o     (buf_count)
   );
 
-  wire [31:0] group_n = (left_q < Group) ? left_q : Group;
-  wire        room    = ({{(31-LogBuf){1'b0}}, buf_count} + Group) <= (1 << LogBuf);
-
   always @(posedge clk_i) begin
     if (rst_i) begin
-      state_q         <= FIdle;
       dma_req_valid_o <= 1'b0;
       err_dram_o      <= 1'b0;
       err_illegal_o   <= 1'b0;
       stop_q          <= 1'b0;
-      left_q          <= 0;
-      pending_q       <= 0;
+      req_left_q      <= 0;
+      rcv_left_q      <= 0;
+      inflight_q      <= 0;
       bidx_q          <= 0;
     end else begin
-      err_dram_o <= beat && dma_err_i;
+      err_dram_o    <= beat && dma_err_i;
       err_illegal_o <= head_valid && bad && !stop_q && !halt_i;
       if (head_valid && bad && !halt_i) stop_q <= 1'b1;
-      case (state_q)
-        FIdle: if (start_i) begin
-          stop_q  <= 1'b0;
-          addr_q  <= insn_addr_i;
-          left_q  <= insn_count_i;
-          state_q <= (insn_count_i != 0) ? FReq : FIdle;
-        end
-        FReq: if (!dma_req_valid_o) begin
-          if (stop_q || halt_i) state_q <= FIdle;
-          else if (room) begin
-            dma_req_valid_o <= 1'b1;
-            dma_req_addr_o  <= addr_q;
-            dma_req_beats_o <= group_n * InsBeats;
-            pending_q       <= group_n;
-          end
-        end else if (dma_req_ready_i) begin
+      if (start_i && !busy_o) begin
+        stop_q     <= 1'b0;
+        req_addr_q <= insn_addr_i;
+        req_left_q <= insn_count_i;
+        rcv_addr_q <= insn_addr_i;
+        rcv_left_q <= insn_count_i;
+      end
+
+      // requests: one on the DMA port at a time; withdrawn if the run stops first
+      if (dma_req_valid_o) begin
+        if (accept) begin
           dma_req_valid_o <= 1'b0;
-          left_q  <= left_q - pending_q;
-          addr_q  <= addr_q + ({{(AddrWidth-32){1'b0}}, pending_q} << 4);
-          bidx_q  <= 0;
-          state_q <= FData;
+          req_addr_q <= req_addr_q + ({{(AddrWidth-6){1'b0}}, pend_n_q} << 4);
+          req_left_q <= req_left_q - {26'd0, pend_n_q};
+        end else if (halted) begin
+          dma_req_valid_o <= 1'b0;
         end
-        FData: if (beat) begin
+      end else if (req_left_q != 0 && !halted && room) begin
+        dma_req_valid_o <= 1'b1;
+        dma_req_addr_o  <= {req_addr_q[AddrWidth-1:LogBusBytes], {LogBusBytes{1'b0}}};
+        dma_req_beats_o <= Wide ? group_n[BeatWidth-1:0] * BeatsPerIns : req_span[BeatWidth-1:0];
+        pend_n_q        <= group_n[5:0];
+      end
+      if (halted && !accept) req_left_q <= 0;
+      inflight_q <= inflight_q + (accept ? {{(LogBuf-4){1'b0}}, pend_n_q} : {(LogBuf+2){1'b0}}) -
+                    {{(LogBuf+1){1'b0}}, buf_push};
+
+      // data: instructions in stream order
+      if (dma_valid_i) begin
+        if (Wide) begin
           asm_q  <= insn_now;
-          bidx_q <= (bidx_q == InsBeats - 1) ? 8'd0 : bidx_q + 8'd1;
-          if (bidx_q == InsBeats - 1) begin
-            pending_q <= pending_q - 1;
-            if (pending_q == 1) state_q <= (left_q != 0 && !stop_q && !halt_i) ? FReq : FIdle;
-          end
+          bidx_q <= ({24'd0, bidx_q} == BeatsPerIns - 1) ? 8'd0 : bidx_q + 8'd1;
         end
-        default: state_q <= FIdle;
-      endcase
+        if (buf_push) begin
+          rcv_addr_q <= rcv_addr_q + 16;
+          rcv_left_q <= rcv_left_q - 1;
+        end
+      end
     end
   end
 
   // buf_full cannot happen: a group is requested only when it fits
-  wire unused_ok = buf_full ^ LogBusBytes[0];
+  wire unused_ok = buf_full ^ (^req_span) ^ (^req_end) ^ (^asm_q);
 endmodule
 `resetall

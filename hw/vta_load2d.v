@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
-// LOAD_2D sequencer (VTA-SPEC 4.4): turns one LOAD instruction into a stream
-// of SRAM row writes (zero pads and DRAM elements) and DMA read requests.
-// Elements at least as wide as the bus are assembled from whole beats;
-// narrower elements (32-bit micro-ops) are cut out of beats.
+// LOAD_2D sequencer (VTA-SPEC 4.4): turns one LOAD instruction into DMA read
+// requests and a stream of SRAM row writes (zero pads and DRAM elements).
+//
+// Two halves run at once (docs/rtl.md, DMA): the request side walks the DRAM
+// rows and hands the DMA one request per row, or one for the whole block
+// when the rows are contiguous (x_stride == x_size, padding or not), so
+// later rows are in flight while earlier ones arrive; the write side walks
+// the SRAM block (top pad rows, then per row left pad, data, right pad, then
+// bottom pad rows) and takes the elements in stream order. Elements at least
+// as wide as the bus are assembled from whole beats; narrower ones are cut
+// out of beats at their byte offset (their DRAM address is a multiple of
+// their size, VTA-SPEC 2.4). A block that does not fit the SRAM is refused
+// before anything is read or written.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -21,7 +30,7 @@ module vta_load2d #(
     input  wire [3:0]                log_elem_i,   // log2 of DRAM element bytes
     input  wire [31:0]               depth_i,      // SRAM rows
     output wire                      busy_o,
-    output reg                       err_range_o,  // pulse: destination block beyond depth
+    output reg                       err_range_o,  // pulse: destination block beyond depth (nothing done)
     output reg                       err_dram_o,   // pulse: DMA error response
     // SRAM writes
     output reg                       wr_en_o,
@@ -29,9 +38,9 @@ module vta_load2d #(
     output reg  [31:0]               wr_idx_o,     // unwrapped; the user wraps modulo depth
     output reg  [DataBits-1:0]       wr_data_o,
     // DMA read client
-    output reg                       dma_req_valid_o,
-    output reg  [AddrWidth-1:0]      dma_req_addr_o,
-    output reg  [BeatWidth-1:0]      dma_req_beats_o,
+    output wire                      dma_req_valid_o,
+    output wire [AddrWidth-1:0]      dma_req_addr_o,
+    output wire [BeatWidth-1:0]      dma_req_beats_o,
     input  wire                      dma_req_ready_i,
     input  wire                      dma_valid_i,
     output wire                      dma_ready_o,
@@ -41,7 +50,8 @@ module vta_load2d #(
   localparam BusBits     = `VTA_BUS_WIDTH;
   localparam LogBusBytes = `VTA_LOG_BUS_WIDTH - 3;
   localparam MaxBeats    = (DataBits > BusBits) ? DataBits / BusBits : 1;
-  localparam WordsPerBeat = BusBits / 32;
+  localparam BidxW       = (MaxBeats > 1) ? $clog2(MaxBeats) : 1;
+  localparam LowW        = (DataBits < BusBits) ? DataBits : BusBits;  // bits a beat fills
 
   // instruction fields
   wire [15:0] f_sram  = insn_i[`VTA_MEM_SRAM_BASE_LSB +: `VTA_MEM_SRAM_BASE_WIDTH];
@@ -57,49 +67,58 @@ module vta_load2d #(
   wire [31:0] width_w = {28'd0, f_xp0} + {16'd0, f_xsize} + {28'd0, f_xp1};
   wire [31:0] rows_w  = {28'd0, f_yp0} + {16'd0, f_ysize} + {28'd0, f_yp1};
   wire [47:0] block_w = rows_w * width_w;
-  wire        contig  = (f_xp0 == 0) && (f_xp1 == 0) && (f_xstr == f_xsize);
+  wire        merge   = (f_xstr == f_xsize);   // DRAM rows back to back: one request
 
-  localparam [2:0] SIdle = 3'd0, STop = 3'd1, SLeft = 3'd2, SReq = 3'd3, SData = 3'd4,
-                   SRight = 3'd5, SBottom = 3'd6;
+  // ---------------------------------------------------------------- shared state
+  reg [3:0]           log_e_q;
+  reg [15:0]          xsize_q, stride_q;
+  reg                 merge_q;
+  wire narrow = (log_e_q < LogBusBytes);
+
+  // ---------------------------------------------------------------- request side
+  wire range_bad = ({32'd0, f_sram} + block_w > {16'd0, depth_i});
+  wire go_load   = start_i && (state_q == SIdle) && (f_xsize != 0) && !range_bad;
+  wire req_busy;
+  vta_rowreq #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_req (
+      .clk_i(clk_i), .rst_i(rst_i), .start_i(go_load), .base_i(base_i), .elem_i(f_dram),
+      .rows_i(f_ysize), .xsize_i(f_xsize), .stride_i(f_xstr), .log_e_i(log_elem_i),
+      .busy_o(req_busy), .req_valid_o(dma_req_valid_o), .req_addr_o(dma_req_addr_o),
+      .req_beats_o(dma_req_beats_o), .req_ready_i(dma_req_ready_i));
+  reg  [31:0] seg_n_q;     // elements per request
+  wire [AddrWidth-1:0] start_addr = base_i + ({{(AddrWidth-32){1'b0}}, f_dram} << log_elem_i);
+
+  // ---------------------------------------------------------------- write side
+  localparam [2:0] SIdle = 3'd0, STop = 3'd1, SLeft = 3'd2, SData = 3'd3, SRight = 3'd4,
+                   SBottom = 3'd5;
   reg [2:0]  state_q;
   reg [31:0] p_q;          // next SRAM row
-  reg [31:0] cnt_q;        // remaining zero rows or elements in this phase
-  reg [31:0] row_left_q;   // DRAM rows left (including the current one)
-  reg [31:0] row_len_q;    // elements per DRAM row
-  reg [47:0] row_elem_q;   // DRAM element index of the current row
-  reg [15:0] stride_q;
+  reg [31:0] cnt_q;        // zero rows/elements left in a pad phase, elements left in SData
+  reg [15:0] row_left_q;   // DRAM rows left (including the current one)
+  reg [47:0] c_elem_q;     // DRAM element index of the current row
+  reg [31:0] seg_left_q;   // elements left in the current request's data
   reg [31:0] wpad_q;       // W
   reg [3:0]  xp0_q, xp1_q, yp1_q;
-  reg [3:0]  log_e_q;
-  reg [AddrWidth-1:0] base_q;
-  reg [7:0]  bidx_q;       // beat within element (wide) or word within beat (narrow)
-  reg [DataBits-1:0] asm_q;
-
-  wire narrow = (log_e_q < LogBusBytes);
+  reg [LogBusBytes-1:0] off_q;     // narrow: byte offset of the next element in its beat
+  reg [LogBusBytes-1:0] row_off_q; // narrow: byte offset of the current row's first element
+  reg                   first_q;   // still on the first DRAM row
+  reg [BidxW-1:0]       bidx_q;    // wide: beat within the element
   assign busy_o = (state_q != SIdle);
 
-  // wide mode: element beats; narrow mode: words of a beat still to hand out
-  wire [7:0] elem_beats = narrow ? 8'd1 : (8'd1 << (log_e_q - LogBusBytes));
-  reg        narrow_last_word;  // current word is the last needed one of this beat
-  wire [AddrWidth-1:0] row_addr = base_q + ({{(AddrWidth-48){1'b0}}, row_elem_q} << log_e_q);
+  wire [15:0] elem_beats = narrow ? 16'd1 : (16'd1 << (log_e_q - LogBusBytes));
+  wire [LogBusBytes:0] e_bytes = {{LogBusBytes{1'b0}}, 1'b1} << log_e_q;  // narrow only
+  wire [LogBusBytes:0] off_next = {1'b0, off_q} + e_bytes;
+  wire [AddrWidth-1:0] stride_bytes = {{(AddrWidth-16){1'b0}}, stride_q} << log_e_q;
+  wire [LogBusBytes-1:0] row_off_next = row_off_q + stride_bytes[LogBusBytes-1:0];
+  wire seg_last = (seg_left_q == 1);
+  // a narrow beat is released with its last element, or with the last of its request
+  assign dma_ready_o = (state_q == SData) && (seg_left_q != 0) &&
+                       (!narrow || off_next[LogBusBytes] || seg_last);
+  wire take = (state_q == SData) && (seg_left_q != 0) && dma_valid_i;
 
-  // Element assembly (wide mode): beat bidx_q of an element goes to its slot of
-  // asm_q (and of wr_data_o for the last beat), written slot by slot in the
-  // clocked block: no wide function temporaries, which the simulator would
-  // clear on every clock (docs/rtl.md).
-  integer j;
-
-  // word selected from the beat (narrow mode)
-  reg [31:0] word_now;
-  integer m;
-  always @* begin
-    word_now = 32'd0;
-    for (m = 0; m < WordsPerBeat; m = m + 1)
-      if ({24'd0, bidx_q} == m) word_now = dma_data_i[m*32 +: 32];
-    narrow_last_word = (bidx_q == WordsPerBeat - 1) || (cnt_q == 1);
-  end
-
-  assign dma_ready_o = (state_q == SData) && (!narrow || narrow_last_word || cnt_q == 0);
+  // element cut out of a beat (narrow): the bytes from off_q, zero above the element
+  wire [BusBits-1:0] shifted = dma_data_i >> {off_q, 3'b000};
+  wire [BusBits-1:0] e_mask  = ~({BusBits{1'b1}} << {e_bytes, 3'b000});
+  wire [BusBits-1:0] narrow_elem = shifted & e_mask;
 
   // next phase after a row's data (or its absence)
   task goto_after_data;
@@ -116,9 +135,11 @@ module vta_load2d #(
   task goto_next_row;
     begin
       if (row_left_q > 1) begin
-        row_left_q <= row_left_q - 1;
-        row_elem_q <= row_elem_q + {32'd0, stride_q};
-        goto_row_start;
+        row_left_q <= row_left_q - 1'b1;
+        c_elem_q   <= c_elem_q + {32'd0, stride_q};
+        row_off_q  <= row_off_next;
+        first_q    <= 1'b0;
+        goto_row_start(1'b1);
       end else begin
         row_left_q <= 0;
         if (yp1_q != 0) begin
@@ -131,17 +152,34 @@ module vta_load2d #(
     end
   endtask
 
+  // adv: the row advanced in this cycle (row_off_q is not yet its offset)
   task goto_row_start;
+    input adv;
     begin
       if (xp0_q != 0) begin
         state_q <= SLeft;
         cnt_q   <= {28'd0, xp0_q};
       end else begin
-        state_q <= SReq;
+        goto_data(adv);
       end
     end
   endtask
 
+  // a row's data begins; a new request (every row, or only the first when the
+  // rows are merged) starts at the byte offset of its first element
+  task goto_data;
+    input adv;
+    begin
+      state_q <= SData;
+      cnt_q   <= {16'd0, xsize_q};
+      if (!merge_q || (first_q && !adv)) begin
+        seg_left_q <= seg_n_q;
+        off_q      <= adv ? row_off_next : row_off_q;
+      end
+    end
+  endtask
+
+  integer j;
   always @(posedge clk_i) begin
     if (rst_i) begin
       state_q         <= SIdle;
@@ -149,33 +187,36 @@ module vta_load2d #(
       err_dram_o      <= 1'b0;
       wr_en_o         <= 1'b0;
       elem_o          <= 1'b0;
-      dma_req_valid_o <= 1'b0;
     end else begin
       err_range_o <= 1'b0;
       err_dram_o  <= 1'b0;
       wr_en_o     <= 1'b0;
       elem_o      <= 1'b0;
+
       case (state_q)
         SIdle: if (start_i && f_xsize != 0) begin
-          p_q       <= {16'd0, f_sram};
-          wpad_q    <= width_w;
-          xp0_q     <= f_xp0;
-          xp1_q     <= f_xp1;
-          yp1_q     <= f_yp1;
-          stride_q  <= f_xstr;
-          log_e_q   <= log_elem_i;
-          base_q    <= base_i;
-          row_elem_q <= {16'd0, f_dram};
-          if (contig) begin
-            row_left_q <= (f_ysize != 0) ? 32'd1 : 32'd0;
-            row_len_q  <= {16'd0, f_ysize} * {16'd0, f_xsize};
+          if (range_bad) begin
+            err_range_o <= 1'b1;   // the golden model checks before it writes anything
           end else begin
-            row_left_q <= {16'd0, f_ysize};
-            row_len_q  <= {16'd0, f_xsize};
+            p_q        <= {16'd0, f_sram};
+            wpad_q     <= width_w;
+            xp0_q      <= f_xp0;
+            xp1_q      <= f_xp1;
+            yp1_q      <= f_yp1;
+            xsize_q    <= f_xsize;
+            stride_q   <= f_xstr;
+            merge_q    <= merge;
+            log_e_q    <= log_elem_i;
+            c_elem_q   <= {16'd0, f_dram};
+            row_off_q  <= start_addr[LogBusBytes-1:0];
+            first_q    <= 1'b1;
+            row_left_q <= f_ysize;
+            seg_n_q    <= merge ? {16'd0, f_ysize} * {16'd0, f_xsize} : {16'd0, f_xsize};
+            seg_left_q <= 0;
+            bidx_q     <= 0;
+            state_q    <= STop;
+            cnt_q      <= {28'd0, f_yp0} * width_w;
           end
-          if ({32'd0, f_sram} + block_w > {16'd0, depth_i}) err_range_o <= 1'b1;
-          state_q <= STop;
-          cnt_q   <= {28'd0, f_yp0} * width_w;
         end
         STop: if (cnt_q != 0) begin
           wr_en_o   <= 1'b1;
@@ -184,7 +225,7 @@ module vta_load2d #(
           p_q       <= p_q + 1;
           cnt_q     <= cnt_q - 1;
         end else if (row_left_q != 0) begin
-          goto_row_start;
+          goto_row_start(1'b0);
         end else begin
           goto_next_row;
         end
@@ -195,56 +236,36 @@ module vta_load2d #(
           p_q       <= p_q + 1;
           cnt_q     <= cnt_q - 1;
         end else begin
-          state_q <= SReq;
-        end
-        SReq: if (!dma_req_valid_o) begin
-          dma_req_valid_o <= 1'b1;
-          if (narrow) begin
-            dma_req_addr_o  <= row_addr & ~({{(AddrWidth-LogBusBytes){1'b0}}, {LogBusBytes{1'b1}}});
-            dma_req_beats_o <= ({{(BeatWidth-32){1'b0}}, row_len_q} +
-                                {{(BeatWidth-LogBusBytes+2){1'b0}}, row_addr[LogBusBytes-1:2]} +
-                                WordsPerBeat - 1) >> (LogBusBytes - 2);
-            bidx_q <= {{(8-LogBusBytes+2){1'b0}}, row_addr[LogBusBytes-1:2]};
-          end else begin
-            dma_req_addr_o  <= row_addr;
-            dma_req_beats_o <= {{(BeatWidth-32){1'b0}}, row_len_q} << (log_e_q - LogBusBytes);
-            bidx_q <= 0;
-          end
-          cnt_q <= row_len_q;
-        end else if (dma_req_ready_i) begin
-          dma_req_valid_o <= 1'b0;
-          state_q <= SData;
+          goto_data(1'b0);
         end
         SData: begin
-          if (dma_valid_i) begin
+          if (take) begin
             if (dma_err_i) err_dram_o <= 1'b1;
             if (narrow) begin
-              if (cnt_q != 0) begin
-                wr_en_o   <= 1'b1;
-                elem_o    <= 1'b1;
-                wr_idx_o  <= p_q;
-                wr_data_o <= {{(DataBits-32){1'b0}}, word_now};
-                p_q       <= p_q + 1;
-                cnt_q     <= cnt_q - 1;
-                bidx_q    <= (bidx_q == WordsPerBeat - 1) ? 8'd0 : bidx_q + 8'd1;
-                if (cnt_q == 1) goto_after_data;  // the last beat ends with this word
-              end
+              wr_en_o    <= 1'b1;
+              elem_o     <= 1'b1;
+              wr_idx_o   <= p_q;
+              wr_data_o  <= 0;
+              wr_data_o[LowW-1:0] <= narrow_elem[LowW-1:0];
+              p_q        <= p_q + 1;
+              off_q      <= off_next[LogBusBytes-1:0];
+              seg_left_q <= seg_left_q - 1;
+              cnt_q      <= cnt_q - 1;
+              if (cnt_q == 1) goto_after_data;
             end else begin
-              if (bidx_q == elem_beats - 1) begin
-                bidx_q    <= 0;
-                wr_en_o   <= 1'b1;
-                elem_o    <= 1'b1;
-                wr_idx_o  <= p_q;
-                wr_data_o <= asm_q;
-                for (j = 0; j < MaxBeats; j = j + 1)
-                  if ({24'd0, bidx_q} == j) wr_data_o[j*BusBits +: BusBits] <= dma_data_i;
-                p_q       <= p_q + 1;
-                cnt_q     <= cnt_q - 1;
+              for (j = 0; j < MaxBeats; j = j + 1)
+                if ({{(32-BidxW){1'b0}}, bidx_q} == j) wr_data_o[j*LowW +: LowW] <= dma_data_i[LowW-1:0];
+              if ({{(16-BidxW){1'b0}}, bidx_q} == elem_beats - 1) begin
+                bidx_q     <= 0;
+                wr_en_o    <= 1'b1;
+                elem_o     <= 1'b1;
+                wr_idx_o   <= p_q;
+                p_q        <= p_q + 1;
+                seg_left_q <= seg_left_q - 1;
+                cnt_q      <= cnt_q - 1;
                 if (cnt_q == 1) goto_after_data;
               end else begin
-                for (j = 0; j < MaxBeats; j = j + 1)
-                  if ({24'd0, bidx_q} == j) asm_q[j*BusBits +: BusBits] <= dma_data_i;
-                bidx_q <= bidx_q + 8'd1;
+                bidx_q <= bidx_q + 1'b1;
               end
             end
           end
@@ -271,5 +292,7 @@ module vta_load2d #(
       endcase
     end
   end
+  wire unused_ok = ^{stride_bytes[AddrWidth-1:LogBusBytes], start_addr[AddrWidth-1:LogBusBytes],
+                     narrow_elem, req_busy};
 endmodule
 `resetall

@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// Store module (VTA-SPEC 4.6): OUT SRAM rows to strided DRAM rows. Tokens
-// are pushed only after every DRAM write has been acknowledged.
+// Store module (VTA-SPEC 4.6): OUT SRAM rows to strided DRAM rows.
+//
+// The request side hands the DMA one write request per DRAM row, or one for
+// the whole block when the rows are contiguous (x_stride == x_size); the data
+// side reads the OUT rows in order and sends them as beats: an element at
+// least as wide as the bus in whole beats, narrower elements packed into
+// beats with WSTRB set only for their bytes (so the neighbours in DRAM are
+// untouched). The DMA does not wait for write responses between bursts; the
+// instruction is done, and its tokens pushed, once every response has
+// arrived (dma_idle_i). A block beyond the OUT buffer is refused before
+// anything is written.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -29,25 +38,39 @@ module vta_store #(
     output wire [`VTA_LOG_OUT_BUFF_DEPTH-1:0] out_rd_addr_o,
     input  wire [`VTA_OUT_MATRIX_WIDTH-1:0]   out_rd_data_i,
     // DMA write client
-    output reg                        dma_req_valid_o,
-    output reg  [AddrWidth-1:0]       dma_req_addr_o,
-    output reg  [BeatWidth-1:0]       dma_req_beats_o,
+    output wire                       dma_req_valid_o,
+    output wire [AddrWidth-1:0]       dma_req_addr_o,
+    output wire [BeatWidth-1:0]       dma_req_beats_o,
     input  wire                       dma_req_ready_i,
     output wire                       dma_valid_o,
     output wire [`VTA_BUS_WIDTH-1:0]  dma_data_o,
+    output wire [`VTA_BUS_WIDTH/8-1:0] dma_strb_o,
     input  wire                       dma_ready_i,
-    input  wire                       dma_done_i,
+    input  wire                       dma_idle_i,   // every write response has arrived
     // status
     output reg                        err_illegal_o,
     output reg                        err_range_o,
     output wire                       busy_o,
     output wire                       tokwait_o,
-    output wire                       progress_o
+    output wire                       progress_o,
+    output wire                       elem_o        // an element was handed to the DMA (pulse)
 );
-  localparam BusBits   = `VTA_BUS_WIDTH;
-  localparam ElemBits  = `VTA_OUT_MATRIX_WIDTH;
-  localparam ElemBeats = (ElemBits > BusBits) ? ElemBits / BusBits : 1;
-  localparam LogOut    = `VTA_LOG_OUT_BUFF_DEPTH;
+  localparam BusBits     = `VTA_BUS_WIDTH;
+  localparam BusBytes    = BusBits / 8;
+  localparam LogBusBytes = `VTA_LOG_BUS_WIDTH - 3;
+  localparam ElemBits    = `VTA_OUT_MATRIX_WIDTH;
+  localparam ElemBytes   = `VTA_OUT_ELEM_BYTES;
+  localparam Narrow      = (ElemBits < BusBits);              // several elements per beat
+  localparam ElemBeats   = Narrow ? 1 : ElemBits / BusBits;
+  localparam Slots       = Narrow ? BusBits / ElemBits : 1;
+  localparam SlotW       = (Slots > 1) ? $clog2(Slots) : 1;
+  localparam BeatIdxW    = (ElemBeats > 1) ? $clog2(ElemBeats) + 1 : 2;
+  localparam SlotBits    = Narrow ? ElemBits : BusBits;   // bits of one slot of a beat
+  localparam WideW       = Narrow ? ElemBits : BusBits;   // bits of one beat of an element
+  localparam [BusBytes:0] StrbOne = 1;
+  localparam [BusBytes:0] StrbAll = (StrbOne << (Narrow ? ElemBytes : 0)) - 1'b1;
+  localparam [BusBytes-1:0] ElemStrb = StrbAll[BusBytes-1:0];     // strobes of one narrow element
+  localparam LogOut      = `VTA_LOG_OUT_BUFF_DEPTH;
   function integer clog2i;
     input integer v;
     integer r;
@@ -57,9 +80,9 @@ module vta_store #(
       clog2i = r;
     end
   endfunction
-  localparam LogOutE = clog2i(`VTA_OUT_ELEM_BYTES);
+  localparam LogOutE = clog2i(ElemBytes);
 
-  localparam [2:0] SIdle = 3'd0, STok = 3'd1, SRow = 3'd2, SData = 3'd3, SPush = 3'd4;
+  localparam [2:0] SIdle = 3'd0, STok = 3'd1, SRun = 3'd2, SPush = 3'd3;
   reg [2:0]   state_q;
   reg [127:0] insn_q;
   wire       pop_prev  = insn_q[`VTA_MEM_POP_PREV_LSB];
@@ -73,6 +96,8 @@ module vta_store #(
   wire [15:0] f_xstr  = insn_q[`VTA_MEM_X_STRIDE_LSB +: `VTA_MEM_X_STRIDE_WIDTH];
   wire [15:0] f_pads  = insn_q[`VTA_MEM_Y_PAD_0_LSB +: 16];
   wire        tok_ready = run_i && !flush_i && (!pop_prev || g2s_avail_i);
+  wire [31:0] f_elems = {16'd0, f_ysize} * {16'd0, f_xsize};
+  wire        f_merge = (f_xstr == f_xsize);
 
   assign insn_pop_o = (state_q == SIdle) && insn_valid_i && run_i;
   assign g2s_pop_o  = (state_q == STok) && tok_ready && pop_prev;
@@ -80,41 +105,76 @@ module vta_store #(
   assign tokwait_o  = (state_q == STok) && !tok_ready;
   assign busy_o     = (state_q != SIdle);
 
-  reg [15:0] rows_left_q;
-  reg [47:0] row_elem_q;    // DRAM element index of the current row
-  reg [31:0] src_q;         // next OUT row to read
-  reg [31:0] rd_left_q;     // OUT rows of this DRAM row still to read
-  reg        nxt_valid_q;   // the SRAM output register holds an unsent element
-  reg [ElemBits-1:0] sh_q;  // element being sent
-  reg [7:0]  sh_beats_q;    // beats of sh_q still to send
-  reg [7:0]  sh_idx_q;
+  wire [AddrWidth-1:0] start_addr = out_base_i + ({{(AddrWidth-32){1'b0}}, f_dram} << LogOutE);
 
-  wire beat_ok   = dma_valid_o && dma_ready_i;
-  wire sh_free   = (sh_beats_q == 0) || (beat_ok && sh_beats_q == 1);
-  wire load_sh   = (state_q == SData) && nxt_valid_q && sh_free;
-  assign out_rd_en_o   = (state_q == SData) && (rd_left_q != 0) && (!nxt_valid_q || load_sh);
+  // ---------------------------------------------------------------- request side
+  wire range_bad = ({16'd0, f_sram} + f_elems > (32'd1 << LogOut)) && (f_xsize != 0);
+  wire go_store  = (state_q == STok) && tok_ready && !flush_i && !range_bad;
+  wire req_busy;
+  vta_rowreq #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_req (
+      .clk_i(clk_i), .rst_i(rst_i), .start_i(go_store), .base_i(out_base_i), .elem_i(f_dram),
+      .rows_i(f_ysize), .xsize_i(f_xsize), .stride_i(f_xstr), .log_e_i(LogOutE[3:0]),
+      .busy_o(req_busy), .req_valid_o(dma_req_valid_o), .req_addr_o(dma_req_addr_o),
+      .req_beats_o(dma_req_beats_o), .req_ready_i(dma_req_ready_i));
+  reg  [31:0] seg_n_q;     // elements per request
+  reg  [15:0] stride_q;
+
+  // ---------------------------------------------------------------- data side
+  reg  [31:0] src_q;       // next OUT row to read
+  reg  [31:0] rd_left_q;   // OUT rows still to read
+  reg         nxt_valid_q; // the SRAM output register holds an unsent element
+  reg  [31:0] seg_left_q;  // elements of the current request still to send (0: a new one starts)
+  wire        beat_ok = dma_valid_o && dma_ready_i;
+
+  // wide elements: shifted out beat by beat
+  reg [ElemBits-1:0]  sh_q;
+  reg [BeatIdxW-1:0]  sh_beats_q;   // beats of sh_q still to send
+  reg [BeatIdxW-1:0]  sh_idx_q;
+  // narrow elements: packed into one beat with its strobes
+  reg [BusBits-1:0]   ob_q;
+  reg [BusBytes-1:0]  ob_strb_q;
+  reg                 ob_valid_q;   // the beat is complete and offered to the DMA
+  reg [LogBusBytes-1:0] off_q;      // byte offset of the next element in the beat
+  reg [LogBusBytes-1:0] seg_off_q;  // byte offset of the next request's first element
+  wire [AddrWidth-1:0]  stride_bytes = {{(AddrWidth-16){1'b0}}, stride_q} << LogOutE;
+
+  wire free    = Narrow ? (!ob_valid_q || beat_ok)
+                        : ((sh_beats_q == 0) || (beat_ok && sh_beats_q == 1));
+  wire consume = (state_q == SRun) && nxt_valid_q && free;
+  assign out_rd_en_o   = (state_q == SRun) && (rd_left_q != 0) && (!nxt_valid_q || consume);
   assign out_rd_addr_o = src_q[LogOut-1:0];
-  assign dma_valid_o   = (sh_beats_q != 0);
-  reg [BusBits-1:0] beat;
+  assign elem_o        = consume;
+
+  wire [LogBusBytes-1:0] cur_off  = (seg_left_q == 0) ? seg_off_q : off_q;
+  wire [LogBusBytes:0]   off_end  = {1'b0, cur_off} + ElemBytes[LogBusBytes:0];
+  wire [31:0]            seg_now  = (seg_left_q == 0) ? seg_n_q : seg_left_q;
+  wire [SlotW-1:0]       cur_slot = (Slots > 1) ? cur_off[LogBusBytes-1 -: SlotW] : {SlotW{1'b0}};
+  wire [BusBytes-1:0]    slot_strb = ElemStrb << cur_off;
+
+  reg [BusBits-1:0] wide_beat;
   integer bi;
   always @* begin
-    beat = sh_q[BusBits-1:0];
+    wide_beat = {BusBits{1'b0}};
     for (bi = 0; bi < ElemBeats; bi = bi + 1)
-      if ({24'd0, sh_idx_q} == bi) beat = sh_q[bi*BusBits +: BusBits];
+      if ({{(32-BeatIdxW){1'b0}}, sh_idx_q} == bi) wide_beat[WideW-1:0] = sh_q[bi*WideW +: WideW];
   end
-  assign dma_data_o = beat;
-  assign progress_o = beat_ok || out_rd_en_o || insn_pop_o || (state_q == SPush) || dma_done_i;
+  assign dma_valid_o = Narrow ? ob_valid_q : (sh_beats_q != 0);
+  assign dma_data_o  = Narrow ? ob_q : wide_beat;
+  assign dma_strb_o  = Narrow ? ob_strb_q : {BusBytes{1'b1}};
 
-  wire [AddrWidth-1:0] row_addr = out_base_i + ({{(AddrWidth-48){1'b0}}, row_elem_q} << LogOutE);
+  wire sent_all = (rd_left_q == 0) && !nxt_valid_q && (Narrow ? !ob_valid_q : (sh_beats_q == 0));
+  wire done     = (state_q == SRun) && sent_all && !req_busy && dma_idle_i;
+  assign progress_o = beat_ok || out_rd_en_o || insn_pop_o || (state_q == SPush) || done;
 
+  integer si;
   always @(posedge clk_i) begin
     if (rst_i) begin
       state_q         <= SIdle;
       err_illegal_o   <= 1'b0;
       err_range_o     <= 1'b0;
-      dma_req_valid_o <= 1'b0;
       nxt_valid_q     <= 1'b0;
       sh_beats_q      <= 0;
+      ob_valid_q      <= 1'b0;
       rd_left_q       <= 0;
     end else begin
       err_illegal_o <= 1'b0;
@@ -127,48 +187,63 @@ module vta_store #(
         STok: if (flush_i) state_q <= SIdle;
         else if (tok_ready) begin
           if (pop_next || push_next || (f_xsize != 0 && f_pads != 0)) err_illegal_o <= 1'b1;
-          if ({16'd0, f_sram} + {16'd0, f_ysize} * {16'd0, f_xsize} > (32'd1 << LogOut) &&
-              f_xsize != 0)
-            err_range_o <= 1'b1;
-          rows_left_q <= f_ysize;
-          row_elem_q  <= {16'd0, f_dram};
-          src_q       <= {16'd0, f_sram};
-          state_q     <= (f_xsize != 0 && f_ysize != 0) ? SRow : SPush;
+          if (range_bad) begin
+            err_range_o <= 1'b1;   // the golden model checks before it writes anything
+            state_q     <= SIdle;
+          end else begin
+            seg_n_q    <= f_merge ? f_elems : {16'd0, f_xsize};
+            seg_left_q <= 0;
+            stride_q   <= f_xstr;
+            src_q      <= {16'd0, f_sram};
+            rd_left_q  <= (f_xsize == 0) ? 32'd0 : f_elems;
+            seg_off_q  <= start_addr[LogBusBytes-1:0];
+            state_q    <= (f_xsize != 0 && f_ysize != 0) ? SRun : SPush;
+          end
         end
-        SRow: if (!dma_req_valid_o) begin
-          dma_req_valid_o <= 1'b1;
-          dma_req_addr_o  <= row_addr;
-          dma_req_beats_o <= {{(BeatWidth-16){1'b0}}, f_xsize} * ElemBeats;
-        end else if (dma_req_ready_i) begin
-          dma_req_valid_o <= 1'b0;
-          rd_left_q       <= {16'd0, f_xsize};
-          state_q         <= SData;
-        end
-        SData: if (dma_done_i) begin
-          rows_left_q <= rows_left_q - 1'b1;
-          row_elem_q  <= row_elem_q + {32'd0, f_xstr};
-          state_q     <= (rows_left_q == 1) ? SPush : SRow;
-        end
+        SRun: if (done) state_q <= SPush;
         SPush: state_q <= SIdle;
         default: state_q <= SIdle;
       endcase
 
-      // element streaming (SData only)
+
+      // element streaming: SRAM read, then shift register (wide) or packing (narrow)
       if (out_rd_en_o) begin
         src_q     <= src_q + 1;
         rd_left_q <= rd_left_q - 1;
       end
-      if (load_sh) begin
-        sh_q       <= out_rd_data_i;
-        sh_beats_q <= ElemBeats[7:0];
-        sh_idx_q   <= 0;
-      end else if (beat_ok) begin
-        sh_beats_q <= sh_beats_q - 1'b1;
-        sh_idx_q   <= sh_idx_q + 1'b1;
-      end
       if (out_rd_en_o) nxt_valid_q <= 1'b1;
-      else if (load_sh) nxt_valid_q <= 1'b0;
+      else if (consume) nxt_valid_q <= 1'b0;
+
+      if (Narrow) begin
+        if (beat_ok) begin
+          ob_valid_q <= 1'b0;
+          ob_strb_q  <= {BusBytes{1'b0}};
+        end
+        if (consume) begin
+          // the element at its slot; a beat just sent starts afresh
+          for (si = 0; si < Slots; si = si + 1)
+            if ({{(32-SlotW){1'b0}}, cur_slot} == si)
+              ob_q[si*SlotBits +: SlotBits] <= out_rd_data_i[SlotBits-1:0];
+          ob_strb_q  <= (beat_ok ? {BusBytes{1'b0}} : ob_strb_q) | slot_strb;
+          off_q      <= off_end[LogBusBytes-1:0];
+          seg_left_q <= seg_now - 1;
+          if (seg_now == 1) seg_off_q <= seg_off_q + stride_bytes[LogBusBytes-1:0];
+          if (off_end[LogBusBytes] || seg_now == 1) ob_valid_q <= 1'b1;
+        end
+      end else begin
+        if (consume) begin
+          sh_q       <= out_rd_data_i;
+          sh_beats_q <= ElemBeats[BeatIdxW-1:0];
+          sh_idx_q   <= 0;
+        end else if (beat_ok) begin
+          sh_beats_q <= sh_beats_q - 1'b1;
+          sh_idx_q   <= sh_idx_q + 1'b1;
+        end
+      end
     end
   end
+
+  wire unused_ok = ^{stride_bytes[AddrWidth-1:LogBusBytes],
+                     start_addr[AddrWidth-1:LogBusBytes]};
 endmodule
 `resetall

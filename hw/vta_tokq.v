@@ -5,16 +5,18 @@
 `timescale 1ns / 1ps
 `default_nettype none
 `include "vta_config.vh"
-module vta_tokq (
+module vta_tokq #(
+    parameter CntW = 9   // bits of the count: enough for VTA_TOKEN_QUEUE_DEPTH
+) (
     input  wire clk_i,
     input  wire rst_i,
     input  wire push_i,
     input  wire pop_i,       // only when avail_o
     output wire avail_o,
     output reg  overflow_o,  // one-cycle pulse
-    output reg  [8:0] count_o
+    output reg  [CntW-1:0] count_o
 );
-  localparam [8:0] Max = `VTA_TOKEN_QUEUE_DEPTH;
+  localparam [CntW-1:0] Max = `VTA_TOKEN_QUEUE_DEPTH;
   wire do_pop = pop_i && avail_o;
   wire ovf = push_i && !do_pop && (count_o == Max);
   assign avail_o = (count_o != 0);

@@ -117,7 +117,7 @@ module vta_top #(
 
   // ---------------------------------------------------------------- datapath wires
   wire [127:0] f_insn;
-  wire f_ld_push, f_cp_push, f_st_push, f_busy, f_err_dram, f_err_illegal, f_progress;
+  wire f_ld_push, f_cp_push, f_st_push, f_busy, f_quiet, f_err_dram, f_err_illegal, f_progress;
   wire ldq_fullq, cpq_fullq, stq_fullq;  // full as fetch sees it (below)
   wire ldq_full, cpq_full, stq_full, ldq_valid, cpq_valid, stq_valid, ldq_pop, cpq_pop, stq_pop;
   wire [TagW+127:0] ldq_data, cpq_data, stq_data;
@@ -126,7 +126,8 @@ module vta_top #(
   wire [LogInsnQ:0] ldq_cnt, cpq_cnt, stq_cnt;
   wire l2g_push, l2g_pop, l2g_avail, l2g_ovf, g2l_push, g2l_pop, g2l_avail, g2l_ovf;
   wire g2s_push, g2s_pop, g2s_avail, g2s_ovf, s2g_push, s2g_pop, s2g_avail, s2g_ovf;
-  wire [8:0] l2g_cnt, g2l_cnt, g2s_cnt, s2g_cnt;
+  localparam TokW = $clog2(`VTA_TOKEN_QUEUE_DEPTH + 1);
+  wire [TokW-1:0] l2g_cnt, g2l_cnt, g2s_cnt, s2g_cnt;
 
   // ---------------------------------------------------------------- AXI4-Lite slave
   wire wr_go = s_axil_awvalid && s_axil_wvalid && !s_axil_bvalid;
@@ -176,7 +177,11 @@ module vta_top #(
   wire [3*BeatWidth-1:0] rd_req_beats;
   wire [`VTA_BUS_WIDTH-1:0] rd_data;
   wire rd_err;
-  wire wr_req_valid, wr_req_ready, wr_valid, wr_ready, wr_done, wr_err;
+  wire wr_req_valid, wr_req_ready, wr_valid, wr_ready, wr_idle, wr_err;
+  wire [`VTA_BUS_WIDTH/8-1:0] wr_strb;
+  // DMA error reporting: an error response and its address (dma_idle is above)
+  wire dma_err;
+  wire [AddrWidth-1:0] dma_err_addr;
   wire [AddrWidth-1:0] wr_req_addr;
   wire [BeatWidth-1:0] wr_req_beats;
   wire [`VTA_BUS_WIDTH-1:0] wr_data;
@@ -184,7 +189,7 @@ module vta_top #(
   vta_fetch #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_fetch (
       .clk_i(clk), .rst_i(core_rst), .start_i(fetch_start), .halt_i(!running_q && !fetch_start),
       .insn_addr_i(insn_addr_q[AddrWidth-1:0]), .insn_count_i(insn_count_q),
-      .busy_o(f_busy), .err_dram_o(f_err_dram), .err_illegal_o(f_err_illegal),
+      .busy_o(f_busy), .quiet_o(f_quiet), .err_dram_o(f_err_dram), .err_illegal_o(f_err_illegal),
       .dma_req_valid_o(rd_req_valid[0]), .dma_req_addr_o(rd_req_addr[0*AddrWidth +: AddrWidth]),
       .dma_req_beats_o(rd_req_beats[0*BeatWidth +: BeatWidth]), .dma_req_ready_i(rd_req_ready[0]),
       .dma_valid_i(rd_valid[0]), .dma_ready_o(rd_ready[0]), .dma_data_i(rd_data), .dma_err_i(rd_err),
@@ -201,13 +206,13 @@ module vta_top #(
       .clk_i(clk), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_st_push), .push_data_i({disp_idx_q, f_insn}), .full_o(stq_full),
       .out_valid_o(stq_valid), .out_data_o(stq_data), .pop_i(stq_pop), .count_o(stq_cnt));
 
-  vta_tokq u_l2g (.clk_i(clk), .rst_i(core_rst), .push_i(l2g_push), .pop_i(l2g_pop),
+  vta_tokq #(.CntW(TokW)) u_l2g (.clk_i(clk), .rst_i(core_rst), .push_i(l2g_push), .pop_i(l2g_pop),
                   .avail_o(l2g_avail), .overflow_o(l2g_ovf), .count_o(l2g_cnt));
-  vta_tokq u_g2l (.clk_i(clk), .rst_i(core_rst), .push_i(g2l_push), .pop_i(g2l_pop),
+  vta_tokq #(.CntW(TokW)) u_g2l (.clk_i(clk), .rst_i(core_rst), .push_i(g2l_push), .pop_i(g2l_pop),
                   .avail_o(g2l_avail), .overflow_o(g2l_ovf), .count_o(g2l_cnt));
-  vta_tokq u_g2s (.clk_i(clk), .rst_i(core_rst), .push_i(g2s_push), .pop_i(g2s_pop),
+  vta_tokq #(.CntW(TokW)) u_g2s (.clk_i(clk), .rst_i(core_rst), .push_i(g2s_push), .pop_i(g2s_pop),
                   .avail_o(g2s_avail), .overflow_o(g2s_ovf), .count_o(g2s_cnt));
-  vta_tokq u_s2g (.clk_i(clk), .rst_i(core_rst), .push_i(s2g_push), .pop_i(s2g_pop),
+  vta_tokq #(.CntW(TokW)) u_s2g (.clk_i(clk), .rst_i(core_rst), .push_i(s2g_push), .pop_i(s2g_pop),
                   .avail_o(s2g_avail), .overflow_o(s2g_ovf), .count_o(s2g_cnt));
 
   // SRAMs shared between modules
@@ -247,9 +252,14 @@ module vta_top #(
 
   wire cp_finish, cp_err_illegal, cp_err_range, cp_err_dram, cp_busy_gemm, cp_busy_alu, cp_busy;
   wire cp_tokwait, cp_gemm_uop, cp_reset_uop, cp_alu_uop, cp_progress;
+  // FINISH waits until fetch has dispatched the rest of the stream or is
+  // blocked by a full queue, so an illegal instruction behind FINISH is found
+  // whatever the DRAM timing, as in the golden model (docs/rtl.md, FINISH)
+  wire cpq_finish = (cpq_data[`VTA_GEMM_OPCODE_LSB +: `VTA_GEMM_OPCODE_WIDTH] == `VTA_OPCODE_FINISH);
+  wire cpq_valid_gated = cpq_valid && !(cpq_finish && !f_quiet);
   vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_compute (
       .clk_i(clk), .rst_i(core_rst), .run_i(running_q), .flush_i(fetch_start),
-      .insn_valid_i(cpq_valid), .insn_i(cpq_data[127:0]), .insn_pop_o(cpq_pop),
+      .insn_valid_i(cpq_valid_gated), .insn_i(cpq_data[127:0]), .insn_pop_o(cpq_pop),
       .l2g_avail_i(l2g_avail), .s2g_avail_i(s2g_avail), .l2g_pop_o(l2g_pop), .s2g_pop_o(s2g_pop),
       .g2l_push_o(g2l_push), .g2s_push_o(g2s_push),
       .uop_base_i(uop_base_q[AddrWidth-1:0]), .acc_base_i(acc_base_q[AddrWidth-1:0]),
@@ -265,7 +275,7 @@ module vta_top #(
       .reset_uop_o(cp_reset_uop), .alu_uop_o(cp_alu_uop), .progress_o(cp_progress),
       .elem_o(cp_elem), .elem_type_o(cp_elem_type));
 
-  wire st_err_illegal, st_err_range, st_busy, st_tokwait, st_progress;
+  wire st_err_illegal, st_err_range, st_busy, st_tokwait, st_progress, st_elem;
   vta_store #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_store (
       .clk_i(clk), .rst_i(core_rst), .run_i(running_q), .flush_i(fetch_start),
       .insn_valid_i(stq_valid), .insn_i(stq_data[127:0]), .insn_pop_o(stq_pop),
@@ -274,9 +284,9 @@ module vta_top #(
       .out_rd_en_o(out_rd_en), .out_rd_addr_o(out_rd_addr), .out_rd_data_i(out_rd_data),
       .dma_req_valid_o(wr_req_valid), .dma_req_addr_o(wr_req_addr), .dma_req_beats_o(wr_req_beats),
       .dma_req_ready_i(wr_req_ready), .dma_valid_o(wr_valid), .dma_data_o(wr_data),
-      .dma_ready_i(wr_ready), .dma_done_i(wr_done),
+      .dma_strb_o(wr_strb), .dma_ready_i(wr_ready), .dma_idle_i(wr_idle),
       .err_illegal_o(st_err_illegal), .err_range_o(st_err_range), .busy_o(st_busy),
-      .tokwait_o(st_tokwait), .progress_o(st_progress));
+      .tokwait_o(st_tokwait), .progress_o(st_progress), .elem_o(st_elem));
 
   vta_dma #(.NumRd(3), .AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_dma (
       .clk_i(clk), .rst_i(core_rst), .hold_i(dma_hold),
@@ -285,7 +295,8 @@ module vta_top #(
       .rd_data_o(rd_data), .rd_err_o(rd_err),
       .wr_req_valid_i(wr_req_valid), .wr_req_addr_i(wr_req_addr), .wr_req_beats_i(wr_req_beats),
       .wr_req_ready_o(wr_req_ready), .wr_valid_i(wr_valid), .wr_data_i(wr_data),
-      .wr_ready_o(wr_ready), .wr_done_o(wr_done), .wr_err_o(wr_err), .idle_o(dma_idle),
+      .wr_strb_i(wr_strb), .wr_ready_o(wr_ready), .wr_idle_o(wr_idle), .wr_err_o(wr_err),
+      .idle_o(dma_idle), .err_o(dma_err), .err_addr_o(dma_err_addr),
       .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize),
       .m_axi_arburst(m_axi_arburst), .m_axi_arcache(m_axi_arcache), .m_axi_arprot(m_axi_arprot),
       .m_axi_arvalid(m_axi_arvalid), .m_axi_arready(m_axi_arready), .m_axi_rdata(m_axi_rdata),
@@ -341,20 +352,9 @@ module vta_top #(
     if (start_busy && err_src == 3'd0) err_src = `VTA_ERRSRC_BUSY;
   end
 
-  // AXI addresses for ERR_ADDR, taken from the bus: vta_dma has one read burst
-  // and one write burst outstanding at most, so the address of the current R
-  // beat is its burst's ARADDR plus the beats seen, and a B response belongs to
-  // the last AW.
-  localparam [AddrWidth-1:0] BusBytes = 1 << LogBusBytes;
-  reg  [AddrWidth-1:0] rbeat_addr_q, rerr_addr_q, aw_addr_q;
-  wire r_hs = m_axi_rvalid && m_axi_rready;
-  wire b_hs = m_axi_bvalid && m_axi_bready;
-  always @(posedge clk) begin
-    if (m_axi_arvalid && m_axi_arready) rbeat_addr_q <= m_axi_araddr;
-    else if (r_hs) rbeat_addr_q <= rbeat_addr_q + BusBytes;
-    if (r_hs && m_axi_rresp[1]) rerr_addr_q <= rbeat_addr_q;
-    if (m_axi_awvalid && m_axi_awready) aw_addr_q <= m_axi_awaddr;
-  end
+  // AXI addresses for ERR_ADDR: vta_dma names the beat (reads) or burst (writes)
+  // of an error response (dma_err, dma_err_addr), in the cycle the client's
+  // error flag rises.
 
   // Instruction indices for ERR_INSN: each queued instruction carries its index
   // in the stream (disp_idx_q when fetch dispatched it); a module's current
@@ -366,7 +366,7 @@ module vta_top #(
     if (cpq_pop) cp_idx_q <= cpq_data[TagW+127:128];
     if (stq_pop) st_idx_q <= stq_data[TagW+127:128];
   end
-  wire [AddrWidth-1:0] f_err_off = rerr_addr_q - insn_addr_q[AddrWidth-1:0];
+  wire [AddrWidth-1:0] f_err_off = dma_err_addr - insn_addr_q[AddrWidth-1:0];
   // deadlock: the earliest instruction a module waits at, else the last one
   // (the stream ended without FINISH), as the golden model reports it
   reg [TagW-1:0] wd_idx, err_idx;
@@ -395,7 +395,7 @@ module vta_top #(
       cnt_steps = {(NumCnt*16){1'b0}};
       for (i = first; i < NumCnt; i = i + 1) cnt_steps[i*16 +: 16] = 16'd1;
       cnt_steps[CiRdBytes*16 +: 16] = 16'd1 << LogBusBytes;
-      cnt_steps[CiWrBytes*16 +: 16] = 16'd1 << LogBusBytes;
+      cnt_steps[CiWrBytes*16 +: 16] = `VTA_OUT_ELEM_BYTES;
       cnt_steps[(CiRdType + `VTA_MEM_ID_UOP)*16 +: 16]      = `VTA_UOP_ELEM_BYTES;
       cnt_steps[(CiRdType + `VTA_MEM_ID_WGT)*16 +: 16]      = `VTA_WGT_ELEM_BYTES;
       cnt_steps[(CiRdType + `VTA_MEM_ID_INP)*16 +: 16]      = `VTA_INP_ELEM_BYTES;
@@ -415,7 +415,7 @@ module vta_top #(
   assign cnt_inc[CiCompWait]  = cp_tokwait;
   assign cnt_inc[CiStoreWait] = st_tokwait;
   assign cnt_inc[CiRdBytes]   = m_axi_rvalid && m_axi_rready;
-  assign cnt_inc[CiWrBytes]   = m_axi_wvalid && m_axi_wready;
+  assign cnt_inc[CiWrBytes]   = st_elem;  // element bytes: narrow elements fill part of a beat
   assign cnt_inc[CiGemmUops]  = cp_gemm_uop;
   assign cnt_inc[CiResetUops] = cp_reset_uop;
   assign cnt_inc[CiAluUops]   = cp_alu_uop;
@@ -494,8 +494,8 @@ module vta_top #(
           `VTA_REG_CONFIG_ID:         s_axil_rdata <= `VTA_CONFIG_ID;
           `VTA_REG_HW_VERSION:        s_axil_rdata <= HwVersion;
           `VTA_REG_WATCHDOG:          s_axil_rdata <= watchdog_q;
-          `VTA_REG_TOKENS:            s_axil_rdata <= {7'd0, g2l_cnt, 7'd0, l2g_cnt};
-          `VTA_REG_TOKENS2:           s_axil_rdata <= {7'd0, s2g_cnt, 7'd0, g2s_cnt};
+          `VTA_REG_TOKENS:            s_axil_rdata <= {{(16-TokW){1'b0}}, g2l_cnt, {(16-TokW){1'b0}}, l2g_cnt};
+          `VTA_REG_TOKENS2:           s_axil_rdata <= {{(16-TokW){1'b0}}, s2g_cnt, {(16-TokW){1'b0}}, g2s_cnt};
           `VTA_REG_ERR_INFO:          s_axil_rdata <= {29'd0, err_info_q};
           `VTA_REG_CONTROL:           s_axil_rdata <= {31'd0, sr_active};
           `VTA_REG_STATUS:            s_axil_rdata <= status_word;
@@ -586,9 +586,9 @@ module vta_top #(
           err_info_q <= err_src;
           err_insn_q <= err_idx;
         end
-        if (ev_ok && !err_addr_v_q && ((r_hs && m_axi_rresp[1]) || (b_hs && m_axi_bresp[1]))) begin
+        if (ev_ok && !err_addr_v_q && dma_err) begin
           err_addr_q <= 64'd0;
-          err_addr_q[AddrWidth-1:0] <= (r_hs && m_axi_rresp[1]) ? rbeat_addr_q : aw_addr_q;
+          err_addr_q[AddrWidth-1:0] <= dma_err_addr;
           err_addr_v_q <= 1'b1;
         end
         if (e_stop) running_q <= 1'b0;

@@ -14,6 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* TEST_SANITIZED: 1 in the AddressSanitizer builds (SAN=1), where long
+ * randomized runs are scaled down. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_SANITIZED 1
+#endif
+#endif
+#ifndef TEST_SANITIZED
+#define TEST_SANITIZED 0
+#endif
+
 typedef struct test_case {
 	const char *name;
 	void (*fn)(void);

@@ -7,7 +7,14 @@
  *
  * The clock is lazy: cycles run only inside register accesses, vta_rtlsim_step()
  * and vta_rtlsim_run(). Device address A is byte A of the DRAM array.
- * Environment: VTA_RTL_LATENCY (DRAM read latency in cycles, default 8).
+ *
+ * The DRAM side models a Zynq HP port (docs/rtl.md, DRAM model): a read and a
+ * write latency, optional seeded random legal back-pressure on every AXI and
+ * AXI-Lite channel, error responses at chosen addresses, and an AXI protocol
+ * monitor; a run during which the RTL broke an AXI rule fails with VTA_EIO.
+ * The library reads no environment variable; the rtl backend
+ * (driver/backend_rtl.c) maps VTA_RTL_DRAM_LATENCY and VTA_RTL_BACKPRESSURE
+ * onto vta_rtlsim_set_axi().
  */
 #ifndef VTA_RTLSIM_H
 #define VTA_RTLSIM_H
@@ -35,8 +42,38 @@ size_t vta_rtlsim_dram_size(const vta_rtlsim_t *sim);
 /* Base registers written before each following run (all zero after create). */
 void vta_rtlsim_set_bases(vta_rtlsim_t *sim, const vta_bases_t *bases);
 
-/* DRAM read latency in cycles (AR accepted to first R beat); default 8. */
+/* The DRAM and bus model. */
+typedef struct vta_rtlsim_axi {
+	unsigned rd_latency;  /* cycles from an accepted AR to its first R beat */
+	unsigned wr_latency;  /* cycles from the last W beat of a burst to its B */
+	int backpressure;     /* 1: random legal stalls on every AXI and AXI-Lite channel */
+	uint64_t seed;        /* of the stalls; the generator restarts at every power-on */
+	unsigned max_burst;   /* the monitor fails bursts longer than this (beats) */
+} vta_rtlsim_axi_t;
+
+/* VTA_RTL_LATENCY_<board>: the modelled read latency in cycles of the PL clock
+ * (docs/rtl.md, DRAM model); the default is the one of VTA_TARGET. */
+enum { VTA_RTL_LATENCY_PYNQ = 24, VTA_RTL_LATENCY_ULTRA96 = 48 };
+
+/* Defaults: read and write latency of the configuration's board, no
+ * back-pressure, seed 1, bursts of at most 16 beats (the Zynq HP ports are
+ * AXI3 ports). Takes effect at once (the seed at the next power-on). */
+void vta_rtlsim_axi_defaults(vta_rtlsim_axi_t *axi);
+void vta_rtlsim_set_axi(vta_rtlsim_t *sim, const vta_rtlsim_axi_t *axi);
+void vta_rtlsim_get_axi(const vta_rtlsim_t *sim, vta_rtlsim_axi_t *axi);
+/* Read latency only (kept for older callers). */
 void vta_rtlsim_set_latency(vta_rtlsim_t *sim, unsigned cycles);
+
+/* Error injection: every R beat, and every write burst, that touches a byte of
+ * [addr, addr + bytes) gets response resp (2 SLVERR, 3 DECERR; a write burst
+ * with an error response writes nothing). Accesses outside the DRAM always get
+ * DECERR. Up to 8 ranges; they persist across power-ons until cleared.
+ * Returns 0, or VTA_EINVAL for a bad resp or too many ranges. */
+int vta_rtlsim_inject_error(vta_rtlsim_t *sim, uint64_t addr, uint64_t bytes, unsigned resp);
+void vta_rtlsim_clear_errors(vta_rtlsim_t *sim);
+
+/* The first AXI/AXI-Lite rule the RTL broke since power-on, or NULL. */
+const char *vta_rtlsim_protocol_error(const vta_rtlsim_t *sim);
 
 /* Watchdog: cycles without progress before a run is declared deadlocked. */
 void vta_rtlsim_set_watchdog(vta_rtlsim_t *sim, uint32_t cycles);
@@ -48,8 +85,9 @@ void vta_rtlsim_set_watchdog(vta_rtlsim_t *sim, uint32_t cycles);
  * ISR cleared before and after). Returns 0 or a VTA_E* code (err filled in,
  * err->insn_index from ERR_INSN): the STATUS error bits map to VTA_EILLEGAL,
  * VTA_ERANGE (SRAM range, AXI error response), VTA_ETOKEN, VTA_EDEADLOCK
- * (watchdog) and VTA_EIO (start refused: busy); VTA_ETIMEOUT after 2^32
- * cycles. Tokens, SRAMs and errors of a previous run are not reset here.
+ * (watchdog) and VTA_EIO (start refused: busy; or the protocol monitor saw a
+ * violation, the message says which rule); VTA_ETIMEOUT after 2^32 cycles.
+ * Tokens, SRAMs and errors of a previous run are not reset here.
  */
 int vta_rtlsim_run(vta_rtlsim_t *sim, uint64_t insn_addr, uint32_t insn_count, vta_error_t *err);
 
@@ -67,9 +105,8 @@ int vta_rtlsim_soft_reset(vta_rtlsim_t *sim, uint64_t max_cycles, vta_error_t *e
 int vta_rtlsim_irq(const vta_rtlsim_t *sim);
 int vta_rtlsim_wait_irq(vta_rtlsim_t *sim, uint64_t max_cycles);
 
-/* Error injection: every DRAM beat touching [addr, addr + bytes) gets AXI
- * response resp (2 SLVERR, 3 DECERR; a write beat is then not stored);
- * bytes = 0 removes it. Accesses outside the DRAM always get SLVERR. */
+/* One injected range instead of all others (vta_rtlsim_inject_error):
+ * bytes = 0 just removes them. */
 void vta_rtlsim_set_fault(vta_rtlsim_t *sim, uint64_t addr, uint64_t bytes, unsigned resp);
 
 /* AXI bursts the DRAM model has accepted and not finished (read bursts with

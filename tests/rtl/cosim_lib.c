@@ -22,6 +22,7 @@ int cs_init(cs_ctx_t *c)
 		snprintf(c->why, sizeof c->why, "rtlsim: %s", err.msg);
 		return -1;
 	}
+	vta_rtlsim_get_axi(c->rtl, &c->axi);
 	c->data = malloc(CS_DRAM);
 	if (!c->data)
 		return -1;
@@ -80,6 +81,7 @@ int cs_same_dram(cs_ctx_t *c)
 static int run_both(cs_ctx_t *c, const cs_prog_t *p, int *code, int power_on)
 {
 	vta_error_t ef, er;
+	vta_rtlsim_set_axi(c->rtl, p->has_axi ? &p->axi : &c->axi);
 	if (power_on && vta_rtlsim_reset(c->rtl, &er)) {
 		snprintf(c->why, sizeof c->why, "rtlsim reset: %s", er.msg);
 		return -1;
@@ -125,6 +127,19 @@ static int run_both(cs_ctx_t *c, const cs_prog_t *p, int *code, int power_on)
 int cs_run(cs_ctx_t *c, const cs_prog_t *p, int *code) { return run_both(c, p, code, 1); }
 
 int cs_run_warm(cs_ctx_t *c, const cs_prog_t *p, int *code) { return run_both(c, p, code, 0); }
+
+int cs_run_rtl(cs_ctx_t *c, const cs_prog_t *p, vta_error_t *err)
+{
+	vta_rtlsim_set_axi(c->rtl, p->has_axi ? &p->axi : &c->axi);
+	int rc = vta_rtlsim_reset(c->rtl, err);
+	if (rc)
+		return rc;
+	image(p, c->data, vta_rtlsim_dram(c->rtl));
+	vta_rtlsim_set_bases(c->rtl, &p->bases);
+	rc = vta_rtlsim_run(c->rtl, 0, p->n, err);
+	c->rtl_cycles = vta_rtlsim_counters(c->rtl)->cycles;
+	return rc;
+}
 
 void cs_emit(cs_prog_t *p, const vta_insn_t *in)
 {
@@ -224,34 +239,55 @@ static uint32_t depth_of(unsigned t)
 	}
 }
 
+/* A size up to max, usually small: most programs stay cheap, some reach the
+ * limits (x 64, y 32, pads 15, 64 micro-ops, loop extents 64). */
+static uint32_t skewed(gen_t *g, uint32_t lo, uint32_t small, uint32_t max)
+{
+	long r = rr(g, 0, 99);
+	if (r < 70)
+		return (uint32_t)rr(g, lo, small);
+	if (r < 92)
+		return (uint32_t)rr(g, lo, (small + max) / 2);
+	return (uint32_t)rr(g, lo, max);
+}
+
+/* DRAM elements of type t the random data area holds for one transfer */
+static uint32_t dram_room(unsigned t) { return (CS_OUT_AT - CS_DATA_AT) / elem_bytes(t) / 2; }
+
 static vta_insn_t gen_load(gen_t *g, unsigned t)
 {
 	vta_insn_t in = {0};
 	uint32_t E = elem_bytes(t), D = depth_of(t);
 	in.opcode = VTA_OPCODE_LOAD;
 	in.memory_type = t;
-	in.x_size = (uint32_t)rr(g, 1, t == VTA_MEM_ID_UOP ? 12 : 6);
-	in.y_size = (uint32_t)(chance(g, 10) ? 0 : rr(g, 1, 4));
+	in.x_size = skewed(g, 1, t == VTA_MEM_ID_UOP ? 12 : 6, 64);
+	in.y_size = chance(g, 10) ? 0 : skewed(g, 1, 4, 32);
 	if (chance(g, 30)) {
-		in.x_pad_0 = (uint32_t)rr(g, 0, 2);
-		in.x_pad_1 = (uint32_t)rr(g, 0, 2);
-		in.y_pad_0 = (uint32_t)rr(g, 0, 2);
-		in.y_pad_1 = (uint32_t)rr(g, 0, 2);
+		uint32_t pm = chance(g, 80) ? 2 : 15;
+		in.x_pad_0 = (uint32_t)rr(g, 0, pm);
+		in.x_pad_1 = (uint32_t)rr(g, 0, pm);
+		in.y_pad_0 = (uint32_t)rr(g, 0, pm);
+		in.y_pad_1 = (uint32_t)rr(g, 0, pm);
 	}
 	in.x_stride = chance(g, 50) ? in.x_size : in.x_size + (uint32_t)rr(g, 0, 5);
+	/* the block must fit half the SRAM (small configurations) and the data area */
+	for (;;) {
+		uint32_t W = in.x_pad_0 + in.x_size + in.x_pad_1;
+		uint32_t rows = in.y_pad_0 + in.y_size + in.y_pad_1;
+		uint32_t span = in.y_size ? (in.y_size - 1) * in.x_stride + in.x_size : 0;
+		if (rows * W <= D / 2 && span <= dram_room(t))
+			break;
+		if (in.y_size > 1)
+			in.y_size /= 2;
+		else if (in.y_pad_0 + in.y_pad_1 + in.x_pad_0 + in.x_pad_1)
+			in.y_pad_0 = in.y_pad_1 = in.x_pad_0 = in.x_pad_1 = 0;
+		else if (in.x_size > 1)
+			in.x_size /= 2, in.x_stride = in.x_size;
+		else
+			in.y_size = 0;
+	}
 	uint32_t W = in.x_pad_0 + in.x_size + in.x_pad_1;
 	uint32_t rows = in.y_pad_0 + in.y_size + in.y_pad_1;
-	while (rows * W > D / 2) { /* small configurations */
-		in.y_size = in.y_size ? in.y_size - 1 : 0;
-		in.y_pad_0 = in.y_pad_1 = 0;
-		rows = in.y_size;
-		if (rows * W > D / 2) {
-			in.x_pad_0 = in.x_pad_1 = 0;
-			in.x_size = 1;
-			in.x_stride = 1;
-			W = 1;
-		}
-	}
 	in.sram_base = (uint32_t)rr(g, 0, (long)(D - rows * W));
 	uint32_t span = in.y_size ? (in.y_size - 1) * in.x_stride + in.x_size : 0;
 	if (t == VTA_MEM_ID_UOP) {
@@ -279,15 +315,23 @@ static uint32_t factor(gen_t *g, uint32_t iter, uint32_t D, unsigned width)
 	return (uint32_t)rr(g, 0, lim < 8 ? lim : (chance(g, 70) ? 8 : lim));
 }
 
+/* Micro-op range and loop extents; at most 4096 micro-op executions per
+ * instruction so a program stays a few milliseconds of simulation. */
 static void gen_loops(gen_t *g, vta_insn_t *in)
 {
 	in->uop_bgn = (uint32_t)rr(g, 0, g->nuops - 1);
-	uint32_t len = (uint32_t)rr(g, 1, 4);
+	uint32_t len = skewed(g, 1, 4, 64);
 	in->uop_end = in->uop_bgn + len > g->nuops ? g->nuops : in->uop_bgn + len;
 	if (chance(g, 3))
 		in->uop_end = in->uop_bgn; /* zero iterations */
-	in->iter_out = (uint32_t)rr(g, chance(g, 3) ? 0 : 1, 4);
-	in->iter_in = (uint32_t)rr(g, 1, 4);
+	in->iter_out = chance(g, 3) ? 0 : skewed(g, 1, 4, 64);
+	in->iter_in = skewed(g, 1, 4, 64);
+	uint32_t n = in->uop_end > in->uop_bgn ? in->uop_end - in->uop_bgn : 1;
+	while (n * (in->iter_out ? in->iter_out : 1) * in->iter_in > 4096)
+		if (in->iter_in > in->iter_out)
+			in->iter_in /= 2;
+		else
+			in->iter_out /= 2;
 }
 
 static vta_insn_t gen_gemm(gen_t *g)
@@ -327,9 +371,15 @@ static vta_insn_t gen_store(gen_t *g)
 	vta_insn_t in = {0};
 	in.opcode = VTA_OPCODE_STORE;
 	in.memory_type = VTA_MEM_ID_OUT;
-	in.x_size = (uint32_t)rr(g, 1, 6);
-	in.y_size = (uint32_t)rr(g, 1, 4);
+	in.x_size = skewed(g, 1, 6, 64);
+	in.y_size = skewed(g, 1, 4, 32);
 	in.x_stride = chance(g, 50) ? in.x_size : in.x_size + (uint32_t)rr(g, 0, 5);
+	while (in.x_size * in.y_size > VTA_OUT_BUFF_DEPTH / 2) {
+		if (in.y_size > 1)
+			in.y_size /= 2;
+		else
+			in.x_size /= 2, in.x_stride = in.x_size;
+	}
 	in.sram_base = (uint32_t)rr(g, 0, VTA_OUT_BUFF_DEPTH - in.x_size * in.y_size);
 	uint32_t E = VTA_OUT_ELEM_BYTES;
 	uint32_t span = (in.y_size - 1) * in.x_stride + in.x_size;
@@ -557,7 +607,7 @@ void cs_gen(cs_prog_t *p, uint64_t seed, int kind)
 	uint32_t dmax = VTA_ACC_BUFF_DEPTH / 2;
 	uint32_t smax = (VTA_INP_BUFF_DEPTH < VTA_ACC_BUFF_DEPTH ? VTA_INP_BUFF_DEPTH : VTA_ACC_BUFF_DEPTH) / 2;
 	uint32_t wmax = VTA_WGT_BUFF_DEPTH / 2;
-	g.nuops = (uint32_t)rr(&g, 4, 48);
+	g.nuops = (uint32_t)rr(&g, 4, 96);
 	p->nuops = g.nuops;
 	for (uint32_t i = 0; i < g.nuops; i++) {
 		vta_uop_t u;
@@ -664,6 +714,9 @@ int cs_save(const cs_prog_t *p, const char *path, const char *comment)
 	if (!f)
 		return -1;
 	fprintf(f, "# VTA RTL co-simulation reproducer (tests/rtl/cosim_lib.c)\n# %s\n", comment);
+	if (p->has_axi)
+		fprintf(f, "axi %u %u %d %llu\n", p->axi.rd_latency, p->axi.wr_latency,
+			p->axi.backpressure, (unsigned long long)p->axi.seed);
 	fprintf(f, "bases %llx %llx %llx %llx %llx\n", (unsigned long long)p->bases.uop,
 		(unsigned long long)p->bases.inp, (unsigned long long)p->bases.wgt,
 		(unsigned long long)p->bases.acc, (unsigned long long)p->bases.out);
@@ -687,8 +740,16 @@ int cs_load(cs_prog_t *p, const char *path)
 	char line[512];
 	while (fgets(line, sizeof line, f)) {
 		unsigned long long a, b, c, d, e;
-		unsigned u;
-		if (sscanf(line, "bases %llx %llx %llx %llx %llx", &a, &b, &c, &d, &e) == 5)
+		unsigned u, w;
+		int bp;
+		if (sscanf(line, "axi %u %u %d %llu", &u, &w, &bp, &a) == 4) {
+			vta_rtlsim_axi_defaults(&p->axi);
+			p->axi.rd_latency = u;
+			p->axi.wr_latency = w;
+			p->axi.backpressure = bp;
+			p->axi.seed = a;
+			p->has_axi = 1;
+		} else if (sscanf(line, "bases %llx %llx %llx %llx %llx", &a, &b, &c, &d, &e) == 5)
 			p->bases = (vta_bases_t){a, b, c, d, e};
 		else if (sscanf(line, "uop %x", &u) == 1 && p->nuops < CS_MAX_UOPS)
 			p->uops[p->nuops++] = u;

@@ -22,6 +22,8 @@ enum {
 
 typedef struct cs_prog {
 	uint32_t n;
+	int has_axi;           /* the DRAM timing it failed under (reproducers) */
+	vta_rtlsim_axi_t axi;
 	vta_insn_word_t insn[CS_MAX_INSNS];
 	uint32_t nuops;
 	uint32_t uops[CS_MAX_UOPS];
@@ -34,12 +36,14 @@ typedef struct cs_ctx {
 	uint8_t *data; /* DRAM template */
 	char why[1024];
 	uint64_t rtl_cycles;
+	vta_rtlsim_axi_t axi; /* DRAM timing of every cs_run (cs_init: the defaults) */
 } cs_ctx_t;
 
 int cs_init(cs_ctx_t *c);
 void cs_fini(cs_ctx_t *c);
 
-/* Run p on both models from power-on; 0 when they agree (why explains a
+/* Run p on both models from power-on, the RTL with c->axi (or with p->axi
+ * when the program carries one); 0 when they agree (why explains a
  * mismatch). *code receives the golden model's result code. */
 int cs_run(cs_ctx_t *c, const cs_prog_t *p, int *code);
 /* The same without the power-on of the RTL: it keeps its state (tokens,
@@ -51,6 +55,10 @@ int cs_run_warm(cs_ctx_t *c, const cs_prog_t *p, int *code);
  * return its code; then compare the DRAMs (0 when equal, else why says where). */
 int cs_prepare(cs_ctx_t *c, const cs_prog_t *p, vta_error_t *golden_err);
 int cs_same_dram(cs_ctx_t *c);
+
+/* Run p on the RTL alone from power-on (same DRAM image as cs_run);
+ * returns its code (err filled in). */
+int cs_run_rtl(cs_ctx_t *c, const cs_prog_t *p, vta_error_t *err);
 
 /* Build a random program from seed (kind: -1 any, 0 valid only, 1 faulty). */
 void cs_gen(cs_prog_t *p, uint64_t seed, int kind);

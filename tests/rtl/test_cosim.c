@@ -2,9 +2,12 @@
 /*
  * Random co-simulation of the RTL against the golden model, and replay of the
  * saved reproducers in tests/rtl/repro (each one is a regression test).
- *   test_cosim [--results F --label L]  default counts (fewer under ASan)
- *   test_cosim -n N --seed S [--save DIR] [--verbose]   soak; failures are
- *   shrunk and saved as DIR/cosim-<config>-<seed>.txt
+ *   test_cosim [--results F --label L]   the make-test run: a fresh seed
+ *     (printed), latencies 1, 8 and 100 with back-pressure; failures shrunk
+ *     and saved as tests/rtl/repro/cosim-<config>-<seed>-lat<L>.txt
+ *   test_cosim -n N [--seed S] [--latency L[,L..]] [--backpressure 0|1]
+ *     [--save DIR] [--verbose]   soak (make cosim); ends with
+ *     "cosim: N programs, M mismatches"
  *   test_cosim --replay FILE
  */
 #include "cosim_lib.h"
@@ -16,17 +19,6 @@
 #include <time.h>
 
 #include "test.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-#ifndef SANITIZED
-#define SANITIZED 0
-#endif
 
 static FILE *results;
 static const char *label = "";
@@ -46,22 +38,48 @@ static void report(int ok, const char *name, const char *why)
 	ok ? passes++ : failures++;
 }
 
+/* A seed that differs from run to run (make test prints it). */
+static unsigned long long fresh_seed(void)
+{
+	unsigned long long s = 0;
+	FILE *f = fopen("/dev/urandom", "rb");
+	if (!f || fread(&s, sizeof s, 1, f) != 1)
+		s = (unsigned long long)time(NULL);
+	if (f)
+		fclose(f);
+	return s % 1000000007ull;
+}
+
+/* Programs per latency in a make-test run: the default configuration plain
+ * gets the big run, the others and the sanitized builds a sample. */
+static long default_count(void)
+{
+	if (TEST_SANITIZED)
+		return 10;
+	return strcmp(VTA_CONFIG_NAME, "1x16_i8w8a32_15_15_18_17") || strcmp(VTA_TARGET, "sim") ? 60
+												      : 400;
+}
+
 int main(int argc, char **argv)
 {
-	long n = SANITIZED ? 25 : 600;
-	unsigned long long seed = 1;
-	const char *save = NULL, *replay = NULL, *results_path = NULL;
+	long n = -1;
+	unsigned long long seed = 0;
+	int have_seed = 0, bp = -1;
+	const char *save = NULL, *replay = NULL, *results_path = NULL, *lat_list = NULL;
 	int verbose = 0, soak = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--results") && i + 1 < argc) results_path = argv[++i];
 		else if (!strcmp(argv[i], "--label") && i + 1 < argc) label = argv[++i];
 		else if (!strcmp(argv[i], "-n") && i + 1 < argc) n = atol(argv[++i]), soak = 1;
-		else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0), have_seed = 1;
+		else if (!strcmp(argv[i], "--latency") && i + 1 < argc) lat_list = argv[++i];
+		else if (!strcmp(argv[i], "--backpressure") && i + 1 < argc) bp = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--save") && i + 1 < argc) save = argv[++i];
 		else if (!strcmp(argv[i], "--replay") && i + 1 < argc) replay = argv[++i];
 		else if (!strcmp(argv[i], "--verbose")) verbose = 1;
 		else {
-			fprintf(stderr, "usage: %s [--results F] [--label L] [-n N] [--seed S] [--save DIR] [--replay FILE] [--verbose]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--results F] [--label L] [-n N] [--seed S] [--latency L[,L...]] "
+				"[--backpressure 0|1] [--save DIR] [--replay FILE] [--verbose]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -85,17 +103,47 @@ int main(int argc, char **argv)
 		printf("%s: %s (golden code %d)\n", replay, r ? c.why : "agree", code);
 		return r != 0;
 	}
-	/* regression reproducers */
-	char dirpath[1024];
-	snprintf(dirpath, sizeof dirpath, "%s/tests/rtl/repro", test_root());
-	DIR *d = soak ? NULL : opendir(dirpath);
+	/* a make-test run: latencies 1, 8 and 100 with back-pressure, a fresh
+	 * seed, failures shrunk and saved as reproducers */
+	char repro[1024];
+	snprintf(repro, sizeof repro, "%s/tests/rtl/repro", test_root());
+	if (!soak) {
+		n = default_count();
+		if (!save)
+			save = repro;
+	}
+	if (!lat_list)
+		lat_list = soak ? "" : "1,8,100";
+	if (bp < 0)
+		bp = !soak;
+	if (!have_seed)
+		seed = fresh_seed();
+	unsigned lats[16], nlat = 0;
+	for (const char *q = lat_list; *q && nlat < 16;) {
+		char *end;
+		unsigned long v = strtoul(q, &end, 10);
+		if (end == q || v < 1) {
+			fprintf(stderr, "--latency %s: expected cycles, comma-separated\n", lat_list);
+			return 2;
+		}
+		lats[nlat++] = (unsigned)v;
+		q = *end == ',' ? end + 1 : end;
+	}
+	if (!nlat)
+		lats[nlat++] = c.axi.rd_latency;
+	printf("cosim: seed %llu, latencies %s, back-pressure %s, %ld programs each\n", seed,
+	       *lat_list ? lat_list : "(default)", bp ? "on" : "off", n);
+	fflush(stdout);
+
+	/* regression reproducers (each at its own saved timing, or the default) */
+	DIR *d = soak ? NULL : opendir(repro);
 	if (d) {
 		struct dirent *e;
 		while ((e = readdir(d))) {
 			if (!strstr(e->d_name, ".txt"))
 				continue;
 			char path[2048];
-			snprintf(path, sizeof path, "%s/%s", dirpath, e->d_name);
+			snprintf(path, sizeof path, "%s/%s", repro, e->d_name);
 			if (cs_load(&p, path)) {
 				report(0, e->d_name, "cannot read");
 				continue;
@@ -107,25 +155,38 @@ int main(int argc, char **argv)
 	}
 	/* random programs */
 	int codes[16] = {0};
-	long bad = 0;
+	long bad = 0, total = 0;
 	time_t t0 = time(NULL);
-	for (long i = 0; i < n; i++) {
-		unsigned long long s = seed * 1000003ull + (unsigned long long)i;
-		cs_gen(&p, s, -1);
-		int code = 0;
-		int r = cs_run(&c, &p, &code);
-		codes[code & 15]++;
-		if (verbose)
-			printf("seed %llu: %d insns, golden %d, %s\n", s, p.n, code, r ? c.why : "agree");
-		if (r) {
+	vta_rtlsim_axi_t base = c.axi;
+	for (unsigned li = 0; li < nlat; li++) {
+		for (long i = 0; i < n; i++) {
+			unsigned long long s = seed * 1000003ull + (unsigned long long)i;
+			cs_gen(&p, s, -1);
+			c.axi = base;
+			c.axi.rd_latency = c.axi.wr_latency = lats[li];
+			c.axi.backpressure = bp;
+			c.axi.seed = s;
+			int code = 0;
+			int r = cs_run(&c, &p, &code);
+			total++;
+			codes[code & 15]++;
+			if (verbose)
+				printf("seed %llu latency %u: %d insns, golden %d, %s\n", s, lats[li], p.n,
+				       code, r ? c.why : "agree");
+			if (!r)
+				continue;
 			bad++;
 			char why[1100];
-			snprintf(why, sizeof why, "seed %llu: %s", s, c.why);
-			if (save) {
+			snprintf(why, sizeof why, "seed %llu latency %u back-pressure %d: %s", s, lats[li],
+				 bp, c.why);
+			if (save && bad <= 5) {
+				p.has_axi = 1;
+				p.axi = c.axi;
 				cs_shrink(&c, &p);
 				cs_run(&c, &p, NULL);
 				char path[1200];
-				snprintf(path, sizeof path, "%s/cosim-%s-%llu.txt", save, VTA_CONFIG_NAME, s);
+				snprintf(path, sizeof path, "%s/cosim-%s-%llu-lat%u.txt", save,
+					 VTA_CONFIG_NAME, s, lats[li]);
 				char cmt[2400];
 				snprintf(cmt, sizeof cmt, "%s (shrunk: %s)", why, c.why);
 				if (!cs_save(&p, path, cmt))
@@ -135,16 +196,15 @@ int main(int argc, char **argv)
 				report(0, "random", why);
 		}
 	}
-	char name[128];
-	snprintf(name, sizeof name, "random-%ld-programs", n);
+	char name[160];
+	snprintf(name, sizeof name, "random-%ld-programs-seed-%llu", total, seed);
 	if (!bad)
 		report(1, name, "");
-	printf("cosim: %ld programs (seed %llu), %ld mismatches, %lds; golden results:", n, seed,
-	       bad, (long)(time(NULL) - t0));
+	printf("golden results (%lds):", (long)(time(NULL) - t0));
 	for (int i = 0; i < 16; i++)
 		if (codes[i])
 			printf(" %s=%d", i ? vta_strerror(i) : "ok", codes[i]);
-	printf("\n");
+	printf("\ncosim: %ld programs, %ld mismatches\n", total, bad);
 	cs_fini(&c);
 	if (results)
 		fclose(results);

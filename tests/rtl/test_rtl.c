@@ -13,6 +13,7 @@
 #include <vta/vta_regmap.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test.h"
@@ -27,10 +28,19 @@ static cs_ctx_t ctx;
 static int ready;
 static cs_prog_t P; /* the program being built */
 
+/* DRAM timing of every run: the harness defaults, or --latency N and
+ * --backpressure 1 [--seed S] on the command line. */
+static int opt_latency, opt_bp;
+static unsigned long long opt_seed = 1;
+
 static cs_ctx_t *C(void)
 {
 	if (!ready) {
 		CHECK(cs_init(&ctx) == 0);
+		if (opt_latency)
+			ctx.axi.rd_latency = ctx.axi.wr_latency = (unsigned)opt_latency;
+		ctx.axi.backpressure = opt_bp;
+		ctx.axi.seed = opt_seed;
 		ready = 1;
 	}
 	return &ctx;
@@ -1345,10 +1355,18 @@ static void e_dram_range(void)
 		emit(f);
 		go(VTA_ERANGE);
 	}
-	/* the instruction stream itself: golden code, same on the RTL */
+	/* the instruction stream itself: golden code, same on the RTL. Its first
+	 * instruction (the last in DRAM) is a no-op: were it illegal, whether the
+	 * RTL reports that or the error response of the second would depend on
+	 * the DRAM timing (the golden model checks the stream's range first). */
 	vta_error_t ef, er;
 	vta_fsim_reset(C()->fsim);
 	CHECK(vta_rtlsim_reset(C()->rtl, &er) == 0);
+	vta_insn_word_t nop;
+	vta_insn_t n0 = cnop();
+	CHECK(vta_insn_encode(&n0, &nop, NULL) == 0);
+	vta_insn_store(&nop, vta_fsim_dram(C()->fsim) + CS_DRAM - 16);
+	vta_insn_store(&nop, vta_rtlsim_dram(C()->rtl) + CS_DRAM - 16);
 	int f = vta_fsim_run(C()->fsim, CS_DRAM - 16, 2, &ef);
 	int r = vta_rtlsim_run(C()->rtl, CS_DRAM - 16, 2, &er);
 	CHECK_EQ(f, VTA_ERANGE);
@@ -1666,6 +1684,103 @@ static void test_random_faults(void)
 		check_seed(s, 1);
 }
 
+/* The DRAM model itself: the protocol monitor fails a run that breaks a rule
+ * it checks (here bursts longer than an 8-beat limit), and injected error
+ * responses on reads and on writes come back as VTA_ERANGE naming the DRAM,
+ * while an injected range nobody touches changes nothing. */
+static void test_dram_model(void)
+{
+	cs_ctx_t *c = C();
+	vta_rtlsim_axi_t keep = c->axi;
+	vta_error_t er;
+	begin();
+	vta_insn_t w = ld(VTA_MEM_ID_WGT, 0, din(VTA_MEM_ID_WGT), 1, 2, 2);
+	w.push_next = 1;
+	emit(w);
+	vta_insn_t f = fin();
+	f.pop_prev = 1;
+	emit(f);
+	CHECK_EQ(cs_run_rtl(c, &P, &er), 0);
+	CHECK(vta_rtlsim_protocol_error(c->rtl) == NULL);
+	c->axi.max_burst = 8; /* a WGT element alone is longer on buses up to 128 bits */
+	if ((uint32_t)VTA_WGT_ELEM_BYTES * 2 > 8u * (VTA_BUS_WIDTH / 8)) {
+		CHECK_EQ(cs_run_rtl(c, &P, &er), VTA_EIO);
+		CHECK(strstr(er.msg, "longer than 8") != NULL);
+		CHECK(vta_rtlsim_protocol_error(c->rtl) != NULL);
+	}
+	c->axi = keep;
+
+	/* error responses: a read of INP data, a STORE */
+	uint64_t inp = (uint64_t)din(VTA_MEM_ID_INP) * VTA_INP_ELEM_BYTES;
+	uint64_t out = (uint64_t)OA * VTA_OUT_ELEM_BYTES;
+	for (unsigned resp = 2; resp <= 3; resp++) {
+		CHECK_EQ(vta_rtlsim_inject_error(c->rtl, inp + VTA_INP_ELEM_BYTES, 1, resp), 0);
+		begin();
+		vta_insn_t in = ld(VTA_MEM_ID_INP, 0, din(VTA_MEM_ID_INP), 1, 4, 4);
+		in.push_next = 1;
+		emit(in);
+		f = fin();
+		f.pop_prev = 1;
+		emit(f);
+		CHECK_EQ(cs_run_rtl(c, &P, &er), VTA_ERANGE);
+		CHECK(strstr(er.msg, "DRAM") != NULL);
+		vta_rtlsim_clear_errors(c->rtl);
+
+		CHECK_EQ(vta_rtlsim_inject_error(c->rtl, out + 2 * VTA_OUT_ELEM_BYTES, 1, resp), 0);
+		begin();
+		store_and_finish(st(0, OA, 1, 4, 4));
+		CHECK_EQ(cs_run_rtl(c, &P, &er), VTA_ERANGE);
+		CHECK(strstr(er.msg, "DRAM") != NULL);
+		vta_rtlsim_clear_errors(c->rtl);
+	}
+	CHECK_EQ(vta_rtlsim_inject_error(c->rtl, 0, 1, 1), VTA_EINVAL);
+	/* a range nobody touches: the same result as the golden model */
+	CHECK_EQ(vta_rtlsim_inject_error(c->rtl, CS_DRAM - 4096, 4096, 2), 0);
+	begin();
+	store_and_finish(st(0, OA, 2, 3, 5));
+	go(0);
+	vta_rtlsim_clear_errors(c->rtl);
+}
+
+/* Results that must not depend on DRAM timing (docs/rtl.md, FINISH): the
+ * error and FINISH cases again at latencies 1, 8 and 100, with and without
+ * back-pressure, several stall seeds each. */
+static void e_reserved_opcodes(void);
+static void e_illegal_behind_blocked(void);
+static void e_dram_range(void);
+static void e_deadlock(void);
+static void test_finish(void);
+static void test_finish_drops_queued(void);
+static void test_tokens_persist(void);
+static void test_timings(void)
+{
+	static void (*const cases[])(void) = {e_reserved_opcodes, e_illegal_behind_blocked,
+					      e_dram_range, e_deadlock, test_finish,
+					      test_finish_drops_queued, test_tokens_persist};
+	static const unsigned lats[] = {1, 8, 100};
+	/* sanitized builds: the FINISH case only, one stall seed */
+	size_t ncases = TEST_SANITIZED ? 1 : sizeof cases / sizeof cases[0];
+	vta_rtlsim_axi_t keep = C()->axi;
+	for (unsigned l = 0; l < 3; l++)
+		for (int bp = 0; bp <= 1; bp++)
+			for (uint64_t seed = 1; seed <= (bp && !TEST_SANITIZED ? 3u : 1u); seed++) {
+				C()->axi = keep;
+				C()->axi.rd_latency = C()->axi.wr_latency = lats[l];
+				C()->axi.backpressure = bp;
+				C()->axi.seed = seed;
+				int before = test_failed_;
+				for (size_t k = 0; k < ncases; k++)
+					cases[k]();
+				if (test_failed_ && !before) {
+					size_t n = strlen(test_why_);
+					snprintf(test_why_ + n, sizeof test_why_ - n,
+						 " (latency %u, back-pressure %d, seed %llu)", lats[l], bp,
+						 (unsigned long long)seed);
+				}
+			}
+	C()->axi = keep;
+}
+
 static void test_teardown(void)
 {
 	if (ready)
@@ -1675,6 +1790,19 @@ static void test_teardown(void)
 
 int main(int argc, char **argv)
 {
+	/* our options first; the rest goes to test_main */
+	int k = 1;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--latency") && i + 1 < argc)
+			opt_latency = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--backpressure") && i + 1 < argc)
+			opt_bp = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			opt_seed = strtoull(argv[++i], NULL, 0);
+		else
+			argv[k++] = argv[i];
+	}
+	argc = k;
 	static const test_case_t cases[] = {
 		{"registers", test_registers},
 		{"load_acc_padded", test_load_acc_padded},
@@ -1719,6 +1847,8 @@ int main(int argc, char **argv)
 		{"err_queue_full", e_queue_full},
 		{"random_valid", test_random_valid},
 		{"random_faults", test_random_faults},
+		{"dram_model", test_dram_model},
+		{"timings", test_timings},
 		{"teardown", test_teardown},
 		{NULL, NULL},
 	};
