@@ -74,16 +74,29 @@ $(BIN)/tests/compiler/test_tflite: VC_TEST_EXTRA = $(OBJ)/tests/compiler/fbwrite
 # With the Verilator model (hw/module.mk), the bench also runs on the rtl backend.
 BENCH_PROGS += $(BIN)/bench_compiler
 ifneq ($(RTLSIM_LIB),)
-$(BIN)/bench_compiler: $(OBJ)/tests/compiler/bench_compiler.o $(LIB)/libvtacc.a $(RTL_BACKEND_LINK)
+$(BIN)/bench_compiler: $(OBJ)/tests/compiler/bench_compiler.o $(OBJ)/tests/compiler/r18.o $(LIB)/libvtacc.a $(RTL_BACKEND_LINK)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_compiler.o $(LIB)/libvtacc.a $(RTL_BACKEND_LINK) \
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_compiler.o $(OBJ)/tests/compiler/r18.o $(LIB)/libvtacc.a $(RTL_BACKEND_LINK) \
 		-lprotobuf-c -lstb $(OPENBLAS_LIBS) $(LDLIBS) $(RTL_LDLIBS)
 else
-$(BIN)/bench_compiler: $(OBJ)/tests/compiler/bench_compiler.o $(LIB)/libvtacc.a $(LIB)/libvta.a
+$(BIN)/bench_compiler: $(OBJ)/tests/compiler/bench_compiler.o $(OBJ)/tests/compiler/r18.o $(LIB)/libvtacc.a $(LIB)/libvta.a
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_compiler.o $(VC_LIBS) $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_compiler.o $(OBJ)/tests/compiler/r18.o $(VC_LIBS) $(LDLIBS)
 endif
--include $(OBJ)/tests/compiler/bench_compiler.d
+-include $(OBJ)/tests/compiler/bench_compiler.d $(OBJ)/tests/compiler/r18.d
+
+# Device cycles of ResNet-18 kernels on the RTL against recorded budgets
+# (tests/compiler/test_r18_cycles.c; the default configuration only).
+ifneq ($(RTLSIM_LIB),)
+TEST_PROGS += $(BIN)/tests/compiler/test_r18_cycles
+$(BIN)/tests/compiler/test_r18_cycles: $(OBJ)/tests/compiler/test_r18_cycles.o $(OBJ)/tests/compiler/r18.o \
+		$(TEST_HARNESS) $(LIB)/libvtacc.a $(RTL_BACKEND_LINK)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/test_r18_cycles.o $(OBJ)/tests/compiler/r18.o \
+		$(TEST_HARNESS) $(LIB)/libvtacc.a $(RTL_BACKEND_LINK) -lprotobuf-c -lstb $(OPENBLAS_LIBS) \
+		$(LDLIBS) $(RTL_LDLIBS)
+-include $(OBJ)/tests/compiler/test_r18_cycles.d
+endif
 
 # Whole Darknet networks on the golden model (synthetic weights).
 BENCH_PROGS += $(BIN)/bench_darknet

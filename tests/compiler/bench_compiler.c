@@ -19,6 +19,7 @@
 
 #include "cli/cli.h"
 #include "import/import.h"
+#include "r18.h"
 
 static double now(void)
 {
@@ -147,64 +148,15 @@ static int mnist(int have_rtl)
 
 /* ---- ResNet-18 conv workloads (COMPILER-NOTES 6.1) ------------------- */
 
-typedef struct wl {
-	const char *name;
-	int hw, ic, oc, k, pad, stride;
-	int res; /* a basic block's second conv: relu(conv(x) + x), the add fused */
-} wl;
-
-static const wl r18[] = {
-	{"c1", 224, 3, 64, 7, 3, 2, 0}, /* input channels padded 3 -> block: at most 3/BLOCK_IN of the array busy */
-	{"c2", 56, 64, 64, 3, 1, 1, 0},    {"c3", 56, 64, 128, 3, 1, 2, 0},   {"c4", 56, 64, 128, 1, 0, 2, 0},
-	{"c5", 28, 128, 128, 3, 1, 1, 0},  {"c6", 28, 128, 256, 3, 1, 2, 0},  {"c7", 28, 128, 256, 1, 0, 2, 0},
-	{"c8", 14, 256, 256, 3, 1, 1, 0},  {"c9", 14, 256, 512, 3, 1, 2, 0},  {"c10", 14, 256, 512, 1, 0, 2, 0},
-	{"c11", 7, 512, 512, 3, 1, 1, 0},
-	{"c2_res", 56, 64, 64, 3, 1, 1, 1}, {"c11_res", 7, 512, 512, 3, 1, 1, 1},
-};
-
-static uint64_t st = 5;
-static float frand(void)
-{
-	st ^= st << 13, st ^= st >> 7, st ^= st << 17;
-	return (float)((double)(st >> 11) / 9007199254740992.0 * 2.0 - 1.0);
-}
-
-static vc_module *layer(const wl *w)
-{
-	st = 5;
-	vc_module *m = vc_module_new();
-	int64_t xd[4] = {1, w->ic, w->hw, w->hw}, wd[4] = {w->oc, w->ic, w->k, w->k}, bd[1] = {w->oc};
-	vc_node *x = vc_input(m, "x", VC_F32, 4, xd);
-	vc_node *wt = vc_const(m, "w", VC_F32, 4, wd, NULL), *b = vc_const(m, "b", VC_F32, 1, bd, NULL);
-	for (int64_t i = 0; i < vc_type_elems(&wt->type); i++)
-		((float *)wt->data)[i] = frand();
-	for (int i = 0; i < w->oc; i++)
-		((float *)b->data)[i] = frand();
-	vc_attrs a;
-	vc_attrs_init(&a);
-	for (int i = 0; i < 4; i++)
-		a.pad[i] = w->pad;
-	a.stride[0] = a.stride[1] = w->stride;
-	vc_node *args[3] = {x, wt, b};
-	vc_node *y = vc_build(m, VC_OP_CONV, args, 3, &a, w->name);
-	if (w->res) {
-		vc_node *s[2] = {y, x};
-		y = vc_build(m, VC_OP_ADD, s, 2, NULL, "add");
-	}
-	y = vc_build(m, VC_OP_RELU, &y, 1, NULL, "relu");
-	m->g->outputs[m->g->n_outputs++] = y;
-	m->props |= VC_PROP_IMPORTED;
-	return m;
-}
-
 static void resnet18(int have_rtl)
 {
 	const char *only = getenv("VC_BENCH_R18");
-	for (size_t i = 0; i < sizeof r18 / sizeof r18[0]; i++) {
-		const wl *w = &r18[i];
+	for (size_t i = 0; i < r18_n_layers; i++) {
+		const r18_layer *w = &r18_layers[i];
 		if (only && !strstr(only, w->name))
 			continue;
-		vc_module *v = layer(w), *c = layer(w);
+		uint64_t st;
+		vc_module *v = r18_module(w, &st), *c = r18_module(w, &st);
 		char err[1024];
 		vc_compile_opts o = {.calib_path = "synthetic"};
 		vc_compile_opts oc = {.pipeline = "canonicalize,fold-bn,fold-const,quantize", .calib_path = "synthetic"};
@@ -221,7 +173,7 @@ static void resnet18(int have_rtl)
 		vc_tensor in, a, b;
 		vc_tensor_alloc(&in, &v->g->inputs[0]->type);
 		for (int64_t k = 0; k < vc_type_elems(&in.t); k++)
-			((float *)in.data)[k] = frand();
+			((float *)in.data)[k] = r18_frand(&st);
 		vc_runner *r = vc_runner_open(v, "fsim", err, sizeof err);
 		if (r && !vc_runner_run(r, &in, &a)) {
 			if (!vc_interp(c, &in, &b, NULL, NULL, NULL)) {
@@ -235,8 +187,7 @@ static void resnet18(int have_rtl)
 				uint64_t cycles = 0;
 				if (rr && !vc_runner_run(rr, &in, &t)) {
 					vc_runner_stats(rr, NULL, &cycles, NULL);
-					double macs = (double)w->oc * w->ic * w->k * w->k * (double)v->g->outputs[0]->type.dim[2] *
-						      (double)v->g->outputs[0]->type.dim[3];
+					double macs = r18_macs(w);
 					printf("BENCH r18_%s_rtl_exact %d bool\n", w->name, !memcmp(a.data, t.data, vc_type_bytes(&a.t)));
 					if (cycles)
 						printf("BENCH r18_%s_mac_util %.4f fraction\n", w->name,
