@@ -177,6 +177,10 @@ module vta_compute #(
     end
   end
 
+  // one load at a time (compute waits for busy_o): the overlap handshake is unused
+  wire                  l2d_ready, l2d_done;
+  wire [2:0]            l2d_wr_tag;
+  wire                  unused_ok_l2d = ^{l2d_ready, l2d_done, l2d_wr_tag};
   vta_load2d #(.DataBits(AccBits), .AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_load2d (
       .clk_i           (clk_i),
       .rst_i           (rst_i),
@@ -185,7 +189,11 @@ module vta_compute #(
       .base_i          (l2d_base),
       .log_elem_i      (l2d_log_e),
       .depth_i         (l2d_depth),
+      .tag_i           (mem_type),
+      .ready_o         (l2d_ready),
       .busy_o          (l2d_busy),
+      .done_o          (l2d_done),
+      .wr_tag_o        (l2d_wr_tag),
       .err_range_o     (l2d_err_range),
       .err_dram_o      (err_dram_o),
       .wr_en_o         (l2d_wr_en),

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Load module (VTA-SPEC 4.4): LOAD INP and LOAD WGT into their SRAMs.
+// The next LOAD is taken (tokens popped, its DMA requests started) while the
+// writes of the previous one are still arriving, so DRAM latency is paid once
+// per stream of loads rather than once per instruction; each instruction's
+// tokens are pushed in program order once its own writes are done.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -67,8 +71,11 @@ module vta_load #(
   localparam integer LogWgtEI = clog2i(`VTA_WGT_ELEM_BYTES);
   localparam [3:0] LogWgtE = LogWgtEI[3:0];
 
-  localparam [2:0] LIdle = 3'd0, LTok = 3'd1, LStart = 3'd2, LWait = 3'd3, LPush = 3'd4;
+  localparam [2:0] LIdle = 3'd0, LTok = 3'd1, LStart = 3'd2, LDrain = 3'd3, LPush = 3'd4;
   reg [2:0]   state_q;
+  // push_next of the instructions in load2d, oldest first (at most two)
+  reg [1:0]   pend_n_q;
+  reg [1:0]   pend_push_q;
   reg [127:0] insn_q;
   wire       pop_prev  = insn_q[`VTA_MEM_POP_PREV_LSB];
   wire       pop_next  = insn_q[`VTA_MEM_POP_NEXT_LSB];
@@ -79,13 +86,15 @@ module vta_load #(
   wire       is_wgt    = (mem_type == `VTA_MEM_ID_WGT);
   wire       tok_ready = run_i && !flush_i && (!pop_next || g2l_avail_i);
 
+  wire               l2d_busy, l2d_ready, l2d_done, l2d_wr_en;
+  wire [2:0]         l2d_wr_tag;
   assign insn_pop_o = (state_q == LIdle) && insn_valid_i && run_i;
   assign g2l_pop_o  = (state_q == LTok) && tok_ready && pop_next;
-  assign l2g_push_o = (state_q == LPush) && push_next;
+  // pushes in program order: a finished load's, or (LPush) a no-op's once all are done
+  assign l2g_push_o = (l2d_done && pend_push_q[0]) || ((state_q == LPush) && push_next);
   assign tokwait_o  = (state_q == LTok) && !tok_ready;
-  assign busy_o     = (state_q != LIdle);
-
-  wire               l2d_busy, l2d_wr_en;
+  assign busy_o     = (state_q != LIdle) || l2d_busy || (pend_n_q != 0);
+  wire   wr_is_wgt  = (l2d_wr_tag == `VTA_MEM_ID_WGT);
   wire [31:0]        l2d_wr_idx;
   wire [DataBits-1:0] l2d_wr_data;
   vta_load2d #(.DataBits(DataBits), .AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_load2d (
@@ -96,7 +105,11 @@ module vta_load #(
       .base_i          (is_wgt ? wgt_base_i : inp_base_i),
       .log_elem_i      (is_wgt ? LogWgtE : LogInpE),
       .depth_i         (is_wgt ? (32'd1 << `VTA_LOG_WGT_BUFF_DEPTH) : (32'd1 << `VTA_LOG_INP_BUFF_DEPTH)),
+      .tag_i           (mem_type),
+      .ready_o         (l2d_ready),
       .busy_o          (l2d_busy),
+      .done_o          (l2d_done),
+      .wr_tag_o        (l2d_wr_tag),
       .err_range_o     (err_range_o),
       .err_dram_o      (err_dram_o),
       .wr_en_o         (l2d_wr_en),
@@ -113,18 +126,22 @@ module vta_load #(
       .dma_err_i       (dma_err_i)
   );
 
-  assign inp_wr_en_o   = l2d_wr_en && !is_wgt;
+  assign inp_wr_en_o   = l2d_wr_en && !wr_is_wgt;
   assign inp_wr_addr_o = l2d_wr_idx[`VTA_LOG_INP_BUFF_DEPTH-1:0];
   assign inp_wr_data_o = l2d_wr_data[`VTA_INP_MATRIX_WIDTH-1:0];
-  assign wgt_wr_en_o   = l2d_wr_en && is_wgt;
+  assign wgt_wr_en_o   = l2d_wr_en && wr_is_wgt;
   assign wgt_wr_addr_o = l2d_wr_idx[`VTA_LOG_WGT_BUFF_DEPTH-1:0];
   assign wgt_wr_data_o = l2d_wr_data[`VTA_WGT_MATRIX_WIDTH-1:0];
-  assign progress_o    = l2d_wr_en || insn_pop_o || (state_q == LPush) || (dma_valid_i && dma_ready_o);
+  assign progress_o    = l2d_wr_en || insn_pop_o || (state_q == LPush) || l2d_done ||
+                         (dma_valid_i && dma_ready_o);
 
+  wire start = (state_q == LStart) && l2d_ready;
   always @(posedge clk_i) begin
     if (rst_i) begin
       state_q       <= LIdle;
       err_illegal_o <= 1'b0;
+      pend_n_q      <= 0;
+      pend_push_q   <= 0;
     end else begin
       err_illegal_o <= 1'b0;
       case (state_q)
@@ -136,15 +153,30 @@ module vta_load #(
         else if (tok_ready) begin
           // flags without a queue (VTA-SPEC 4.3) are illegal
           if (pop_prev || push_prev) err_illegal_o <= 1'b1;
-          state_q <= (x_size != 0) ? LStart : LPush;
+          state_q <= (x_size != 0) ? LStart : LDrain;
         end
-        LStart: state_q <= LWait;
-        LWait: if (!l2d_busy) state_q <= LPush;
+        LStart: if (l2d_ready) state_q <= LIdle;
+        LDrain: if (pend_n_q == 0) state_q <= LPush;   // a no-op pushes after the loads before it
         LPush: state_q <= LIdle;
         default: state_q <= LIdle;
       endcase
+      // the loads in load2d, oldest in bit 0
+      case ({start, l2d_done})
+        2'b10: begin
+          pend_push_q[pend_n_q[0]] <= push_next;
+          pend_n_q <= pend_n_q + 1'b1;
+        end
+        2'b01: begin
+          pend_push_q <= {1'b0, pend_push_q[1]};
+          pend_n_q    <= pend_n_q - 1'b1;
+        end
+        2'b11: begin
+          pend_push_q <= (pend_n_q == 1) ? {1'b0, push_next} : {push_next, pend_push_q[1]};
+        end
+        default: ;
+      endcase
     end
   end
-  assign elem_type_o = mem_type;
+  assign elem_type_o = l2d_wr_tag;
 endmodule
 `resetall

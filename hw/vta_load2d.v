@@ -24,12 +24,16 @@ module vta_load2d #(
     input  wire                      clk_i,
     input  wire                      rst_i,
     // instruction
-    input  wire                      start_i,
+    input  wire                      start_i,      // taken when ready_o
     input  wire [127:0]              insn_i,
     input  wire [AddrWidth-1:0]      base_i,       // base register of the memory type
     input  wire [3:0]                log_elem_i,   // log2 of DRAM element bytes
     input  wire [31:0]               depth_i,      // SRAM rows
-    output wire                      busy_o,
+    input  wire [2:0]                tag_i,        // the caller's tag of the instruction
+    output wire                      ready_o,      // a start is taken (one may wait behind the current)
+    output wire                      busy_o,       // any instruction in progress
+    output reg                       done_o,       // pulse: the oldest instruction's writes are done
+    output reg  [2:0]                wr_tag_o,     // tag of the instruction the writes belong to
     output reg                       err_range_o,  // pulse: destination block beyond depth (nothing done)
     output reg                       err_dram_o,   // pulse: DMA error response
     // SRAM writes
@@ -67,7 +71,25 @@ module vta_load2d #(
   wire [31:0] width_w = {28'd0, f_xp0} + {16'd0, f_xsize} + {28'd0, f_xp1};
   wire [31:0] rows_w  = {28'd0, f_yp0} + {16'd0, f_ysize} + {28'd0, f_yp1};
   wire [47:0] block_w = rows_w * width_w;
-  wire        merge   = (f_xstr == f_xsize);   // DRAM rows back to back: one request
+
+  // The instruction taken and waiting for the write side (which may still be
+  // busy with the previous one while this one's requests already go out).
+  reg                 nx_valid_q, nx_skip_q;
+  reg [127:0]         nx_insn_q;
+  reg [AddrWidth-1:0] nx_base_q;
+  reg [3:0]           nx_log_e_q;
+  reg [2:0]           nx_tag_q;
+  wire [15:0] n_sram  = nx_insn_q[`VTA_MEM_SRAM_BASE_LSB +: `VTA_MEM_SRAM_BASE_WIDTH];
+  wire [31:0] n_dram  = nx_insn_q[`VTA_MEM_DRAM_BASE_LSB +: `VTA_MEM_DRAM_BASE_WIDTH];
+  wire [15:0] n_ysize = nx_insn_q[`VTA_MEM_Y_SIZE_LSB +: `VTA_MEM_Y_SIZE_WIDTH];
+  wire [15:0] n_xsize = nx_insn_q[`VTA_MEM_X_SIZE_LSB +: `VTA_MEM_X_SIZE_WIDTH];
+  wire [15:0] n_xstr  = nx_insn_q[`VTA_MEM_X_STRIDE_LSB +: `VTA_MEM_X_STRIDE_WIDTH];
+  wire [3:0]  n_yp0   = nx_insn_q[`VTA_MEM_Y_PAD_0_LSB +: `VTA_MEM_Y_PAD_0_WIDTH];
+  wire [3:0]  n_yp1   = nx_insn_q[`VTA_MEM_Y_PAD_1_LSB +: `VTA_MEM_Y_PAD_1_WIDTH];
+  wire [3:0]  n_xp0   = nx_insn_q[`VTA_MEM_X_PAD_0_LSB +: `VTA_MEM_X_PAD_0_WIDTH];
+  wire [3:0]  n_xp1   = nx_insn_q[`VTA_MEM_X_PAD_1_LSB +: `VTA_MEM_X_PAD_1_WIDTH];
+  wire [31:0] n_width = {28'd0, n_xp0} + {16'd0, n_xsize} + {28'd0, n_xp1};
+  wire        n_merge = (n_xstr == n_xsize);   // DRAM rows back to back: one request
 
   // ---------------------------------------------------------------- shared state
   reg [3:0]           log_e_q;
@@ -77,15 +99,17 @@ module vta_load2d #(
 
   // ---------------------------------------------------------------- request side
   wire range_bad = ({32'd0, f_sram} + block_w > {16'd0, depth_i});
-  wire go_load   = start_i && (state_q == SIdle) && (f_xsize != 0) && !range_bad;
   wire req_busy;
+  assign ready_o = !req_busy && !nx_valid_q;
+  wire accept  = start_i && ready_o;
+  wire go_load = accept && (f_xsize != 0) && !range_bad;
   vta_rowreq #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_req (
       .clk_i(clk_i), .rst_i(rst_i), .start_i(go_load), .base_i(base_i), .elem_i(f_dram),
       .rows_i(f_ysize), .xsize_i(f_xsize), .stride_i(f_xstr), .log_e_i(log_elem_i),
       .busy_o(req_busy), .req_valid_o(dma_req_valid_o), .req_addr_o(dma_req_addr_o),
       .req_beats_o(dma_req_beats_o), .req_ready_i(dma_req_ready_i));
   reg  [31:0] seg_n_q;     // elements per request
-  wire [AddrWidth-1:0] start_addr = base_i + ({{(AddrWidth-32){1'b0}}, f_dram} << log_elem_i);
+  wire [AddrWidth-1:0] start_addr = nx_base_q + ({{(AddrWidth-32){1'b0}}, n_dram} << nx_log_e_q);
 
   // ---------------------------------------------------------------- write side
   localparam [2:0] SIdle = 3'd0, STop = 3'd1, SLeft = 3'd2, SData = 3'd3, SRight = 3'd4,
@@ -102,7 +126,7 @@ module vta_load2d #(
   reg [LogBusBytes-1:0] row_off_q; // narrow: byte offset of the current row's first element
   reg                   first_q;   // still on the first DRAM row
   reg [BidxW-1:0]       bidx_q;    // wide: beat within the element
-  assign busy_o = (state_q != SIdle);
+  assign busy_o = (state_q != SIdle) || nx_valid_q || req_busy;
 
   wire [15:0] elem_beats = narrow ? 16'd1 : (16'd1 << (log_e_q - LogBusBytes));
   wire [LogBusBytes:0] e_bytes = {{LogBusBytes{1'b0}}, 1'b1} << log_e_q;  // narrow only
@@ -147,6 +171,7 @@ module vta_load2d #(
           cnt_q   <= {28'd0, yp1_q} * wpad_q;
         end else begin
           state_q <= SIdle;
+          done_o  <= 1'b1;
         end
       end
     end
@@ -187,35 +212,53 @@ module vta_load2d #(
       err_dram_o      <= 1'b0;
       wr_en_o         <= 1'b0;
       elem_o          <= 1'b0;
+      done_o          <= 1'b0;
+      nx_valid_q      <= 1'b0;
     end else begin
       err_range_o <= 1'b0;
       err_dram_o  <= 1'b0;
       wr_en_o     <= 1'b0;
       elem_o      <= 1'b0;
+      done_o      <= 1'b0;
+
+      // a start: its requests begin at once (vta_rowreq), its writes when the
+      // write side is free; a block beyond the SRAM is refused before any access
+      // (the golden model checks before it writes anything) and only counted done
+      if (accept) begin
+        nx_valid_q <= 1'b1;
+        nx_skip_q  <= (f_xsize == 0) || range_bad;
+        nx_insn_q  <= insn_i;
+        nx_base_q  <= base_i;
+        nx_log_e_q <= log_elem_i;
+        nx_tag_q   <= tag_i;
+        if (f_xsize != 0 && range_bad) err_range_o <= 1'b1;
+      end
 
       case (state_q)
-        SIdle: if (start_i && f_xsize != 0) begin
-          if (range_bad) begin
-            err_range_o <= 1'b1;   // the golden model checks before it writes anything
+        SIdle: if (nx_valid_q) begin
+          nx_valid_q <= 1'b0;
+          wr_tag_o   <= nx_tag_q;
+          if (nx_skip_q) begin
+            done_o <= 1'b1;
           end else begin
-            p_q        <= {16'd0, f_sram};
-            wpad_q     <= width_w;
-            xp0_q      <= f_xp0;
-            xp1_q      <= f_xp1;
-            yp1_q      <= f_yp1;
-            xsize_q    <= f_xsize;
-            stride_q   <= f_xstr;
-            merge_q    <= merge;
-            log_e_q    <= log_elem_i;
-            c_elem_q   <= {16'd0, f_dram};
+            p_q        <= {16'd0, n_sram};
+            wpad_q     <= n_width;
+            xp0_q      <= n_xp0;
+            xp1_q      <= n_xp1;
+            yp1_q      <= n_yp1;
+            xsize_q    <= n_xsize;
+            stride_q   <= n_xstr;
+            merge_q    <= n_merge;
+            log_e_q    <= nx_log_e_q;
+            c_elem_q   <= {16'd0, n_dram};
             row_off_q  <= start_addr[LogBusBytes-1:0];
             first_q    <= 1'b1;
-            row_left_q <= f_ysize;
-            seg_n_q    <= merge ? {16'd0, f_ysize} * {16'd0, f_xsize} : {16'd0, f_xsize};
+            row_left_q <= n_ysize;
+            seg_n_q    <= n_merge ? {16'd0, n_ysize} * {16'd0, n_xsize} : {16'd0, n_xsize};
             seg_left_q <= 0;
             bidx_q     <= 0;
             state_q    <= STop;
-            cnt_q      <= {28'd0, f_yp0} * width_w;
+            cnt_q      <= {28'd0, n_yp0} * n_width;
           end
         end
         STop: if (cnt_q != 0) begin
@@ -287,6 +330,7 @@ module vta_load2d #(
           cnt_q     <= cnt_q - 1;
         end else begin
           state_q <= SIdle;
+          done_o  <= 1'b1;
         end
         default: state_q <= SIdle;
       endcase

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* RTL benchmarks: GEMM and ALU micro-ops per cycle (hazard-free and dependent
  * micro-op lists, ALU with an immediate and in register mode), simulated
- * cycles per second. */
+ * cycles per second, DMA efficiency (bytes moved per cycle / bus bytes) of
+ * load-only and store-only programs at the PYNQ DRAM latency and at 100 cycles. */
 #include "cosim_lib.h"
 
 #include <time.h>
@@ -95,6 +96,78 @@ static int run_long(vta_rtlsim_t *r, enum bench_kind kind, double *upc, double *
 }
 
 
+static vta_insn_t mem(unsigned op, unsigned t, uint32_t sram, uint32_t dram, uint32_t y, uint32_t x,
+		      uint32_t stride)
+{
+	vta_insn_t in = {0};
+	in.opcode = op;
+	in.memory_type = t;
+	in.sram_base = sram;
+	in.dram_base = dram;
+	in.y_size = y;
+	in.x_size = x;
+	in.x_stride = stride;
+	return in;
+}
+
+/* Fraction of the bus a load-only (reads) or store-only (writes) program
+ * keeps busy at a DRAM latency: 24 padded INP tiles (8 rows of 14 elements,
+ * stride 56) with a 16-element WGT block after every third; or 32 STOREs of 4
+ * rows of 14 elements, stride 28. */
+static int run_dma(vta_rtlsim_t *r, int writes, unsigned lat, double *eff)
+{
+	static cs_prog_t p;
+	memset(&p, 0, sizeof p);
+	uint64_t bytes = 0;
+	vta_insn_t in;
+	if (!writes) {
+		for (uint32_t i = 0; i < 24; i++) {
+			in = mem(VTA_OPCODE_LOAD, VTA_MEM_ID_INP, 0, CS_DATA_AT / VTA_INP_ELEM_BYTES + i * 64, 8, 14, 56);
+			in.x_pad_0 = in.x_pad_1 = in.y_pad_0 = 1;
+			in.push_next = i == 23;
+			cs_emit(&p, &in);
+			bytes += 8 * 14 * VTA_INP_ELEM_BYTES;
+			if (i % 3 == 1) {
+				in = mem(VTA_OPCODE_LOAD, VTA_MEM_ID_WGT, 0, CS_DATA_AT / VTA_WGT_ELEM_BYTES + i, 1, 16, 16);
+				cs_emit(&p, &in);
+				bytes += 16 * VTA_WGT_ELEM_BYTES;
+			}
+		}
+		in = mem(VTA_OPCODE_LOAD, VTA_MEM_ID_UOP, 0, 0, 0, 0, 0);
+		in.pop_prev = 1;
+		cs_emit(&p, &in);
+	} else {
+		in = mem(VTA_OPCODE_LOAD, VTA_MEM_ID_UOP, 0, 0, 0, 0, 0);
+		in.push_next = 1;
+		cs_emit(&p, &in);
+		for (uint32_t i = 0; i < 32; i++) {
+			in = mem(VTA_OPCODE_STORE, VTA_MEM_ID_OUT, 0, CS_OUT_AT / VTA_OUT_ELEM_BYTES + i * 128, 4, 14, 28);
+			in.pop_prev = i == 0;
+			in.push_prev = i == 31;
+			cs_emit(&p, &in);
+			bytes += 4 * 14 * VTA_OUT_ELEM_BYTES;
+		}
+	}
+	memset(&in, 0, sizeof in);
+	in.opcode = VTA_OPCODE_FINISH;
+	in.pop_next = writes;
+	cs_emit(&p, &in);
+	uint8_t *dram = vta_rtlsim_dram(r);
+	for (uint32_t k = 0; k < p.n; k++)
+		vta_insn_store(&p.insn[k], dram + 16 * k);
+	vta_rtlsim_axi_t a;
+	vta_rtlsim_axi_defaults(&a);
+	a.rd_latency = a.wr_latency = lat;
+	vta_rtlsim_set_axi(r, &a);
+	vta_error_t err;
+	if (vta_rtlsim_run(r, 0, p.n, &err)) {
+		fprintf(stderr, "bench_rtl: %s\n", err.msg);
+		return 1;
+	}
+	*eff = (double)bytes / (double)vta_rtlsim_counters(r)->cycles / (VTA_BUS_WIDTH / 8);
+	return 0;
+}
+
 int main(void)
 {
 	vta_error_t err;
@@ -130,6 +203,19 @@ int main(void)
 			printf("BENCH rtl_sim_cycles_per_sec_wall %.0f cycles/s\n", wcps);
 		}
 	}
+	static const unsigned lats[] = {VTA_RTL_LATENCY_PYNQ, 100};
+	for (int w = 0; w <= 1; w++)
+		for (unsigned l = 0; l < 2; l++) {
+			char name[64];
+			snprintf(name, sizeof name, "rtl_dma_%s_efficiency_lat%u", w ? "write" : "read",
+				 lats[l]);
+			double e;
+			if (only && strcmp(only, name))
+				continue;
+			if (vta_rtlsim_reset(r, &err) || run_dma(r, w, lats[l], &e))
+				return 1;
+			printf("BENCH %s %.3f fraction\n", name, e);
+		}
 	vta_rtlsim_destroy(r);
 	return 0;
 }
