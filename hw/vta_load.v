@@ -10,7 +10,8 @@
 `include "vta_config.vh"
 module vta_load #(
     parameter AddrWidth = 64,
-    parameter BeatWidth = 32
+    parameter BeatWidth = 32,
+    parameter IdxW      = 32   // bits of an instruction's index in the stream
 ) (
     input  wire                       clk_i,
     input  wire                       rst_i,
@@ -21,6 +22,7 @@ module vta_load #(
     // instruction queue
     input  wire                       insn_valid_i,
     input  wire [127:0]               insn_i,
+    input  wire [IdxW-1:0]            insn_idx_i,   // its index in the stream (for errors)
     output wire                       insn_pop_o,
     // tokens: pop_next consumes g2l, push_next produces l2g
     input  wire                       g2l_avail_i,
@@ -47,6 +49,8 @@ module vta_load #(
     input  wire                       dma_err_i,
     // status
     output reg                        err_illegal_o,
+    output reg  [IdxW-1:0]            err_idx_o,    // the instruction an error flag belongs to
+    output reg  [IdxW-1:0]            push_idx_o,   // the instruction of the last l2g push
     output wire                       err_range_o,
     output wire                       err_dram_o,
     output wire                       busy_o,
@@ -76,6 +80,7 @@ module vta_load #(
   // push_next of the instructions in load2d, oldest first (at most two)
   reg [1:0]   pend_n_q;
   reg [1:0]   pend_push_q;
+  reg [IdxW-1:0] idx_q, pend_idx0_q, pend_idx1_q;  // the taken instruction's, and the loads' indices
   reg [127:0] insn_q;
   wire       pop_prev  = insn_q[`VTA_MEM_POP_PREV_LSB];
   wire       pop_next  = insn_q[`VTA_MEM_POP_NEXT_LSB];
@@ -144,9 +149,11 @@ module vta_load #(
       pend_push_q   <= 0;
     end else begin
       err_illegal_o <= 1'b0;
+      if (l2g_push_o) push_idx_o <= (l2d_done && pend_push_q[0]) ? pend_idx0_q : idx_q;
       case (state_q)
         LIdle: if (insn_valid_i && run_i) begin
           insn_q  <= insn_i;
+          idx_q   <= insn_idx_i;
           state_q <= LTok;
         end
         LTok: if (flush_i) state_q <= LIdle;
@@ -164,19 +171,35 @@ module vta_load #(
       case ({start, l2d_done})
         2'b10: begin
           pend_push_q[pend_n_q[0]] <= push_next;
+          if (pend_n_q == 0) pend_idx0_q <= idx_q;
+          else pend_idx1_q <= idx_q;
           pend_n_q <= pend_n_q + 1'b1;
         end
         2'b01: begin
           pend_push_q <= {1'b0, pend_push_q[1]};
+          pend_idx0_q <= pend_idx1_q;
           pend_n_q    <= pend_n_q - 1'b1;
         end
         2'b11: begin
           pend_push_q <= (pend_n_q == 1) ? {1'b0, push_next} : {push_next, pend_push_q[1]};
+          if (pend_n_q == 1) pend_idx0_q <= idx_q;
+          else begin
+            pend_idx0_q <= pend_idx1_q;
+            pend_idx1_q <= idx_q;
+          end
         end
         default: ;
       endcase
     end
   end
   assign elem_type_o = l2d_wr_tag;
+  // Errors: a DRAM error response belongs to the oldest load in load2d (whose
+  // data arrives), a refused block to the newest (flagged as it starts), an
+  // illegal flag to the instruction being taken.
+  always @* begin
+    err_idx_o = idx_q;
+    if (err_dram_o) err_idx_o = pend_idx0_q;
+    else if (err_range_o) err_idx_o = (pend_n_q == 2'd2) ? pend_idx1_q : pend_idx0_q;
+  end
 endmodule
 `resetall

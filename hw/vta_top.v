@@ -236,9 +236,11 @@ module vta_top #(
   wire ld_err_illegal, ld_err_range, ld_err_dram, ld_busy, ld_tokwait, ld_progress;
   wire ld_elem, cp_elem;  // a DRAM element (not a pad) was written to an SRAM
   wire [2:0] ld_elem_type, cp_elem_type;
-  vta_load #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_load (
+  wire [TagW-1:0] ld_err_idx, ld_push_idx;  // a load error's and the last l2g push's instruction
+  vta_load #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth), .IdxW(TagW)) u_load (
       .clk_i(clk), .rst_i(core_rst), .run_i(running_q), .flush_i(fetch_start),
-      .insn_valid_i(ldq_valid), .insn_i(ldq_data[127:0]), .insn_pop_o(ldq_pop),
+      .insn_valid_i(ldq_valid), .insn_i(ldq_data[127:0]), .insn_idx_i(ldq_data[TagW+127:128]),
+      .insn_pop_o(ldq_pop),
       .g2l_avail_i(g2l_avail), .g2l_pop_o(g2l_pop), .l2g_push_o(l2g_push),
       .inp_base_i(inp_base_q[AddrWidth-1:0]), .wgt_base_i(wgt_base_q[AddrWidth-1:0]),
       .inp_wr_en_o(inp_wr_en), .inp_wr_addr_o(inp_wr_addr), .inp_wr_data_o(inp_wr_data),
@@ -246,7 +248,9 @@ module vta_top #(
       .dma_req_valid_o(rd_req_valid[1]), .dma_req_addr_o(rd_req_addr[1*AddrWidth +: AddrWidth]),
       .dma_req_beats_o(rd_req_beats[1*BeatWidth +: BeatWidth]), .dma_req_ready_i(rd_req_ready[1]),
       .dma_valid_i(rd_valid[1]), .dma_ready_o(rd_ready[1]), .dma_data_i(rd_data), .dma_err_i(rd_err),
-      .err_illegal_o(ld_err_illegal), .err_range_o(ld_err_range), .err_dram_o(ld_err_dram),
+      .err_illegal_o(ld_err_illegal), .err_idx_o(ld_err_idx), .push_idx_o(ld_push_idx),
+      .err_range_o(ld_err_range),
+      .err_dram_o(ld_err_dram),
       .busy_o(ld_busy), .tokwait_o(ld_tokwait), .progress_o(ld_progress),
       .elem_o(ld_elem), .elem_type_o(ld_elem_type));
 
@@ -377,11 +381,11 @@ module vta_top #(
     if (st_busy && (st_idx_q < wd_idx || wd_idx == {TagW{1'b1}})) wd_idx = st_idx_q;
     case (err_src)
       `VTA_ERRSRC_FETCH:    err_idx = f_err_illegal ? disp_idx_q : f_err_off[TagW+3:4];
-      `VTA_ERRSRC_LOAD:     err_idx = ld_idx_q;
+      `VTA_ERRSRC_LOAD:     err_idx = ld_err_idx;
       `VTA_ERRSRC_COMPUTE:  err_idx = cp_idx_q;
       `VTA_ERRSRC_STORE:    err_idx = st_idx_q;
       // the queue's producer: l2g load, g2l and g2s compute, s2g store
-      `VTA_ERRSRC_TOKEN:    err_idx = l2g_ovf ? ld_idx_q : s2g_ovf ? st_idx_q : cp_idx_q;
+      `VTA_ERRSRC_TOKEN:    err_idx = l2g_ovf ? ld_push_idx : s2g_ovf ? st_idx_q : cp_idx_q;
       `VTA_ERRSRC_WATCHDOG: err_idx = wd_idx;
       default:              err_idx = {TagW{1'b1}};
     endcase

@@ -2,6 +2,8 @@
 /* Differential testing of the RTL against the golden model (cosim_lib.h). */
 #include "cosim_lib.h"
 
+#include <vta/vta_regmap.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +129,97 @@ static int run_both(cs_ctx_t *c, const cs_prog_t *p, int *code, int power_on)
 int cs_run(cs_ctx_t *c, const cs_prog_t *p, int *code) { return run_both(c, p, code, 1); }
 
 int cs_run_warm(cs_ctx_t *c, const cs_prog_t *p, int *code) { return run_both(c, p, code, 0); }
+
+/* Zeros into every row of SRAM t (and OUT with ACC): LOADs of padding only
+ * (y_size 0, x_size 1, all four pads k <= 15: 2k rows of 2k+1 zero elements). */
+static void scrub(cs_prog_t *q, unsigned t, uint32_t depth)
+{
+	uint32_t k = 15;
+	while (k > 1 && 2 * k * (2 * k + 1) > depth)
+		k--;
+	uint32_t blk = 2 * k * (2 * k + 1);
+	for (uint32_t at = 0; at < depth; at += blk) {
+		vta_insn_t in = {0};
+		in.opcode = VTA_OPCODE_LOAD;
+		in.memory_type = t;
+		in.x_size = in.x_stride = 1;
+		in.x_pad_0 = in.x_pad_1 = in.y_pad_0 = in.y_pad_1 = k;
+		in.sram_base = at + blk <= depth ? at : depth - blk;
+		cs_emit(q, &in);
+	}
+}
+
+int cs_run_reset_midrun(cs_ctx_t *c, const cs_prog_t *p, uint64_t after, int *code)
+{
+	vta_error_t er;
+	c->why[0] = 0;
+	vta_rtlsim_set_axi(c->rtl, p->has_axi ? &p->axi : &c->axi);
+	if (vta_rtlsim_reset(c->rtl, &er)) {
+		snprintf(c->why, sizeof c->why, "rtlsim reset: %s", er.msg);
+		return -1;
+	}
+	vta_rtlsim_t *r = c->rtl;
+	image(p, c->data, vta_rtlsim_dram(r));
+	const uint64_t b[5] = {p->bases.inp, p->bases.wgt, p->bases.uop, p->bases.acc, p->bases.out};
+	static const uint32_t reg[5] = {VTA_REG_LOAD_INP_ADDR, VTA_REG_LOAD_WGT_ADDR,
+					VTA_REG_COMPUTE_UOP_ADDR, VTA_REG_COMPUTE_BIAS_ADDR,
+					VTA_REG_STORE_OUT_ADDR};
+	for (unsigned i = 0; i < 5; i++) {
+		vta_rtlsim_reg_write(r, reg[i], (uint32_t)b[i]);
+		vta_rtlsim_reg_write(r, reg[i] + 4, (uint32_t)(b[i] >> 32));
+	}
+	vta_rtlsim_reg_write(r, VTA_REG_FETCH_INSN_ADDR, 0);
+	vta_rtlsim_reg_write(r, VTA_REG_FETCH_INSN_ADDR_HI, 0);
+	vta_rtlsim_reg_write(r, VTA_REG_FETCH_INSN_COUNT, p->n);
+	vta_rtlsim_reg_write(r, VTA_REG_FETCH_CTRL, 1);
+	vta_rtlsim_step(r, after);
+	if (vta_rtlsim_soft_reset(r, 1000000, &er)) {
+		snprintf(c->why, sizeof c->why, "soft reset %llu cycles into the run: %s",
+			 (unsigned long long)after, er.msg);
+		return 1;
+	}
+	unsigned pend = vta_rtlsim_axi_pending(r);
+	const char *v = vta_rtlsim_protocol_error(r);
+	if (pend || v) {
+		snprintf(c->why, sizeof c->why, "soft reset %llu cycles into the run: %s%u AXI bursts "
+			 "left unfinished", (unsigned long long)after, v ? v : "", pend);
+		return 1;
+	}
+	static cs_prog_t z;
+	memset(&z, 0, sizeof z);
+	scrub(&z, VTA_MEM_ID_INP, VTA_INP_BUFF_DEPTH);
+	scrub(&z, VTA_MEM_ID_WGT, VTA_WGT_BUFF_DEPTH);
+	scrub(&z, VTA_MEM_ID_ACC, VTA_ACC_BUFF_DEPTH);
+	scrub(&z, VTA_MEM_ID_UOP, VTA_UOP_BUFF_DEPTH);
+	vta_insn_t in = {0};
+	in.opcode = VTA_OPCODE_LOAD;
+	in.memory_type = VTA_MEM_ID_INP;
+	in.push_next = 1; /* FINISH after the last load */
+	cs_emit(&z, &in);
+	in = (vta_insn_t){0};
+	in.opcode = VTA_OPCODE_FINISH;
+	in.pop_prev = 1;
+	cs_emit(&z, &in);
+	for (uint32_t i = 0; i < z.n; i++)
+		vta_insn_store(&z.insn[i], vta_rtlsim_dram(r) + 16 * (size_t)i);
+	if (vta_rtlsim_run(r, 0, z.n, &er)) {
+		snprintf(c->why, sizeof c->why, "clearing the SRAMs after the soft reset: %s", er.msg);
+		return 1;
+	}
+	int rc = run_both(c, p, code, 0);
+	if (rc) {
+		char w[sizeof c->why];
+		snprintf(w, sizeof w, "after a soft reset %llu cycles into the run: %.900s",
+			 (unsigned long long)after, c->why);
+		memcpy(c->why, w, sizeof c->why);
+	}
+	return rc;
+}
+
+int cs_check(cs_ctx_t *c, const cs_prog_t *p, int *code)
+{
+	return p->reset_after ? cs_run_reset_midrun(c, p, p->reset_after, code) : cs_run(c, p, code);
+}
 
 int cs_run_rtl(cs_ctx_t *c, const cs_prog_t *p, vta_error_t *err)
 {
@@ -663,7 +756,7 @@ encode:
 /* ------------------------------------------------------------ shrinking */
 static int fails(cs_ctx_t *c, const cs_prog_t *p)
 {
-	return cs_run(c, p, NULL) > 0;
+	return cs_check(c, p, NULL) > 0;
 }
 
 void cs_shrink(cs_ctx_t *c, cs_prog_t *p)
@@ -717,6 +810,8 @@ int cs_save(const cs_prog_t *p, const char *path, const char *comment)
 	if (p->has_axi)
 		fprintf(f, "axi %u %u %d %llu\n", p->axi.rd_latency, p->axi.wr_latency,
 			p->axi.backpressure, (unsigned long long)p->axi.seed);
+	if (p->reset_after)
+		fprintf(f, "reset_after %llu\n", (unsigned long long)p->reset_after);
 	fprintf(f, "bases %llx %llx %llx %llx %llx\n", (unsigned long long)p->bases.uop,
 		(unsigned long long)p->bases.inp, (unsigned long long)p->bases.wgt,
 		(unsigned long long)p->bases.acc, (unsigned long long)p->bases.out);
@@ -749,6 +844,8 @@ int cs_load(cs_prog_t *p, const char *path)
 			p->axi.backpressure = bp;
 			p->axi.seed = a;
 			p->has_axi = 1;
+		} else if (sscanf(line, "reset_after %llu", &a) == 1) {
+			p->reset_after = a;
 		} else if (sscanf(line, "bases %llx %llx %llx %llx %llx", &a, &b, &c, &d, &e) == 5)
 			p->bases = (vta_bases_t){a, b, c, d, e};
 		else if (sscanf(line, "uop %x", &u) == 1 && p->nuops < CS_MAX_UOPS)

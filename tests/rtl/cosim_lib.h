@@ -23,6 +23,7 @@ enum {
 typedef struct cs_prog {
 	uint32_t n;
 	int has_axi;           /* the DRAM timing it failed under (reproducers) */
+	uint64_t reset_after;  /* nonzero: cs_check soft-resets it this many cycles in */
 	vta_rtlsim_axi_t axi;
 	vta_insn_word_t insn[CS_MAX_INSNS];
 	uint32_t nuops;
@@ -55,6 +56,16 @@ int cs_run_warm(cs_ctx_t *c, const cs_prog_t *p, int *code);
  * return its code; then compare the DRAMs (0 when equal, else why says where). */
 int cs_prepare(cs_ctx_t *c, const cs_prog_t *p, vta_error_t *golden_err);
 int cs_same_dram(cs_ctx_t *c);
+
+/* Reset and start mid-run: from power-on, start p on the RTL, let it run
+ * for `after` cycles, soft-reset it (CONTROL_SOFT_RESET), check that no AXI
+ * burst was abandoned, clear every SRAM with a padding-only program (the
+ * golden model's start from reset has zeroed SRAMs), then run p again
+ * without a power-on and compare it with the golden model as cs_run does. */
+int cs_run_reset_midrun(cs_ctx_t *c, const cs_prog_t *p, uint64_t after, int *code);
+
+/* cs_run, or cs_run_reset_midrun when p->reset_after is set. */
+int cs_check(cs_ctx_t *c, const cs_prog_t *p, int *code);
 
 /* Run p on the RTL alone from power-on (same DRAM image as cs_run);
  * returns its code (err filled in). */

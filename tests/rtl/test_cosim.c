@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		int code = 0;
-		int r = cs_run(&c, &p, &code);
+		int r = cs_check(&c, &p, &code);
 		printf("%s: %s (golden code %d)\n", replay, r ? c.why : "agree", code);
 		return r != 0;
 	}
@@ -148,14 +148,14 @@ int main(int argc, char **argv)
 				report(0, e->d_name, "cannot read");
 				continue;
 			}
-			int r = cs_run(&c, &p, NULL);
+			int r = cs_check(&c, &p, NULL);
 			report(r == 0, e->d_name, c.why);
 		}
 		closedir(d);
 	}
 	/* random programs */
 	int codes[16] = {0};
-	long bad = 0, total = 0;
+	long bad = 0, total = 0, resets = 0;
 	time_t t0 = time(NULL);
 	vta_rtlsim_axi_t base = c.axi;
 	for (unsigned li = 0; li < nlat; li++) {
@@ -167,7 +167,10 @@ int main(int argc, char **argv)
 			c.axi.backpressure = bp;
 			c.axi.seed = s;
 			int code = 0;
-			int r = cs_run(&c, &p, &code);
+			/* one program in eight: a soft reset part-way, then the program again */
+			p.reset_after = s % 8 == 3 ? 1 + s / 8 % 3000 : 0;
+			resets += p.reset_after != 0;
+			int r = cs_check(&c, &p, &code);
 			total++;
 			codes[code & 15]++;
 			if (verbose)
@@ -179,11 +182,12 @@ int main(int argc, char **argv)
 			char why[1100];
 			snprintf(why, sizeof why, "seed %llu latency %u back-pressure %d: %s", s, lats[li],
 				 bp, c.why);
+
 			if (save && bad <= 5) {
 				p.has_axi = 1;
 				p.axi = c.axi;
 				cs_shrink(&c, &p);
-				cs_run(&c, &p, NULL);
+				cs_check(&c, &p, NULL);
 				char path[1200];
 				snprintf(path, sizeof path, "%s/cosim-%s-%llu-lat%u.txt", save,
 					 VTA_CONFIG_NAME, s, lats[li]);
@@ -200,7 +204,8 @@ int main(int argc, char **argv)
 	snprintf(name, sizeof name, "random-%ld-programs-seed-%llu", total, seed);
 	if (!bad)
 		report(1, name, "");
-	printf("golden results (%lds):", (long)(time(NULL) - t0));
+	printf("%ld of them soft-reset part-way and run again; golden results (%lds):", resets,
+	       (long)(time(NULL) - t0));
 	for (int i = 0; i < 16; i++)
 		if (codes[i])
 			printf(" %s=%d", i ? vta_strerror(i) : "ok", codes[i]);

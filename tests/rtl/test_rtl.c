@@ -867,10 +867,13 @@ static void test_soft_reset_idle(void)
 	wreg(VTA_REG_LOAD_WGT_ADDR, 0x5670);
 	wreg(VTA_REG_STATUS, VTA_STATUS_RESET_DONE);
 	CHECK_EQ(reg(VTA_REG_STATUS), VTA_STATUS_IDLE);
-	/* CONTROL reads 1 while the reset runs */
+	/* CONTROL reads 1 while the reset runs (an idle device's takes a few
+	 * cycles: under AXI-Lite back-pressure it may be over before the reads) */
 	wreg(VTA_REG_CONTROL, VTA_CONTROL_SOFT_RESET);
-	CHECK_EQ(reg(VTA_REG_CONTROL), VTA_CONTROL_SOFT_RESET);
-	CHECK(reg(VTA_REG_STATUS) & VTA_STATUS_RESETTING);
+	if (!C()->axi.backpressure) {
+		CHECK_EQ(reg(VTA_REG_CONTROL), VTA_CONTROL_SOFT_RESET);
+		CHECK(reg(VTA_REG_STATUS) & VTA_STATUS_RESETTING);
+	}
 	vta_rtlsim_step(R(), 20);
 	CHECK_EQ(reg(VTA_REG_CONTROL), 0);
 	soft_reset();
