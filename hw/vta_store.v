@@ -175,6 +175,7 @@ module vta_store #(
       nxt_valid_q     <= 1'b0;
       sh_beats_q      <= 0;
       ob_valid_q      <= 1'b0;
+      ob_strb_q       <= 0;
       rd_left_q       <= 0;
     end else begin
       err_illegal_o <= 1'b0;

@@ -3,8 +3,9 @@
  * Random co-simulation of the RTL against the golden model, and replay of the
  * saved reproducers in tests/rtl/repro (each one is a regression test).
  *   test_cosim [--results F --label L]   the make-test run: a fresh seed
- *     (printed), latencies 1, 8 and 100 with back-pressure; failures shrunk
- *     and saved as tests/rtl/repro/cosim-<config>-<seed>-lat<L>.txt
+ *     (printed), latencies 1, 8 and 100 with back-pressure; a failing program
+ *     is saved as tests/rtl/repro/cosim-<config>-<seed>-lat<L>.txt (replayed
+ *     by every later run) and, shrunk, as ....shrunk
  *   test_cosim -n N [--seed S] [--latency L[,L..]] [--backpressure 0|1]
  *     [--save DIR] [--verbose]   soak (make cosim); ends with
  *     "cosim: N programs, M mismatches"
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "test.h"
@@ -64,7 +66,8 @@ int main(int argc, char **argv)
 {
 	long n = -1;
 	unsigned long long seed = 0;
-	int have_seed = 0, bp = -1;
+	int have_seed = 0, bp = -1, have_one = 0;
+	unsigned long long one = 0;
 	const char *save = NULL, *replay = NULL, *results_path = NULL, *lat_list = NULL;
 	int verbose = 0, soak = 0;
 	for (int i = 1; i < argc; i++) {
@@ -72,6 +75,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--label") && i + 1 < argc) label = argv[++i];
 		else if (!strcmp(argv[i], "-n") && i + 1 < argc) n = atol(argv[++i]), soak = 1;
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0), have_seed = 1;
+		else if (!strcmp(argv[i], "--program") && i + 1 < argc) one = strtoull(argv[++i], NULL, 0), have_one = 1;
 		else if (!strcmp(argv[i], "--latency") && i + 1 < argc) lat_list = argv[++i];
 		else if (!strcmp(argv[i], "--backpressure") && i + 1 < argc) bp = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--save") && i + 1 < argc) save = argv[++i];
@@ -79,7 +83,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--verbose")) verbose = 1;
 		else {
 			fprintf(stderr, "usage: %s [--results F] [--label L] [-n N] [--seed S] [--latency L[,L...]] "
-				"[--backpressure 0|1] [--save DIR] [--replay FILE] [--verbose]\n", argv[0]);
+				"[--backpressure 0|1] [--program S] [--save DIR] [--replay FILE] [--verbose]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -112,6 +116,8 @@ int main(int argc, char **argv)
 		if (!save)
 			save = repro;
 	}
+	if (have_one) /* one program: the seed a failure names */
+		n = 1, soak = 1;
 	if (!lat_list)
 		lat_list = soak ? "" : "1,8,100";
 	if (bp < 0)
@@ -160,7 +166,7 @@ int main(int argc, char **argv)
 	vta_rtlsim_axi_t base = c.axi;
 	for (unsigned li = 0; li < nlat; li++) {
 		for (long i = 0; i < n; i++) {
-			unsigned long long s = seed * 1000003ull + (unsigned long long)i;
+			unsigned long long s = have_one ? one : seed * 1000003ull + (unsigned long long)i;
 			cs_gen(&p, s, -1);
 			c.axi = base;
 			c.axi.rd_latency = c.axi.wr_latency = lats[li];
@@ -183,13 +189,22 @@ int main(int argc, char **argv)
 			snprintf(why, sizeof why, "seed %llu latency %u back-pressure %d: %s", s, lats[li],
 				 bp, c.why);
 
+			/* The program as generated is the regression test (.txt, replayed by
+			 * every run); the shrunk one helps debugging (.shrunk, not replayed:
+			 * cutting instructions can break the token chains the generator
+			 * builds, so it may then fail for another reason, or race). */
 			if (save && bad <= 5) {
+				mkdir(save, 0777); /* may exist */
 				p.has_axi = 1;
 				p.axi = c.axi;
-				cs_shrink(&c, &p);
-				cs_check(&c, &p, NULL);
 				char path[1200];
 				snprintf(path, sizeof path, "%s/cosim-%s-%llu-lat%u.txt", save,
+					 VTA_CONFIG_NAME, s, lats[li]);
+				if (!cs_save(&p, path, why))
+					printf("saved %s (%u insns)\n", path, p.n);
+				cs_shrink(&c, &p);
+				cs_check(&c, &p, NULL);
+				snprintf(path, sizeof path, "%s/cosim-%s-%llu-lat%u.shrunk", save,
 					 VTA_CONFIG_NAME, s, lats[li]);
 				char cmt[2400];
 				snprintf(cmt, sizeof cmt, "%s (shrunk: %s)", why, c.why);
