@@ -36,7 +36,7 @@ function flush_fn(   i, s, call) {
 				} else if (ptype[i] ~ /^const /) {
 					same = same " && !memcmp(p->" pname[i] ", p->in_" pname[i] ", sizeof p->" pname[i] ")";
 					keep = keep "\tmemcpy(p->in_" pname[i] ", p->" pname[i] ", sizeof p->" pname[i] ");\n";
-					infields = infields "\tsvLogicVecVal in_" pname[i] "[8];\n";
+					infields = infields "\tsvLogicVecVal in_" pname[i] "[16];\n";
 				}
 			}
 			call = call "\tif (p->combo_valid" same ")\n\t\treturn 0;\n" keep "\tp->combo_valid = 1;\n";
