@@ -59,7 +59,7 @@ static long default_count(void)
 	if (TEST_SANITIZED)
 		return 10;
 	return strcmp(VTA_CONFIG_NAME, "1x16_i8w8a32_15_15_18_17") || strcmp(VTA_TARGET, "sim") ? 60
-												      : 400;
+												      : 200;
 }
 
 int main(int argc, char **argv)
