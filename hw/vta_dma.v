@@ -12,9 +12,11 @@
 // two-entry skid buffer, so RREADY is a register.
 //
 // Writes: one client (store). Bursts are issued on AW without waiting for
-// the B of the previous ones (up to WrOut outstanding); W beats of a burst
-// go out once its AW has been accepted; wr_idle_o says that every B has
-// arrived, which is when store may report its instruction done.
+// the B of the previous ones (up to WrOut outstanding), also across store
+// instructions; W beats of a burst go out once its AW has been accepted;
+// wr_idle_o says that every B has arrived. Each request carries a tag (the
+// store instruction's index), kept with its bursts, so an error response
+// names the instruction whose burst failed (wr_err_tag_o).
 //
 // hold_i (the soft reset, vta_top.v) drains the engine without abandoning a
 // burst: no request is taken and the parts of requests not yet issued are
@@ -32,7 +34,8 @@ module vta_dma #(
     parameter BeatWidth = 32, // bits of a request's beat count
     parameter MaxBurst  = 16, // beats per burst: the Zynq HP ports are AXI3 (at most 16)
     parameter RdOut     = 8,  // read bursts in flight (HP port read acceptance, UG1085)
-    parameter WrOut     = 8   // write bursts whose B has not arrived
+    parameter WrOut     = 8,  // write bursts whose B has not arrived
+    parameter TagW      = 32  // bits of a write request's tag
 ) (
     input  wire                          clk_i,
     input  wire                          rst_i,
@@ -50,6 +53,7 @@ module vta_dma #(
     input  wire                          wr_req_valid_i,
     input  wire [AddrWidth-1:0]          wr_req_addr_i,
     input  wire [BeatWidth-1:0]          wr_req_beats_i,
+    input  wire [TagW-1:0]               wr_req_tag_i,
     output wire                          wr_req_ready_o,
     input  wire                          wr_valid_i,
     input  wire [`VTA_BUS_WIDTH-1:0]     wr_data_i,
@@ -57,6 +61,7 @@ module vta_dma #(
     output wire                          wr_ready_o,
     output wire                          wr_idle_o,      // no write request, burst or B outstanding
     output reg                           wr_err_o,       // pulse: an error response on B
+    output reg  [TagW-1:0]               wr_err_tag_o,   // the tag of that burst's request
     // status for soft reset and error reporting (vta_top)
     output wire                          idle_o,         // nothing outstanding on any channel
     output reg                           err_o,          // pulse: an error response (R or B)
@@ -253,6 +258,7 @@ module vta_dma #(
   reg                 wact_q;
   reg [AddrWidth-1:0] waddr_q;
   reg [BeatWidth-1:0] wleft_q;
+  reg [TagW-1:0]      wtag_q;
   assign wr_req_ready_o = !wact_q && !hold_i;
   reg [LogWrOut+1:0]  wout_q;     // bursts issued whose B has not arrived
   reg [LogWrOut+1:0]  wopen_q;    // bursts whose AW was accepted and whose data is not all sent
@@ -264,10 +270,11 @@ module vta_dma #(
   wire            w_issue = wact_q && (!m_axi_awvalid || m_axi_awready) && (wout_q < WrOut) &&
                             !hold_i;
 
-  // beats of each issued burst (for WLAST) and its address (for an error on B)
+  // beats of each issued burst (for WLAST), its tag and address (for an error on B)
   wire            wf_valid, wf_full, bf_valid, bf_full;
   wire [LenW-1:0] wf_head;
   wire [AddrWidth-1:0] bf_head;
+  wire [TagW-1:0] bf_tag;
   wire [LogWrOut:0] wf_count, bf_count;
   wire w_hs  = m_axi_wvalid && m_axi_wready;
   wire w_end = w_hs && m_axi_wlast;
@@ -275,10 +282,10 @@ module vta_dma #(
       .clk_i(clk_i), .rst_i(rst_i), .clear_i(1'b0),
       .push_i(w_issue), .push_data_i(w_burst), .full_o(wf_full),
       .out_valid_o(wf_valid), .out_data_o(wf_head), .pop_i(w_end), .count_o(wf_count));
-  vta_fifo #(.Width(AddrWidth), .LogDepth(LogWrOut)) u_wr_addr (
+  vta_fifo #(.Width(TagW + AddrWidth), .LogDepth(LogWrOut)) u_wr_addr (
       .clk_i(clk_i), .rst_i(rst_i), .clear_i(1'b0),
-      .push_i(w_issue), .push_data_i(waddr_q), .full_o(bf_full),
-      .out_valid_o(bf_valid), .out_data_o(bf_head), .pop_i(b_in), .count_o(bf_count));
+      .push_i(w_issue), .push_data_i({wtag_q, waddr_q}), .full_o(bf_full),
+      .out_valid_o(bf_valid), .out_data_o({bf_tag, bf_head}), .pop_i(b_in), .count_o(bf_count));
 
   // hold_i: once the store has no beat to offer, filler beats (WSTRB 0) finish
   // the open bursts; a beat on the bus is never replaced before it is taken
@@ -308,6 +315,7 @@ module vta_dma #(
         wact_q  <= 1'b1;
         waddr_q <= wr_req_addr_i;
         wleft_q <= wr_req_beats_i;
+        wtag_q  <= wr_req_tag_i;
       end
       if (m_axi_awvalid && m_axi_awready) m_axi_awvalid <= 1'b0;
       if (w_issue) begin
@@ -337,6 +345,7 @@ module vta_dma #(
         err_addr_o <= baddr + ({{(AddrWidth-LenW){1'b0}}, bbeat_q} << LogBusBytes);
       else if (b_in && m_axi_bresp[1])
         err_addr_o <= bf_head;
+      if (b_in) wr_err_tag_o <= bf_tag;
     end
   end
   assign idle_o = rd_idle && wr_idle_o;

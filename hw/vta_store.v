@@ -6,10 +6,13 @@
 // side reads the OUT rows in order and sends them as beats: an element at
 // least as wide as the bus in whole beats, narrower elements packed into
 // beats with WSTRB set only for their bytes (so the neighbours in DRAM are
-// untouched). The DMA does not wait for write responses between bursts; the
-// instruction is done, and its tokens pushed, once every response has
-// arrived (dma_idle_i). A block beyond the OUT buffer is refused before
-// anything is written.
+// untouched). The DMA does not wait for write responses between bursts, and
+// store does not wait for them between instructions: the next STORE starts
+// once this one's data is handed over. Only a push_prev token (it tells
+// compute, and through FINISH the host, that the outputs are in DRAM) waits
+// until every response has arrived (dma_idle_i); the DMA names the
+// instruction of a failing response itself. A block beyond the OUT buffer is
+// refused before anything is written.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -101,7 +104,8 @@ module vta_store #(
 
   assign insn_pop_o = (state_q == SIdle) && insn_valid_i && run_i;
   assign g2s_pop_o  = (state_q == STok) && tok_ready && pop_prev;
-  assign s2g_push_o = (state_q == SPush) && push_prev;
+  wire       push_go    = (state_q == SPush) && (!push_prev || dma_idle_i);
+  assign s2g_push_o = push_go && push_prev;
   assign tokwait_o  = (state_q == STok) && !tok_ready;
   assign busy_o     = (state_q != SIdle);
 
@@ -163,8 +167,8 @@ module vta_store #(
   assign dma_strb_o  = Narrow ? ob_strb_q : {BusBytes{1'b1}};
 
   wire sent_all = (rd_left_q == 0) && !nxt_valid_q && (Narrow ? !ob_valid_q : (sh_beats_q == 0));
-  wire done     = (state_q == SRun) && sent_all && !req_busy && dma_idle_i;
-  assign progress_o = beat_ok || out_rd_en_o || insn_pop_o || (state_q == SPush) || done;
+  wire done     = (state_q == SRun) && sent_all && !req_busy;
+  assign progress_o = beat_ok || out_rd_en_o || insn_pop_o || push_go || done;
 
   integer si;
   always @(posedge clk_i) begin
@@ -202,7 +206,7 @@ module vta_store #(
           end
         end
         SRun: if (done) state_q <= SPush;
-        SPush: state_q <= SIdle;
+        SPush: if (push_go) state_q <= SIdle;
         default: state_q <= SIdle;
       endcase
 

@@ -182,6 +182,7 @@ module vta_top #(
   // DMA error reporting: an error response and its address (dma_idle is above)
   wire dma_err;
   wire [AddrWidth-1:0] dma_err_addr;
+  wire [TagW-1:0] wr_err_idx;   // the STORE of a failing write response
   wire [AddrWidth-1:0] wr_req_addr;
   wire [BeatWidth-1:0] wr_req_beats;
   wire [`VTA_BUS_WIDTH-1:0] wr_data;
@@ -292,14 +293,15 @@ module vta_top #(
       .err_illegal_o(st_err_illegal), .err_range_o(st_err_range), .busy_o(st_busy),
       .tokwait_o(st_tokwait), .progress_o(st_progress), .elem_o(st_elem));
 
-  vta_dma #(.NumRd(3), .AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_dma (
+  vta_dma #(.NumRd(3), .AddrWidth(AddrWidth), .BeatWidth(BeatWidth), .TagW(TagW)) u_dma (
       .clk_i(clk), .rst_i(core_rst), .hold_i(dma_hold),
       .rd_req_valid_i(rd_req_valid), .rd_req_addr_i(rd_req_addr), .rd_req_beats_i(rd_req_beats),
       .rd_req_ready_o(rd_req_ready), .rd_valid_o(rd_valid), .rd_ready_i(rd_ready),
       .rd_data_o(rd_data), .rd_err_o(rd_err),
       .wr_req_valid_i(wr_req_valid), .wr_req_addr_i(wr_req_addr), .wr_req_beats_i(wr_req_beats),
-      .wr_req_ready_o(wr_req_ready), .wr_valid_i(wr_valid), .wr_data_i(wr_data),
-      .wr_strb_i(wr_strb), .wr_ready_o(wr_ready), .wr_idle_o(wr_idle), .wr_err_o(wr_err),
+      .wr_req_tag_i(st_idx_q), .wr_req_ready_o(wr_req_ready), .wr_valid_i(wr_valid),
+      .wr_data_i(wr_data), .wr_strb_i(wr_strb), .wr_ready_o(wr_ready), .wr_idle_o(wr_idle),
+      .wr_err_o(wr_err), .wr_err_tag_o(wr_err_idx),
       .idle_o(dma_idle), .err_o(dma_err), .err_addr_o(dma_err_addr),
       .m_axi_araddr(m_axi_araddr), .m_axi_arlen(m_axi_arlen), .m_axi_arsize(m_axi_arsize),
       .m_axi_arburst(m_axi_arburst), .m_axi_arcache(m_axi_arcache), .m_axi_arprot(m_axi_arprot),
@@ -328,7 +330,7 @@ module vta_top #(
 
   // ---------------------------------------------------------------- status
   wire all_idle = !f_busy && !ld_busy && !cp_busy && !st_busy && !ldq_valid && !cpq_valid &&
-                  !stq_valid;
+                  !stq_valid && wr_idle;   // writes of finished STOREs may still await B
   // Error events; those of a run that a soft reset is draining are ignored.
   wire ev_ok     = !sr_active;
   wire e_illegal = ev_ok && (f_err_illegal || ld_err_illegal || cp_err_illegal || st_err_illegal);
@@ -383,7 +385,8 @@ module vta_top #(
       `VTA_ERRSRC_FETCH:    err_idx = f_err_illegal ? disp_idx_q : f_err_off[TagW+3:4];
       `VTA_ERRSRC_LOAD:     err_idx = ld_err_idx;
       `VTA_ERRSRC_COMPUTE:  err_idx = cp_idx_q;
-      `VTA_ERRSRC_STORE:    err_idx = st_idx_q;
+      // a failing write response: the STORE whose burst it was (store may be at a later one)
+      `VTA_ERRSRC_STORE:    err_idx = wr_err ? wr_err_idx : st_idx_q;
       // the queue's producer: l2g load, g2l and g2s compute, s2g store
       `VTA_ERRSRC_TOKEN:    err_idx = l2g_ovf ? ld_push_idx : s2g_ovf ? st_idx_q : cp_idx_q;
       `VTA_ERRSRC_WATCHDOG: err_idx = wd_idx;

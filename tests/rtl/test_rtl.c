@@ -119,6 +119,16 @@ static vta_insn_t fin(void)
 /* compute-module token no-op (LOAD UOP, x_size 0) */
 static vta_insn_t cnop(void) { return ld(VTA_MEM_ID_UOP, 0, 0, 0, 0, 0); }
 
+/* A last STORE that pushes to compute, whose FINISH pops it (s2g). */
+static void store_and_finish_nopop(vta_insn_t s)
+{
+	s.push_prev = 1;
+	emit(s);
+	vta_insn_t f = fin();
+	f.pop_next = 1;
+	emit(f);
+}
+
 /* Compute results -> store: g2s token to the STORE, s2g back to FINISH. */
 static void store_and_finish(vta_insn_t s)
 {
@@ -126,11 +136,7 @@ static void store_and_finish(vta_insn_t s)
 	n.push_next = 1;
 	emit(n);
 	s.pop_prev = 1;
-	s.push_prev = 1;
-	emit(s);
-	vta_insn_t f = fin();
-	f.pop_next = 1;
-	emit(f);
+	store_and_finish_nopop(s);
 }
 
 /* Run P on both models; they must agree, and the golden code must be want
@@ -1059,6 +1065,28 @@ static void test_bus_errors(void)
 		store_and_finish(st(0, OA, 1, 4, 4));
 		cs_prepare(C(), &P, NULL);
 		vta_rtlsim_set_fault(R(), CS_OUT_AT + 2 * VTA_OUT_ELEM_BYTES, 1, resp);
+		raw_start(0, P.n);
+		CHECK(raw_wait(100000) & VTA_STATUS_ERR_DRAM);
+		CHECK_EQ(reg(VTA_REG_ERR_INFO), VTA_ERRSRC_STORE);
+		CHECK_EQ(reg(VTA_REG_ERR_INSN), 2);
+		CHECK_U64(vta_rtlsim_counter(R(), VTA_REG_ERR_ADDR), CS_OUT_AT);
+		vta_rtlsim_set_fault(R(), 0, 0, 0);
+		soft_reset();
+		check_next();
+		/* two STOREs, the first one's write fails: store is at the second
+		 * when the response arrives (it does not wait for B between
+		 * instructions), and ERR_INSN still names the first */
+		begin();
+		emit(ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), 1, 4, 4));
+		vta_insn_t n = cnop();
+		n.push_next = 1;
+		emit(n);
+		vta_insn_t s1 = st(0, OA, 1, 4, 4);
+		s1.pop_prev = 1;
+		emit(s1);
+		store_and_finish_nopop(st(0, OA + 64, 1, 4, 4));
+		cs_prepare(C(), &P, NULL);
+		vta_rtlsim_set_fault(R(), CS_OUT_AT + VTA_OUT_ELEM_BYTES, 1, resp);
 		raw_start(0, P.n);
 		CHECK(raw_wait(100000) & VTA_STATUS_ERR_DRAM);
 		CHECK_EQ(reg(VTA_REG_ERR_INFO), VTA_ERRSRC_STORE);
