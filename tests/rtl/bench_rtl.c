@@ -96,19 +96,6 @@ static int run_long(vta_rtlsim_t *r, enum bench_kind kind, double *upc, double *
 }
 
 
-static vta_insn_t mem(unsigned op, unsigned t, uint32_t sram, uint32_t dram, uint32_t y, uint32_t x,
-		      uint32_t stride)
-{
-	vta_insn_t in = {0};
-	in.opcode = op;
-	in.memory_type = t;
-	in.sram_base = sram;
-	in.dram_base = dram;
-	in.y_size = y;
-	in.x_size = x;
-	in.x_stride = stride;
-	return in;
-}
 
 /* Fraction of the bus a load-only (reads) or store-only (writes) program
  * keeps busy at a DRAM latency: 24 padded INP tiles (8 rows of 14 elements,
@@ -122,26 +109,26 @@ static int run_dma(vta_rtlsim_t *r, int writes, unsigned lat, double *eff)
 	vta_insn_t in;
 	if (!writes) {
 		for (uint32_t i = 0; i < 24; i++) {
-			in = mem(VTA_OPCODE_LOAD, VTA_MEM_ID_INP, 0, CS_DATA_AT / VTA_INP_ELEM_BYTES + i * 64, 8, 14, 56);
+			in = cs_mem(VTA_OPCODE_LOAD, VTA_MEM_ID_INP, 0, CS_DATA_AT / VTA_INP_ELEM_BYTES + i * 64, 8, 14, 56);
 			in.x_pad_0 = in.x_pad_1 = in.y_pad_0 = 1;
 			in.push_next = i == 23;
 			cs_emit(&p, &in);
 			bytes += 8 * 14 * VTA_INP_ELEM_BYTES;
 			if (i % 3 == 1) {
-				in = mem(VTA_OPCODE_LOAD, VTA_MEM_ID_WGT, 0, CS_DATA_AT / VTA_WGT_ELEM_BYTES + i, 1, 16, 16);
+				in = cs_mem(VTA_OPCODE_LOAD, VTA_MEM_ID_WGT, 0, CS_DATA_AT / VTA_WGT_ELEM_BYTES + i, 1, 16, 16);
 				cs_emit(&p, &in);
 				bytes += 16 * VTA_WGT_ELEM_BYTES;
 			}
 		}
-		in = mem(VTA_OPCODE_LOAD, VTA_MEM_ID_UOP, 0, 0, 0, 0, 0);
+		in = cs_mem(VTA_OPCODE_LOAD, VTA_MEM_ID_UOP, 0, 0, 0, 0, 0);
 		in.pop_prev = 1;
 		cs_emit(&p, &in);
 	} else {
-		in = mem(VTA_OPCODE_LOAD, VTA_MEM_ID_UOP, 0, 0, 0, 0, 0);
+		in = cs_mem(VTA_OPCODE_LOAD, VTA_MEM_ID_UOP, 0, 0, 0, 0, 0);
 		in.push_next = 1;
 		cs_emit(&p, &in);
 		for (uint32_t i = 0; i < 32; i++) {
-			in = mem(VTA_OPCODE_STORE, VTA_MEM_ID_OUT, 0, CS_OUT_AT / VTA_OUT_ELEM_BYTES + i * 128, 4, 14, 28);
+			in = cs_mem(VTA_OPCODE_STORE, VTA_MEM_ID_OUT, 0, CS_OUT_AT / VTA_OUT_ELEM_BYTES + i * 128, 4, 14, 28);
 			in.pop_prev = i == 0;
 			in.push_prev = i == 31;
 			cs_emit(&p, &in);

@@ -234,6 +234,20 @@ int cs_run_rtl(cs_ctx_t *c, const cs_prog_t *p, vta_error_t *err)
 	return rc;
 }
 
+vta_insn_t cs_mem(unsigned op, unsigned t, uint32_t sram, uint32_t dram, uint32_t y, uint32_t x,
+		  uint32_t stride)
+{
+	vta_insn_t in = {0};
+	in.opcode = op;
+	in.memory_type = t;
+	in.sram_base = sram;
+	in.dram_base = dram;
+	in.y_size = y;
+	in.x_size = x;
+	in.x_stride = stride;
+	return in;
+}
+
 void cs_emit(cs_prog_t *p, const vta_insn_t *in)
 {
 	vta_error_t err;

@@ -82,6 +82,9 @@ int cs_load(cs_prog_t *p, const char *path);
 
 /* Helpers for directed tests: append an instruction (encode errors fail). */
 void cs_emit(cs_prog_t *p, const vta_insn_t *in);
+/* A LOAD or STORE (op) of memory type t: y rows of x elements, DRAM row stride. */
+vta_insn_t cs_mem(unsigned op, unsigned t, uint32_t sram, uint32_t dram, uint32_t y, uint32_t x,
+		  uint32_t stride);
 void cs_emit_raw(cs_prog_t *p, uint64_t w0, uint64_t w1);
 
 #endif

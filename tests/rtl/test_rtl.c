@@ -63,26 +63,13 @@ static void uop(uint32_t i, uint32_t dst, uint32_t src, uint32_t wgt)
 /* first DRAM element of type t's input data */
 static uint32_t din(unsigned t) { return CS_DATA_AT / vta_mem_elem_bytes(t); }
 
-static vta_insn_t mem(unsigned op, unsigned t, uint32_t sram, uint32_t dram, uint32_t y, uint32_t x,
-		      uint32_t stride)
-{
-	vta_insn_t in = {0};
-	in.opcode = op;
-	in.memory_type = t;
-	in.sram_base = sram;
-	in.dram_base = dram;
-	in.y_size = y;
-	in.x_size = x;
-	in.x_stride = stride;
-	return in;
-}
 static vta_insn_t ld(unsigned t, uint32_t sram, uint32_t dram, uint32_t y, uint32_t x, uint32_t stride)
 {
-	return mem(VTA_OPCODE_LOAD, t, sram, dram, y, x, stride);
+	return cs_mem(VTA_OPCODE_LOAD, t, sram, dram, y, x, stride);
 }
 static vta_insn_t st(uint32_t sram, uint32_t dram, uint32_t y, uint32_t x, uint32_t stride)
 {
-	return mem(VTA_OPCODE_STORE, VTA_MEM_ID_OUT, sram, dram, y, x, stride);
+	return cs_mem(VTA_OPCODE_STORE, VTA_MEM_ID_OUT, sram, dram, y, x, stride);
 }
 /* the micro-op table [0, nuops) into UOP SRAM 0.. */
 static vta_insn_t ld_uops(void) { return ld(VTA_MEM_ID_UOP, 0, CS_UOP_AT / 4, 1, P.nuops, P.nuops); }
@@ -1030,6 +1017,22 @@ static void test_watchdog_zero(void)
 	check_next();
 }
 
+/* P (instruction 2 a STORE from OA) run with a write error at byte bad: the
+ * error names that STORE and its burst (at OA); then recovery. */
+static void store_fault(uint64_t bad, unsigned resp)
+{
+	cs_prepare(C(), &P, NULL);
+	vta_rtlsim_set_fault(R(), bad, 1, resp);
+	raw_start(0, P.n);
+	CHECK(raw_wait(100000) & VTA_STATUS_ERR_DRAM);
+	CHECK_EQ(reg(VTA_REG_ERR_INFO), VTA_ERRSRC_STORE);
+	CHECK_EQ(reg(VTA_REG_ERR_INSN), 2);
+	CHECK_U64(vta_rtlsim_counter(R(), VTA_REG_ERR_ADDR), CS_OUT_AT);
+	vta_rtlsim_set_fault(R(), 0, 0, 0);
+	soft_reset();
+	check_next();
+}
+
 /* ERR_ADDR and ERR_INSN of AXI error responses (injected by the harness):
  * a read gives the failing beat, a write the start of the failing burst; the
  * instruction is the LOAD / STORE concerned. Then the 64-bit latch: the high
@@ -1063,16 +1066,7 @@ static void test_bus_errors(void)
 		begin();
 		emit(ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), 1, 4, 4));
 		store_and_finish(st(0, OA, 1, 4, 4));
-		cs_prepare(C(), &P, NULL);
-		vta_rtlsim_set_fault(R(), CS_OUT_AT + 2 * VTA_OUT_ELEM_BYTES, 1, resp);
-		raw_start(0, P.n);
-		CHECK(raw_wait(100000) & VTA_STATUS_ERR_DRAM);
-		CHECK_EQ(reg(VTA_REG_ERR_INFO), VTA_ERRSRC_STORE);
-		CHECK_EQ(reg(VTA_REG_ERR_INSN), 2);
-		CHECK_U64(vta_rtlsim_counter(R(), VTA_REG_ERR_ADDR), CS_OUT_AT);
-		vta_rtlsim_set_fault(R(), 0, 0, 0);
-		soft_reset();
-		check_next();
+		store_fault(CS_OUT_AT + 2 * VTA_OUT_ELEM_BYTES, resp);
 		/* two STOREs, the first one's write fails: store is at the second
 		 * when the response arrives (it does not wait for B between
 		 * instructions), and ERR_INSN still names the first */
@@ -1085,16 +1079,7 @@ static void test_bus_errors(void)
 		s1.pop_prev = 1;
 		emit(s1);
 		store_and_finish_nopop(st(0, OA + 64, 1, 4, 4));
-		cs_prepare(C(), &P, NULL);
-		vta_rtlsim_set_fault(R(), CS_OUT_AT + VTA_OUT_ELEM_BYTES, 1, resp);
-		raw_start(0, P.n);
-		CHECK(raw_wait(100000) & VTA_STATUS_ERR_DRAM);
-		CHECK_EQ(reg(VTA_REG_ERR_INFO), VTA_ERRSRC_STORE);
-		CHECK_EQ(reg(VTA_REG_ERR_INSN), 2);
-		CHECK_U64(vta_rtlsim_counter(R(), VTA_REG_ERR_ADDR), CS_OUT_AT);
-		vta_rtlsim_set_fault(R(), 0, 0, 0);
-		soft_reset();
-		check_next();
+		store_fault(CS_OUT_AT + VTA_OUT_ELEM_BYTES, resp);
 	}
 	/* instructions fetched from 4 GiB, beyond the DRAM: a fetch error at
 	 * instruction 0 whose address needs the high word */
