@@ -83,9 +83,9 @@ static int rtl_open(vta_dev_t *dev, vta_error_t *err)
 	RtlDev *p = dev->priv;
 	vta_rtlsim_axi_t axi;
 	vta_rtlsim_axi_defaults(&axi);
-	int rc = axi_from_env(&axi, err);
-	if (rc)
-		return rc;
+	int env_rc = axi_from_env(&axi, err);
+	if (env_rc)
+		return env_rc;
 	p->sim = vta_rtlsim_create(vta_sim_dram_bytes(), err);
 	if (!p->sim)
 		return err ? err->code : VTA_ENOMEM;
