@@ -147,23 +147,27 @@ module vta_dma #(
   wire [LogRdOut+1:0] rf_occ = {1'b0, rf_count} + {{(LogRdOut+1){1'b0}}, rf_valid};
   wire rd_slot = (!m_axi_arvalid || m_axi_arready) && (rf_occ < RdOut) && !hold_i;
 
-  // round-robin pick among clients with beats to request, starting after rr_q;
-  // the candidate wraps by one subtraction (rr_q < NumRd), not a 32-bit modulo,
-  // which synthesizes to a divider of hundreds of logic levels (make timing)
+  // round-robin pick among clients with beats to request, starting after rr_q:
+  // the lowest active index above rr_q, else the lowest one at or below it.
+  // Comparisons with constants (no modulo, no adder): `(k + rr_q + 1) % NumRd`
+  // became a divider, its adder-and-compare replacement a carry chain in front
+  // of every client's ready (hw-core, make timing)
   reg  [OwnW-1:0] rr_q, pick;
   reg             pick_valid;
-  integer k, cand;
+  integer k;
   always @* begin
     pick = 0;
     pick_valid = 1'b0;
-    for (k = NumRd - 1; k >= 0; k = k - 1) begin
-      cand = k + {{(32-OwnW){1'b0}}, rr_q} + 1;
-      if (cand >= NumRd) cand = cand - NumRd;
-      if (ract_q[cand]) begin
-        pick = cand[OwnW-1:0];
+    for (k = NumRd - 1; k >= 0; k = k - 1)
+      if (ract_q[k] && k <= {{(32-OwnW){1'b0}}, rr_q}) begin
+        pick = k[OwnW-1:0];
         pick_valid = 1'b1;
       end
-    end
+    for (k = NumRd - 1; k >= 0; k = k - 1)
+      if (ract_q[k] && k > {{(32-OwnW){1'b0}}, rr_q}) begin
+        pick = k[OwnW-1:0];
+        pick_valid = 1'b1;
+      end
   end
   wire [AddrWidth-1:0] pick_addr  = raddr_q[pick*AddrWidth +: AddrWidth];
   wire [BeatWidth-1:0] pick_left  = rleft_q[pick*BeatWidth +: BeatWidth];
