@@ -13,10 +13,10 @@ VC_SRCS := $(addprefix compiler/, \
 	pass/pass.c pass/manager.c pass/registry.c \
 	graph/canonicalize.c graph/fold_bn.c graph/fold_const.c graph/partition.c graph/fuse.c graph/pack.c \
 	quant/calibrate.c quant/quantize.c \
-	vta/plan.c vta/tile.c vta/lower.c vta/tokens.c vta/emit.c \
+	vta/plan.c vta/tile.c vta/lower.c vta/tokens.c vta/emit.c vta/cost.c \
 	artifact/write.c artifact/read.c artifact/runner.c \
 	data/dataset.c data/input.c data/calib.c \
-	cli/args.c cli/compile.c cli/run.c)
+	cli/args.c cli/compile.c cli/run.c cli/profile.c)
 VC_OBJS := $(VC_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/onnx.pb-c.o
 # OpenBLAS: the float reference (calibration) runs its convolutions as sgemm.
 OPENBLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)

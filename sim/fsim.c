@@ -637,7 +637,7 @@ enum {
 		_Pragma("GCC unroll 8") for (int p = 0; p < (P); p++)                               \
 			_Pragma("GCC unroll 8") for (int q = 0; q < VEC; q++)                       \
 				v[p][q] = _mm256_loadu_si256((const __m256i *)(const void *)((a) + p * (da) + 8 * q)); \
-		for (int j = 0; j < (NP); j++) {                                                    \
+		_Pragma("GCC unroll 8") for (int j = 0; j < (NP); j++) {                                                    \
 			__m256i wv[VEC];                                                            \
 			_Pragma("GCC unroll 8") for (int q = 0; q < VEC; q++)                       \
 				wv[q] = _mm256_cvtepi8_epi16(_mm_loadu_si128(                 \

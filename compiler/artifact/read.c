@@ -157,7 +157,9 @@ static int build_ir(vc_module *m, const vta_mgraph_t *f)
 		kn->tile.th = (int)fk->th;
 		kn->tile.tco = (int)fk->tco;
 		kn->tile.tci = (int)fk->tci;
-		kn->tile.pingpong = (int)fk->flags;
+		kn->tile.pingpong = fk->flags & 1; /* write.c: pingpong | rows_outer << 1 | resident << 2 */
+		kn->tile.rows_outer = fk->flags >> 1 & 1;
+		kn->tile.resident = fk->flags >> 2 & 1;
 		kn->tiled = 1;
 		m->kernels[k] = kn;
 	}

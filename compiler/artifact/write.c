@@ -164,7 +164,7 @@ static int graph_bytes(vc_module *m, uint8_t **bytes, size_t *len)
 		put_u32(&b, (uint32_t)kn->tile.th);
 		put_u32(&b, (uint32_t)kn->tile.tco);
 		put_u32(&b, (uint32_t)kn->tile.tci);
-		put_u32(&b, (uint32_t)kn->tile.pingpong);
+		put_u32(&b, (uint32_t)(kn->tile.pingpong | kn->tile.rows_outer << 1 | kn->tile.resident << 2));
 	}
 	/* only the part that may be non-zero is scanned: an arena is mostly zero */
 	int64_t img = m->stream->used < m->stream->size ? m->stream->used : m->stream->size;

@@ -13,6 +13,7 @@
 #include "artifact/artifact.h"
 #include "data/data.h"
 #include "pass/pass.h"
+#include "vta/codegen.h"
 
 /* Pixel preprocessing of `vta run` and of calibration in `vta compile`:
  * (pixel * scale - mean[c]) / std[c] (one value, or one a channel). */
@@ -53,6 +54,26 @@ int vc_eval_dataset(vc_module *m, vc_runner *r, const vc_dataset *d, int count, 
 
 int vta_cmd_compile(int argc, char **argv);
 int vta_cmd_run(int argc, char **argv);
+
+/* profile.c: per-layer statistics of a run: the table of `vta run --stats`,
+ * its JSON object, and the HTML report of `vta profile` (the table and an
+ * SVG timeline per VTA layer from the cycle model's events). */
+#define VC_MACS_PER_CYCLE (VTA_BATCH * VTA_BLOCK_IN * VTA_BLOCK_OUT)
+typedef struct vc_layer_stats {
+	const char *name, *op, *on; /* on: "vta" or "host" */
+	int64_t macs;               /* of the layer as the network defines it */
+	int64_t cycles;             /* device cycles of its kernel (0 on the host) */
+	int64_t load_busy, gemm_busy, alu_busy, store_busy; /* the device's counters */
+	double host_ms;             /* host layers: wall time */
+	/* the timeline (vta profile): the kernel's instructions and the cycle model's events */
+	const vta_insn_t *insns;
+	const vc_cost_event *events;
+	int n_insns;
+	int64_t model_cycles;
+} vc_layer_stats;
+void vc_stats_table(FILE *f, const vc_layer_stats *l, int n);
+void vc_stats_json(FILE *f, const vc_layer_stats *l, int n);
+int vc_profile_html(FILE *f, const char *title, const char *target, const vc_layer_stats *l, int n);
 
 /* args.c: --opt=value or --opt value; NULL if argv[*i] is not that option. */
 const char *vc_take_opt(int argc, char **argv, int *i, const char *name);

@@ -16,7 +16,9 @@
 enum { VC_ARG_INP, VC_ARG_WGT, VC_ARG_BIAS, VC_ARG_OUT, VC_ARG_UOP, VC_ARG_RES, VC_NARGS };
 
 /* SRAM resources tracked by the token pass (buffer halves for ping-pong). */
-enum { VC_RES_INP0, VC_RES_INP1, VC_RES_WGT0, VC_RES_WGT1, VC_RES_ACC0, VC_RES_ACC1, VC_RES_UOP, VC_NRES };
+/* (RIN: the residual tile of ACC half 0 or 1 in INP; WID: the identity weight block) */
+enum { VC_RES_INP0, VC_RES_INP1, VC_RES_WGT0, VC_RES_WGT1, VC_RES_ACC0, VC_RES_ACC1, VC_RES_UOP, VC_RES_RIN0,
+       VC_RES_RIN1, VC_RES_WID, VC_NRES };
 
 typedef struct vc_kinsn {
 	vta_insn_t insn;  /* dram_base is relative to arg `arg` (elements) */
@@ -29,6 +31,10 @@ typedef struct vc_tiling {
 	int tco;   /* output-channel blocks per tile */
 	int tci;   /* input-channel blocks per reduction step */
 	int pingpong; /* 1: two halves per buffer */
+	int rows_outer; /* 1: row tiles outer, output blocks inner; 0: the other way */
+	int resident;   /* the outer loop's operand (rows outer: the inputs of a row tile,
+			 * all channels; else the weights of an output block) is loaded
+			 * once and kept for every tile of the inner loop */
 } vc_tiling;
 
 struct vc_kernel {

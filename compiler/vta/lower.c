@@ -13,6 +13,7 @@
 typedef struct lowering {
 	vc_module *m;
 	vc_kernel *k;
+	int scratch; /* code and micro-ops on the heap (a candidate the tiler costs), not in the module */
 	/* micro-op placement: DRAM segments of k->uops and what is resident */
 	int nseg;
 	int seg_off[512], seg_len[512], seg_sram[512];
@@ -24,10 +25,10 @@ static vc_kinsn *emit(lowering *L)
 	vc_kernel *k = L->k;
 	if (k->n == k->cap) {
 		int nc = k->cap ? k->cap * 2 : 256;
-		vc_kinsn *nk = vc_alloc(L->m, (size_t)nc * sizeof *nk);
+		vc_kinsn *nk = L->scratch ? realloc(k->code, (size_t)nc * sizeof *nk) : vc_alloc(L->m, (size_t)nc * sizeof *nk);
 		if (!nk)
 			return NULL;
-		if (k->n)
+		if (k->n && !L->scratch)
 			memcpy(nk, k->code, (size_t)k->n * sizeof *nk);
 		k->code = nk;
 		k->cap = nc;
@@ -36,6 +37,25 @@ static vc_kinsn *emit(lowering *L)
 	memset(ki, 0, sizeof *ki);
 	ki->arg = -1;
 	return ki;
+}
+
+/* Room for n more constant words (micro-ops, the identity block) in k->uops. */
+static int grow_words(lowering *L, int n)
+{
+	vc_kernel *k = L->k;
+	if (k->n_uops + n <= k->cap_uops)
+		return 0;
+	int nc = k->cap_uops ? k->cap_uops * 2 : 1024;
+	while (nc < k->n_uops + n)
+		nc *= 2;
+	uint32_t *nu = L->scratch ? realloc(k->uops, (size_t)nc * 4) : vc_alloc(L->m, (size_t)nc * 4);
+	if (!nu)
+		return -1;
+	if (k->n_uops && !L->scratch)
+		memcpy(nu, k->uops, (size_t)k->n_uops * 4);
+	k->uops = nu;
+	k->cap_uops = nc;
+	return 0;
 }
 
 /* Make the micro-op sequence u[0..n) resident; returns its SRAM start. */
@@ -55,18 +75,8 @@ static int uops(lowering *L, const uint32_t *u, int n)
 	if (seg < 0) {
 		if (L->nseg == 512)
 			return vc_error(L->m, k->node, "lower: more than 512 distinct micro-op kernels"), -1;
-		if (k->n_uops + n > k->cap_uops) {
-			int nc = k->cap_uops ? k->cap_uops * 2 : 1024;
-			while (nc < k->n_uops + n)
-				nc *= 2;
-			uint32_t *nu = vc_alloc(L->m, (size_t)nc * 4);
-			if (!nu)
-				return -1;
-			if (k->n_uops)
-				memcpy(nu, k->uops, (size_t)k->n_uops * 4);
-			k->uops = nu;
-			k->cap_uops = nc;
-		}
+		if (grow_words(L, n))
+			return -1;
 		memcpy(&k->uops[k->n_uops], u, (size_t)n * 4);
 		seg = L->nseg++;
 		L->seg_off[seg] = k->n_uops;
@@ -122,6 +132,25 @@ static int requant_shift(lowering *L, int ub, int s, uint32_t io, uint32_t ii, u
 	return 0;
 }
 
+/* The GEMM over the micro-ops ubuf[0..nu) of a tile's th rows and ow columns
+ * in groups of grp (the two hardware loops); source rows sfo apart. */
+static int gemm(lowering *L, const uint32_t *ubuf, int nu, int64_t th, int64_t ow, int64_t grp, uint32_t sfo,
+		uint32_t sfi, uint32_t reads, uint32_t writes)
+{
+	int ub = uops(L, ubuf, nu);
+	vc_kinsn *ki;
+	if (ub < 0 || !(ki = emit(L)))
+		return -1;
+	ki->insn.opcode = VTA_OPCODE_GEMM;
+	ki->insn.uop_bgn = (uint32_t)ub, ki->insn.uop_end = (uint32_t)(ub + nu);
+	ki->insn.iter_out = (uint32_t)th, ki->insn.iter_in = (uint32_t)(ow / grp);
+	ki->insn.dst_factor_out = (uint32_t)ow, ki->insn.dst_factor_in = (uint32_t)grp;
+	ki->insn.src_factor_out = sfo, ki->insn.src_factor_in = sfi;
+	ki->reads = reads | 1u << VC_RES_UOP;
+	ki->writes = writes;
+	return 0;
+}
+
 /* One ALU instruction over the accumulator block of a tile. */
 static int alu(lowering *L, int op, int use_imm, int32_t imm, int ubgn, uint32_t iter_out, uint32_t iter_in,
 	       uint32_t dfo, uint32_t dfi, uint32_t sfo, uint32_t sfi, int acc_res)
@@ -169,43 +198,184 @@ static int out_blocks(lowering *L, const vc_geom *g, int opcode, int mem, uint32
 	return 0;
 }
 
-static int lower(vc_pass *p, vc_module *m, vc_unit *u)
+/* Where one reduction step of a tile finds its inputs or weights: the
+ * buffer half, the element offset in the buffer, and whether it must be
+ * loaded (a resident block is loaded by its first tile only). */
+typedef struct slot {
+	int half;
+	uint32_t base;
+	int load;
+} slot;
+
+/* The input DMA of rows [oh0, oh0 + th) of channel blocks [ci0, ci0 + tci):
+ * one padded 2-D load per channel block, at SRAM element ibase. */
+static int load_inputs(lowering *L, const vc_geom *g, int64_t nb, int64_t oh0, int64_t th, int64_t ci0, int64_t tci,
+		       uint32_t ibase, int half)
 {
-	vc_kernel *k = u->kernel;
+	int skip_rows = vc_skips_rows(g);
+	int64_t cols = (g->ow - 1) * g->sw + g->kw, rows = skip_rows ? th : (th - 1) * g->sh + g->kh;
+	int64_t r0 = oh0 * g->sh - g->pt, r1 = r0 + (skip_rows ? (th - 1) * g->sh + 1 : rows);
+	int64_t yp0 = r0 < 0 ? -r0 : 0, yp1 = r1 > g->h ? r1 - g->h : 0;
+	int64_t ysz = rows - yp0 - yp1, xsz = cols - g->pl < g->w ? cols - g->pl : g->w;
+	int64_t xp1 = cols - g->pl - xsz;
+	if (ysz < 0 || yp0 > 15 || yp1 > 15 || xp1 > 15)
+		return vc_error(L->m, L->k->node, "lower: tile at row %lld needs padding the DMA cannot express",
+				(long long)oh0);
+	for (int64_t cb = 0; cb < tci; cb++) {
+		vc_kinsn *ki = emit(L);
+		if (!ki)
+			return -1;
+		vta_insn_t *in = &ki->insn;
+		in->opcode = VTA_OPCODE_LOAD;
+		in->memory_type = VTA_MEM_ID_INP;
+		in->sram_base = ibase + (uint32_t)(cb * rows * cols);
+		in->dram_base = (uint32_t)(((nb * g->cib + ci0 + cb) * g->h + (r0 + yp0)) * g->w);
+		in->y_size = (uint32_t)ysz, in->x_size = (uint32_t)xsz;
+		in->x_stride = (uint32_t)(g->w * (skip_rows ? g->sh : 1));
+		in->y_pad_0 = (uint32_t)yp0, in->y_pad_1 = (uint32_t)yp1;
+		in->x_pad_0 = (uint32_t)g->pl, in->x_pad_1 = (uint32_t)xp1;
+		ki->arg = VC_ARG_INP;
+		ki->writes = 1u << (VC_RES_INP0 + half);
+	}
+	return 0;
+}
+
+/* The weight DMA of output blocks [co0, co0 + tco), input blocks [ci0, ci0 +
+ * tci): tco rows of tci*k2 contiguous elements, at SRAM element wbase. */
+static int load_weights(lowering *L, const vc_geom *g, int64_t co0, int64_t tco, int64_t ci0, int64_t tci,
+			uint32_t wbase, int half)
+{
+	int64_t k2 = g->kh * g->kw;
+	vc_kinsn *ki = emit(L);
+	if (!ki)
+		return -1;
+	ki->insn.opcode = VTA_OPCODE_LOAD;
+	ki->insn.memory_type = VTA_MEM_ID_WGT;
+	ki->insn.sram_base = wbase;
+	int64_t wcib = g->dw ? 1 : g->cib, wci0 = g->dw ? 0 : ci0, wtci = g->dw ? 1 : tci; /* depthwise: diagonal blocks */
+	ki->insn.dram_base = (uint32_t)((co0 * wcib + wci0) * k2);
+	ki->insn.y_size = (uint32_t)tco, ki->insn.x_size = (uint32_t)(wtci * k2);
+	ki->insn.x_stride = (uint32_t)(wcib * k2);
+	ki->arg = VC_ARG_WGT;
+	ki->writes = 1u << (VC_RES_WGT0 + half);
+	return 0;
+}
+
+/* The split of INP and WGT: a half for each ping-pong buffer; with a
+ * residual GEMM, INP ends with a residual tile per ACC half (from *rin) and
+ * WGT with the identity block (its last element). */
+static void buffers(const vc_target *t, const vc_geom *g, const vc_tiling *tl, int *inp_half, int *wgt_half,
+		    uint32_t *rin)
+{
+	int halves = tl->pingpong ? 2 : 1;
+	int64_t rsize = g->res_gemm ? (int64_t)tl->tco * tl->th * g->ow : 0;
+	*inp_half = (int)((t->inp_depth - halves * rsize) / halves);
+	*wgt_half = (t->wgt_depth - (g->res_gemm ? 1 : 0)) / halves;
+	*rin = (uint32_t)(t->inp_depth - halves * rsize);
+}
+
+/* The resident operand of outer index a (tiling tl): its buffer half and
+ * where reduction step s starts; with `load`, its DMA (every step). */
+static int resident(lowering *L, const vc_geom *g, const vc_tiling *tl, int64_t nb, int64_t a, int64_t s, int load,
+		    slot *out)
+{
+	const vc_target *t = &L->m->target;
+	int halves = tl->pingpong ? 2 : 1, inp_half, wgt_half;
+	uint32_t rin;
+	buffers(t, g, tl, &inp_half, &wgt_half, &rin);
+	int64_t k2 = g->kh * g->kw, cols = (g->ow - 1) * g->sw + g->kw;
+	out->half = (int)(a % halves);
+	if (tl->rows_outer) {
+		int64_t oh0 = a * tl->th, th = g->oh - oh0 < tl->th ? g->oh - oh0 : tl->th;
+		int64_t rows = vc_skips_rows(g) ? th : (th - 1) * g->sh + g->kh;
+		out->base = (uint32_t)(out->half * inp_half + s * tl->tci * rows * cols);
+		for (int64_t ci0 = 0, j = 0; load && ci0 < g->cib; ci0 += tl->tci, j++) {
+			int64_t tci = g->cib - ci0 < tl->tci ? g->cib - ci0 : tl->tci;
+			if (load_inputs(L, g, nb, oh0, th, ci0, tci,
+					(uint32_t)(out->half * inp_half + j * tl->tci * rows * cols), out->half))
+				return -1;
+		}
+	} else {
+		int64_t co0 = a * tl->tco, tco = g->cob - co0 < tl->tco ? g->cob - co0 : tl->tco;
+		out->base = (uint32_t)(out->half * wgt_half + s * tco * tl->tci * k2);
+		for (int64_t ci0 = 0, j = 0; load && ci0 < g->cib; ci0 += tl->tci, j++) {
+			int64_t tci = g->cib - ci0 < tl->tci ? g->cib - ci0 : tl->tci;
+			if (load_weights(L, g, co0, tco, ci0, tci,
+					 (uint32_t)(out->half * wgt_half + j * tco * tl->tci * k2), out->half))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratch, vc_lower_stats *st)
+{
 	const vc_target *t = &m->target;
 	const vc_node *n = k->node;
 	vc_geom g;
 	vc_geom_of(t, n, &g);
-	vc_tiling tl = k->tile;
-	if (!k->tiled)
-		return vc_error(m, n, "lower: kernel %d has no tiling", k->id);
+	vc_tiling tl = *tlp;
 	lowering *L = calloc(1, sizeof *L);
 	if (!L)
 		return vc_error(m, n, "out of memory");
 	L->m = m;
 	L->k = k;
+	L->scratch = scratch;
 	k->n = 0;
 	k->n_uops = 0;
+	k->macs = 0;
+	int rc = -1;
 	int halves = tl.pingpong ? 2 : 1;
-	int inp_half = t->inp_depth / halves, wgt_half = t->wgt_depth / halves, acc_half = t->acc_depth / halves;
+	int inp_half, wgt_half, acc_half = t->acc_depth / halves;
+	uint32_t rin; /* the residual tiles in INP */
+	buffers(t, &g, &tl, &inp_half, &wgt_half, &rin);
 	int64_t cols = (g.ow - 1) * g.sw + g.kw, k2 = g.kh * g.kw;
+	/* a kernel of one row that strides over rows (1x1, stride 2) loads only the rows it reads */
+	int skip_rows = vc_skips_rows(&g);
+	int64_t rstep = skip_rows ? 1 : g.sh; /* SRAM rows between output rows */
+	if (!vc_tiling_fits(t, &g, &tl)) {
+		vc_error(m, n, "lower: the tiling %dx%dx%d does not fit", tl.th, tl.tco, tl.tci);
+		goto done0;
+	}
 	int shift = n->a.shift;
 	int64_t lo = n->a.relu ? 0 : n->a.qlo, hi = n->a.qhi;
-	int rc = -1;
 	uint32_t *ubuf = malloc((size_t)(t->uop_depth + 1) * 4);
 	if (!ubuf) {
 		vc_error(m, n, "out of memory");
 		goto done;
 	}
-	int64_t step = 0, tiles = 0;
+	int64_t R = (g.oh + tl.th - 1) / tl.th, C = (g.cob + tl.tco - 1) / tl.tco;
+	int64_t tiles = 0, istep = 0, wstep = 0, res_tiles = 0, leaky_tiles = 0;
+	if (g.res_gemm) { /* the identity block (times 2^shift), the kernel's first constant words, kept in WGT's last element */
+		int words = VTA_WGT_ELEM_BYTES / 4;
+		if (grow_words(L, words) < 0)
+			goto done;
+		int8_t *id = (int8_t *)(void *)k->uops;
+		memset(id, 0, VTA_WGT_ELEM_BYTES);
+		for (int c = 0; c < t->block_out; c++)
+			id[c * t->block_in + c] = (int8_t)g.res_weight;
+		k->n_uops = words;
+		vc_kinsn *ki = emit(L);
+		if (!ki)
+			goto done;
+		ki->insn.opcode = VTA_OPCODE_LOAD;
+		ki->insn.memory_type = VTA_MEM_ID_WGT;
+		ki->insn.sram_base = (uint32_t)(t->wgt_depth - 1);
+		ki->insn.dram_base = 0;
+		ki->insn.y_size = 1, ki->insn.x_size = ki->insn.x_stride = 1;
+		ki->arg = VC_ARG_UOP;
+		ki->writes = 1u << VC_RES_WID;
+	}
 	for (int64_t nb = 0; nb < g.nb; nb++)
-		for (int64_t co0 = 0; co0 < g.cob; co0 += tl.tco)
-			for (int64_t oh0 = 0; oh0 < g.oh; oh0 += tl.th) {
+		for (int64_t a = 0; a < (tl.rows_outer ? R : C); a++)
+			for (int64_t b = 0; b < (tl.rows_outer ? C : R); b++) {
+				int64_t cbk = tl.rows_outer ? b : a, rbk = tl.rows_outer ? a : b;
+				int64_t co0 = cbk * tl.tco, oh0 = rbk * tl.th;
 				int64_t tco = g.cob - co0 < tl.tco ? g.cob - co0 : tl.tco;
 				int64_t th = g.oh - oh0 < tl.th ? g.oh - oh0 : tl.th;
 				int ah = (int)(tiles % halves), ares = VC_RES_ACC0 + ah;
 				uint32_t abase = (uint32_t)(ah * acc_half), bbase = abase + (uint32_t)(tco * th * g.ow);
-				int64_t rows = (th - 1) * g.sh + g.kh;
+				int64_t rows = skip_rows ? th : (th - 1) * g.sh + g.kh;
 				vc_kinsn *ki;
 
 				/* reset the accumulators of the tile */
@@ -221,50 +391,50 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 				ki->insn.dst_factor_out = (uint32_t)g.ow, ki->insn.dst_factor_in = 1;
 				ki->writes = 1u << ares;
 				ki->reads = 1u << VC_RES_UOP;
+				/* the residual tile into INP, for a GEMM with the identity block */
+				uint32_t rbase_in = rin + (uint32_t)(ah * tl.tco * tl.th * g.ow);
+				if (g.res_gemm) {
+					if (!(ki = emit(L)))
+						goto done;
+					ki->insn.opcode = VTA_OPCODE_LOAD;
+					ki->insn.memory_type = VTA_MEM_ID_INP;
+					ki->insn.sram_base = rbase_in;
+					ki->insn.dram_base = (uint32_t)(((nb * g.cob + co0) * g.oh + oh0) * g.ow);
+					ki->insn.y_size = (uint32_t)tco, ki->insn.x_size = (uint32_t)(th * g.ow);
+					ki->insn.x_stride = (uint32_t)(g.oh * g.ow);
+					ki->arg = VC_ARG_RES;
+					ki->writes = 1u << (VC_RES_RIN0 + ah);
+				}
 
 				/* depthwise: one step over the tile's own input blocks, whose
 				 * weights are diagonal blocks (one per output block) */
 				int64_t ci_lo = g.dw ? co0 : 0, ci_hi = g.dw ? co0 + tco : g.cib, ci_step = g.dw ? tco : tl.tci;
-				for (int64_t ci0 = ci_lo; ci0 < ci_hi; ci0 += ci_step, step++) {
+				for (int64_t ci0 = ci_lo, s = 0; ci0 < ci_hi; ci0 += ci_step, s++) {
 					int64_t tci = ci_hi - ci0 < ci_step ? ci_hi - ci0 : ci_step;
-					int64_t wcib = g.dw ? 1 : g.cib, wci0 = g.dw ? 0 : ci0, wtci = g.dw ? 1 : tci;
-					int h = (int)(step % halves);
-					uint32_t ibase = (uint32_t)(h * inp_half), wbase = (uint32_t)(h * wgt_half);
-					/* input: one padded 2-D DMA per channel block */
-					int64_t r0 = oh0 * g.sh - g.pt, r1 = r0 + rows;
-					int64_t yp0 = r0 < 0 ? -r0 : 0, yp1 = r1 > g.h ? r1 - g.h : 0;
-					int64_t ysz = rows - yp0 - yp1, xsz = cols - g.pl < g.w ? cols - g.pl : g.w;
-					int64_t xp1 = cols - g.pl - xsz;
-					if (ysz < 0 || yp0 > 15 || yp1 > 15 || xp1 > 15) {
-						vc_error(m, n, "lower: tile at row %lld needs padding the DMA cannot express",
-							 (long long)oh0);
-						goto done;
-					}
-					for (int64_t cb = 0; cb < tci; cb++) {
-						if (!(ki = emit(L)))
+					int64_t wtci = g.dw ? 1 : tci; /* weight blocks a tap and output block */
+					/* inputs resident across output blocks (rows outer), or weights
+					 * across row tiles (blocks outer); the other streams. The
+					 * first outer index loads its resident operand here; every
+					 * later one was loaded while the one before ran (below) */
+					slot in_s, w_s, *rs = tl.rows_outer ? &in_s : &w_s, *ss = tl.rows_outer ? &w_s : &in_s;
+					if (tl.resident) {
+						int load_now = b == 0 && s == 0 && (a == 0 || halves == 1);
+						if (resident(L, &g, &tl, nb, a, s, load_now, rs))
 							goto done;
-						vta_insn_t *in = &ki->insn;
-						in->opcode = VTA_OPCODE_LOAD;
-						in->memory_type = VTA_MEM_ID_INP;
-						in->sram_base = ibase + (uint32_t)(cb * rows * cols);
-						in->dram_base = (uint32_t)(((nb * g.cib + ci0 + cb) * g.h + (r0 + yp0)) * g.w);
-						in->y_size = (uint32_t)ysz, in->x_size = (uint32_t)xsz, in->x_stride = (uint32_t)g.w;
-						in->y_pad_0 = (uint32_t)yp0, in->y_pad_1 = (uint32_t)yp1;
-						in->x_pad_0 = (uint32_t)g.pl, in->x_pad_1 = (uint32_t)xp1;
-						ki->arg = VC_ARG_INP;
-						ki->writes = 1u << (VC_RES_INP0 + h);
 					}
-					/* weights: tco rows of tci*k2 contiguous elements */
-					if (!(ki = emit(L)))
+					if (!tl.resident) {
+						rs->half = (int)((*(tl.rows_outer ? &istep : &wstep))++ % halves);
+						rs->base = (uint32_t)(rs->half * (tl.rows_outer ? inp_half : wgt_half));
+						if (tl.rows_outer ? load_inputs(L, &g, nb, oh0, th, ci0, tci, rs->base, rs->half)
+								  : load_weights(L, &g, co0, tco, ci0, tci, rs->base, rs->half))
+							goto done;
+					}
+					ss->half = (int)((*(tl.rows_outer ? &wstep : &istep))++ % halves);
+					ss->base = (uint32_t)(ss->half * (tl.rows_outer ? wgt_half : inp_half));
+					if (tl.rows_outer ? load_weights(L, &g, co0, tco, ci0, tci, ss->base, ss->half)
+							  : load_inputs(L, &g, nb, oh0, th, ci0, tci, ss->base, ss->half))
 						goto done;
-					ki->insn.opcode = VTA_OPCODE_LOAD;
-					ki->insn.memory_type = VTA_MEM_ID_WGT;
-					ki->insn.sram_base = wbase;
-					ki->insn.dram_base = (uint32_t)((co0 * wcib + wci0) * k2);
-					ki->insn.y_size = (uint32_t)tco, ki->insn.x_size = (uint32_t)(wtci * k2);
-					ki->insn.x_stride = (uint32_t)(wcib * k2);
-					ki->arg = VC_ARG_WGT;
-					ki->writes = 1u << (VC_RES_WGT0 + h);
+					uint32_t ibase = in_s.base, wbase = w_s.base;
 					/* GEMM: one micro-op per (block in, kh, kw, block out, column of
 					 * the group); rows and column groups are the two hardware loops.
 					 * Consecutive micro-ops write different ACC rows (the block out
@@ -282,19 +452,31 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 											     wbase + (uint32_t)((ob * wtci + cb) * k2 + kh * g.kw + kw),
 											     &ubuf[nu++]))
 											goto done;
-					ub = uops(L, ubuf, nu);
-					if (ub < 0 || !(ki = emit(L)))
+					if (gemm(L, ubuf, nu, th, g.ow, grp, (uint32_t)(rstep * cols), (uint32_t)(grp * g.sw),
+						 1u << (VC_RES_INP0 + in_s.half) | 1u << (VC_RES_WGT0 + w_s.half) | 1u << ares, 1u << ares))
 						goto done;
-					ki->insn.opcode = VTA_OPCODE_GEMM;
-					ki->insn.uop_bgn = (uint32_t)ub, ki->insn.uop_end = (uint32_t)(ub + nu);
-					ki->insn.iter_out = (uint32_t)th, ki->insn.iter_in = (uint32_t)(g.ow / grp);
-					ki->insn.dst_factor_out = (uint32_t)g.ow, ki->insn.dst_factor_in = (uint32_t)grp;
-					ki->insn.src_factor_out = (uint32_t)(g.sh * cols), ki->insn.src_factor_in = (uint32_t)(grp * g.sw);
-					ki->reads = 1u << (VC_RES_INP0 + h) | 1u << (VC_RES_WGT0 + h) | 1u << ares | 1u << VC_RES_UOP;
-					ki->writes = 1u << ares;
 					k->macs += th * g.ow * tco * wtci * k2 * t->batch * t->block_in * t->block_out;
 				}
-
+				if (g.res_gemm) { /* ACC += residual * 2^shift, one micro-op per output vector */
+					int64_t grp = vc_column_group(tco, g.ow);
+					int nu = 0;
+					for (int64_t ob = 0; ob < tco; ob++)
+						for (int64_t x = 0; x < grp; x++)
+							if (uop_word(L, abase + (uint32_t)(ob * th * g.ow + x), rbase_in + (uint32_t)(ob * th * g.ow + x),
+								     (uint32_t)(t->wgt_depth - 1), &ubuf[nu++]))
+								goto done;
+					if (gemm(L, ubuf, nu, th, g.ow, grp, (uint32_t)g.ow, (uint32_t)grp,
+						 1u << (VC_RES_RIN0 + ah) | 1u << VC_RES_WID | 1u << ares, 1u << ares))
+						goto done;
+					res_tiles++;
+				}
+				/* the next outer index's resident operand, into the other half,
+				 * while this one's tiles compute */
+				if (tl.resident && halves == 2 && b == 0 && a + 1 < (tl.rows_outer ? R : C)) {
+					slot next;
+					if (resident(L, &g, &tl, nb, a + 1, 0, 1, &next))
+						goto done;
+				}
 				/* bias: load tco ACC elements, add them to every position */
 				if (!(ki = emit(L)))
 					goto done;
@@ -317,7 +499,7 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 				 * into the ACC after the bias (LOAD ACC_8BIT), brought to the
 				 * accumulator's exponent by a left shift (SHR by a negative
 				 * immediate), added with one tensor-tensor ALU ADD */
-				if (g.res) {
+				if (g.res && !g.res_gemm) {
 					uint32_t rbase = bbase + (uint32_t)(tco * g.kb);
 					if (out_blocks(L, &g, VTA_OPCODE_LOAD, VTA_MEM_ID_ACC_8BIT, rbase, nb, co0, oh0, tco, th,
 						       VC_ARG_RES, 0, 1u << ares))
@@ -339,7 +521,7 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 						goto done;
 					if (alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, rio, rii, rf, 1, rf, 1, ares))
 						goto done;
-					vc_stat_add(p, "residual-tiles", 1);
+					res_tiles++;
 				}
 
 				/* leaky ReLU: a copy T of the accumulators (reset, ADD), requantized
@@ -364,7 +546,7 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 					if (uop_word(L, tbase, tbase, 0, &ubuf[0]) || (ut = uops(L, ubuf, 1)) < 0 ||
 					    requant_shift(L, ut, shift + n->a.leaky, io, ii, f, ares))
 						goto done;
-					vc_stat_add(p, "leaky-tiles", 1);
+					leaky_tiles++;
 				}
 
 				/* requantize: [SHR s-15], ADD 2^(s-1), SHR s, MAX lo, MIN hi; with
@@ -407,14 +589,35 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 		goto done;
 	fin->insn.opcode = VTA_OPCODE_FINISH;
 	fin->writes = (1u << VC_NRES) - 1;
-	vc_stat_add(p, "instructions", k->n);
-	vc_stat_add(p, "uops", k->n_uops);
-	vc_stat_add(p, "tiles", tiles);
+	if (st) {
+		st->tiles = tiles;
+		st->residual_tiles = res_tiles;
+		st->leaky_tiles = leaky_tiles;
+	}
 	rc = 0;
 done:
 	free(ubuf);
+done0:
 	free(L);
 	return rc;
+}
+
+static int lower(vc_pass *p, vc_module *m, vc_unit *u)
+{
+	vc_kernel *k = u->kernel;
+	if (!k->tiled)
+		return vc_error(m, k->node, "lower: kernel %d has no tiling", k->id);
+	vc_lower_stats st;
+	if (vc_lower_kernel(m, k, &k->tile, 0, &st))
+		return -1;
+	vc_stat_add(p, "instructions", k->n);
+	vc_stat_add(p, "uops", k->n_uops);
+	vc_stat_add(p, "tiles", st.tiles);
+	if (st.residual_tiles)
+		vc_stat_add(p, "residual-tiles", st.residual_tiles);
+	if (st.leaky_tiles)
+		vc_stat_add(p, "leaky-tiles", st.leaky_tiles);
+	return 0;
 }
 
 const vc_pass_desc vc_pass_lower = {

@@ -1,8 +1,28 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * tile: the tiling plan of each kernel (vta/plan.c), kept in the kernel.
+ * tile: the tiling of each kernel, chosen by the cycle model. The plan
+ * (vta/plan.c) ranks every tiling that fits the SRAMs and the ISA by a quick
+ * estimate; the best few are lowered, given their tokens and run through the
+ * cycle model (vta/cost.c), and the fastest is kept.
  */
+#include <stdlib.h>
+
 #include "vta/codegen.h"
+
+/* Cycles the cycle model predicts for the kernel lowered with tl; -1 if it
+ * cannot be lowered. */
+static int64_t model_cycles(vc_module *m, vc_kernel *k, const vc_tiling *tl, const vc_timing *tm)
+{
+	vc_kernel c = {.id = k->id, .node = k->node, .tile = *tl, .tiled = 1};
+	int64_t cycles = -1, tokens;
+	vc_cost cost;
+	if (!vc_lower_kernel(m, &c, tl, 1, NULL) && !vc_kernel_tokens(m, &c, &tokens) &&
+	    !vc_cost_kernel(tm, &c, &cost, NULL))
+		cycles = cost.cycles;
+	free(c.code);
+	free(c.uops);
+	return cycles;
+}
 
 static int tile(vc_pass *p, vc_module *m, vc_unit *u)
 {
@@ -12,19 +32,46 @@ static int tile(vc_pass *p, vc_module *m, vc_unit *u)
 	char why[256];
 	if (vc_kernel_plan(&m->target, &g, &k->tile, why, sizeof why))
 		return vc_error(m, k->node, "tile: %s", why);
+	vc_timing tm;
+	vc_timing_default(&tm);
+	if (vc_opt_int(p, "latency") > 0)
+		tm.dram_latency = tm.wr_latency = (int)vc_opt_int(p, "latency");
+	vc_tiling want = {(int)vc_opt_int(p, "th"), (int)vc_opt_int(p, "tco"), (int)vc_opt_int(p, "tci"), 0, 0, 0};
+	vc_tiling cand[VC_PLAN_KEEP];
+	int n = vc_tiling_candidates(&m->target, &g, &tm, 6, &want, cand, (int)vc_opt_int(p, "candidates"));
+	if (!n && (want.th || want.tco || want.tci))
+		return vc_error(m, k->node, "tile: no tiling with th=%d tco=%d tci=%d fits", want.th, want.tco, want.tci);
+	int64_t best = -1;
+	for (int i = 0; i < n; i++) {
+		int64_t c = model_cycles(m, k, &cand[i], &tm);
+		if (c > 0 && (best < 0 || c < best)) {
+			best = c;
+			k->tile = cand[i];
+		}
+	}
+	m->diag.msg[0] = 0; /* a candidate that failed to lower leaves no error behind */
 	k->tiled = 1;
 	vc_stat_add(p, "kernels", 1);
 	if (!k->tile.pingpong)
 		vc_stat_add(p, "single-buffered", 1);
+	if (k->tile.resident)
+		vc_stat_add(p, "resident", 1);
+	if (best > 0)
+		vc_stat_add(p, "model-cycles", best);
 	return 0;
 }
 
 const vc_pass_desc vc_pass_tile = {
 	.name = "tile",
-	.summary = "choose a tiling that fits the SRAMs with ping-pong halves",
+	.summary = "choose the tiling (sizes, loop order, residency, ping-pong) the cycle model finds fastest",
 	.anchor = VC_ANCHOR_KERNEL,
 	.requires_props = VC_PROP_PACKED,
 	.provides_props = VC_PROP_TILED,
-	.stats = {"kernels", "single-buffered"},
+	.opts = {{"candidates", VC_OPT_INT, "24", "tilings (best by the quick estimate) run through the cycle model"},
+		 {"latency", VC_OPT_INT, "0", "DRAM latency in cycles to tile for (0: the board's modelled latency)"},
+		 {"th", VC_OPT_INT, "0", "output rows per tile (0: the model's choice)"},
+		 {"tco", VC_OPT_INT, "0", "output channel blocks per tile (0: the model's choice)"},
+		 {"tci", VC_OPT_INT, "0", "input channel blocks per reduction step (0: the model's choice)"}},
+	.stats = {"kernels", "single-buffered", "resident", "model-cycles"},
 	.run = tile,
 };

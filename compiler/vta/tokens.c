@@ -27,9 +27,9 @@ static int module_of(const vta_insn_t *in)
  * later-producing token needs none. The k-th pop then always matches the
  * k-th push, and every push precedes its pop in program order.
  */
-static int tokens(vc_pass *p, vc_module *m, vc_unit *u)
+int vc_kernel_tokens(vc_module *m, vc_kernel *k, int64_t *count)
 {
-	vc_kernel *k = u->kernel;
+	*count = 0;
 	int last_r[VC_NRES][NMOD], last_w[VC_NRES][NMOD];
 	int covered[NMOD][NMOD]; /* [from][to]: latest producer already waited for */
 	for (int r = 0; r < VC_NRES; r++)
@@ -72,7 +72,7 @@ static int tokens(vc_pass *p, vc_module *m, vc_unit *u)
 				cons->pop_next = 1;
 			}
 			covered[o][me] = need[o];
-			vc_stat_add(p, "tokens", 1);
+			++*count;
 		}
 		for (int r = 0; r < VC_NRES; r++) {
 			if (ki->reads >> r & 1)
@@ -81,6 +81,15 @@ static int tokens(vc_pass *p, vc_module *m, vc_unit *u)
 				last_w[r][me] = i;
 		}
 	}
+	return 0;
+}
+
+static int tokens(vc_pass *p, vc_module *m, vc_unit *u)
+{
+	int64_t count;
+	if (vc_kernel_tokens(m, u->kernel, &count))
+		return -1;
+	vc_stat_add(p, "tokens", count);
 	return 0;
 }
 
