@@ -253,7 +253,13 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 		}
 		return 0;
 	case VC_OP_PACK:
-		repack(x, out, 1);
+		if (n->a.kernel[1] > 1) { /* a convolution's columns folded into its channels (graph/pack.c) */
+			vta_mtype_t u, p;
+			vc_to_mtype(&x->t, &u);
+			vc_to_mtype(&out->t, &p);
+			vta_pack_fold(&p, &u, x->data, out->data, n->a.kernel[1], n->a.stride[1], n->a.pad[1]);
+		} else
+			repack(x, out, 1);
 		return 0;
 	case VC_OP_UNPACK:
 		repack(out, x, 0);

@@ -4,6 +4,13 @@
  * packed once, channels padded to the block on both sides, pack/unpack on
  * every edge that crosses the region boundary (an unpack -> pack pair of
  * matching layout is elided); one kernel function per VTA op.
+ *
+ * A convolution with few input channels (ResNet's first, 3 channels of a
+ * 16-channel block) folds its kernel columns into the channels: the pack of
+ * its input places, at output column x, the input columns x*sw - pl + kw
+ * for every kw as channels kw*C + c, and the kernel becomes KH x 1 over
+ * ceil(KW*C / BLOCK_IN) blocks instead of KH x KW over ceil(C / BLOCK_IN):
+ * 7 x 2 blocks instead of 7 x 7 for the 7x7 stride-2 layer.
  */
 #include <stdio.h>
 #include <string.h>
@@ -39,6 +46,37 @@ static vc_node *pack_weights(vc_module *m, const vc_node *w, const vc_target *t,
 					dst[((((o / BO) * d[1] + i / BI) * KH + kh) * KW + kw) * BO * BI + (o % BO) * BI + i % BI] =
 						src[((o * I + i) * KH + kh) * KW + kw];
 	return p;
+}
+
+/* Fold the columns of a convolution's kernel into its input channels? */
+static int folds_columns(const vc_node *n, const vc_target *t)
+{
+	const vc_type *x = &n->in[0]->type, *w = &n->in[1]->type;
+	if (n->type.rank != 4 || x->rank != 4 || n->n_in > 3 || n->a.group != 1 || n->a.dilation[1] != 1)
+		return 0;
+	int64_t C = x->dim[1], KW = w->dim[3], BI = t->block_in;
+	return KW > 1 && (C * KW + BI - 1) / BI < KW * ((C + BI - 1) / BI);
+}
+
+/* The weights of a column fold: [O][KW*C][KH][1] from [O][C][KH][KW]. */
+static vc_node *fold_weights(vc_module *m, const vc_node *w)
+{
+	const vc_type *wt = &w->type;
+	int64_t O = wt->dim[0], C = wt->dim[1], KH = wt->dim[2], KW = wt->dim[3];
+	int64_t d[4] = {O, KW * C, KH, 1};
+	vc_node *f = vc_const(m, NULL, VC_I8, 4, d, NULL);
+	if (!f)
+		return NULL;
+	f->type.quantized = wt->quantized;
+	f->type.exp = wt->exp;
+	const int8_t *src = w->data;
+	int8_t *dst = f->data;
+	for (int64_t o = 0; o < O; o++)
+		for (int64_t c = 0; c < C; c++)
+			for (int64_t kh = 0; kh < KH; kh++)
+				for (int64_t kw = 0; kw < KW; kw++)
+					dst[(o * KW * C + kw * C + c) * KH + kh] = src[((o * C + c) * KH + kh) * KW + kw];
+	return f;
 }
 
 /* The bias in the ACC layout [OB,B,BO]. With per-channel shifts (a [2,O]
@@ -161,15 +199,33 @@ static int pack(vc_pass *p, vc_module *m, vc_unit *u)
 		if (n->op != VC_OP_QCONV_RQ || !n->on_vta)
 			continue;
 		vc_set_insert_before(m, n);
-		vc_node *xp = packed_form(p, m, n->in[0]);
+		vc_attrs a = n->a;
+		int fold = folds_columns(n, t);
+		vc_node *xp, *wsrc = n->in[1];
+		if (fold) { /* the input packed with its columns folded into channels, the kernel KH x 1 */
+			vc_attrs pa;
+			vc_attrs_init(&pa);
+			pa.kernel[1] = n->in[1]->type.dim[3];
+			pa.stride[1] = a.stride[1];
+			pa.pad[1] = a.pad[1], pa.pad[3] = a.pad[3];
+			char nm[64];
+			snprintf(nm, sizeof nm, "%.50s.fold", n->name);
+			xp = vc_build(m, VC_OP_PACK, &n->in[0], 1, &pa, nm);
+			wsrc = xp ? fold_weights(m, n->in[1]) : NULL;
+			if (!wsrc)
+				return -1;
+			a.kernel[1] = 1, a.stride[1] = 1, a.pad[1] = a.pad[3] = 0;
+			vc_stat_add(p, "columns-folded", 1);
+		} else {
+			xp = packed_form(p, m, n->in[0]);
+		}
 		vc_node *rp = n->n_in > 3 && xp ? packed_form(p, m, n->in[3]) : NULL;
 		if (!xp || (n->n_in > 3 && !rp))
 			return -1;
-		vc_node *wp = pack_weights(m, n->in[1], t, n->a.group > 1);
+		vc_node *wp = pack_weights(m, wsrc, t, n->a.group > 1);
 		vc_node *bp = wp ? pack_bias(m, n->in[2], t, n) : NULL;
 		if (!bp)
 			return -1;
-		vc_attrs a = n->a;
 		if (n->type.rank == 2) { /* dense: a 1x1 convolution on 1x1 images */
 			a.stride[0] = a.stride[1] = 1;
 			memset(a.pad, 0, sizeof a.pad);
@@ -208,6 +264,6 @@ const vc_pass_desc vc_pass_pack = {
 	.anchor = VC_ANCHOR_GRAPH,
 	.requires_props = VC_PROP_FUSED,
 	.provides_props = VC_PROP_PACKED,
-	.stats = {"kernels", "channels-padded", "unpack-pack-elided", "concat-by-layout", "pad-by-layout"},
+	.stats = {"kernels", "channels-padded", "unpack-pack-elided", "concat-by-layout", "pad-by-layout", "columns-folded"},
 	.run = pack,
 };

@@ -596,8 +596,15 @@ static int infer_type(vc_module *m, vc_node *n)
 	case VC_OP_PACK: {
 		NEED(x->dtype == VC_I8 && x->layout == VC_PLAIN && (x->rank == 4 || x->rank == 2),
 		     "pack needs plain int8 data of rank 4 or 2");
-		int64_t h = x->rank == 4 ? x->dim[2] : 1, w = x->rank == 4 ? x->dim[3] : 1;
-		int64_t d[6] = {ceil_div(x->dim[0], tg->batch), ceil_div(x->dim[1], tg->block_in), h, w, tg->batch, tg->block_in};
+		int64_t h = x->rank == 4 ? x->dim[2] : 1, w = x->rank == 4 ? x->dim[3] : 1, c = x->dim[1];
+		if (a->kernel[1] > 1) { /* the columns of a KW-wide kernel folded into the channels (graph/pack.c) */
+			NEED(x->rank == 4 && a->stride[1] >= 1 && a->pad[1] >= 0 && a->pad[3] >= 0 &&
+				     w + a->pad[1] + a->pad[3] >= a->kernel[1],
+			     "pack: a column fold needs 4-D data at least one kernel wide");
+			c *= a->kernel[1];
+			w = (w + a->pad[1] + a->pad[3] - a->kernel[1]) / a->stride[1] + 1;
+		}
+		int64_t d[6] = {ceil_div(x->dim[0], tg->batch), ceil_div(c, tg->block_in), h, w, tg->batch, tg->block_in};
 		vc_type q = *x;
 		*t = make_type(VC_I8, 6, d);
 		t->layout = VC_PACKED;

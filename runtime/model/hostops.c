@@ -328,6 +328,26 @@ void vta_repack(const vta_mtype_t *p, const vta_mtype_t *u, const int8_t *src, i
 						}
 }
 
+void vta_pack_fold(const vta_mtype_t *p, const vta_mtype_t *u, const int8_t *src, int8_t *dst, int64_t kw, int64_t sw,
+		   int64_t pl)
+{
+	int64_t N = u->dim[0], C = u->dim[1], XW = u->rank == 4 ? u->dim[3] : 1;
+	int64_t H = p->dim[2], W = p->dim[3], B = p->dim[4], BL = p->dim[5];
+	for (int64_t nb = 0; nb < p->dim[0]; nb++)
+		for (int64_t cb = 0; cb < p->dim[1]; cb++)
+			for (int64_t h = 0; h < H; h++)
+				for (int64_t w = 0; w < W; w++)
+					for (int64_t b = 0; b < B; b++)
+						for (int64_t c = 0; c < BL; c++) {
+							int64_t n = nb * B + b, ch = cb * BL + c, k = ch / C, xc = ch % C;
+							int64_t xw = w * sw - pl + k;
+							int64_t o = ((((nb * p->dim[1] + cb) * H + h) * W + w) * B + b) * BL + c;
+							dst[o] = n < N && ch < C * kw && xw >= 0 && xw < XW
+									 ? src[((n * C + xc) * H + h) * XW + xw]
+									 : 0;
+						}
+}
+
 /* Index into a broadcast operand t for flat index o of the result r. */
 static int64_t bcast_index(const vta_mtype_t *r, const vta_mtype_t *t, int64_t o)
 {
@@ -498,7 +518,10 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 		return 0;
 	}
 	case VTA_MOP_PACK:
-		vta_repack(y->t, x->t, x->data, y->data, 1);
+		if (n->a.kernel[1] > 1) /* a convolution's columns folded into its channels */
+			vta_pack_fold(y->t, x->t, x->data, y->data, n->a.kernel[1], n->a.stride[1], n->a.pad[1]);
+		else
+			vta_repack(y->t, x->t, x->data, y->data, 1);
 		return 0;
 	case VTA_MOP_UNPACK:
 		vta_repack(x->t, y->t, x->data, y->data, 0);

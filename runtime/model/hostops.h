@@ -43,6 +43,12 @@ void vta_concat(const vta_mtype_t *t, int64_t axis, int n, const vta_mtype_t *co
  * int8 NCHW (or NC) u: to_packed, src plain to dst packed p (zero where u
  * has no element); else back. */
 void vta_repack(const vta_mtype_t *p, const vta_mtype_t *u, const int8_t *src, int8_t *dst, int to_packed);
+/* The packing of a convolution's input with its kernel's kw columns folded
+ * into the channels (the compiler's pack with kernel[1] = kw > 1): channel
+ * k*C + c of packed column w is plain column w*sw - pl + k of channel c
+ * (zero outside the image). */
+void vta_pack_fold(const vta_mtype_t *p, const vta_mtype_t *u, const int8_t *src, int8_t *dst, int64_t kw, int64_t sw,
+		   int64_t pl);
 /* Max (is_max) or average pooling of x [N][C][H][W] by a's kernel, stride,
  * dilation, pad and count_include_pad; a max window wholly in the padding
  * gives 0 for integers. */
