@@ -71,6 +71,21 @@ $(eval $(call vc_test,test_tflite))
 $(BIN)/tests/compiler/test_tflite: $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
 $(BIN)/tests/compiler/test_tflite: VC_TEST_EXTRA = $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
 
+# Per-layer statistics and vta profile's report, on fsim and (where the
+# Verilator model is built) on the rtl backend; ResNet-18 on the RTL (make bench).
+TEST_PROGS += $(BIN)/tests/compiler/test_stats
+BENCH_PROGS += $(BIN)/bench_r18
+VC_RTL_LINK = $(if $(RTLSIM_LIB),$(RTL_BACKEND_LINK),$(LIB)/libvta.a)
+$(BIN)/tests/compiler/test_stats: $(OBJ)/tests/compiler/test_stats.o $(TEST_HARNESS) $(LIB)/libvtacc.a $$(VC_RTL_LINK)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/test_stats.o $(TEST_HARNESS) $(LIB)/libvtacc.a $(VC_RTL_LINK) \
+		$(VC_LIBS) $(LDLIBS) $(if $(RTLSIM_LIB),$(RTL_LDLIBS))
+$(BIN)/bench_r18: $(OBJ)/tests/compiler/bench_r18.o $(TEST_HARNESS) $(LIB)/libvtacc.a $$(VC_RTL_LINK)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_r18.o $(TEST_HARNESS) $(LIB)/libvtacc.a $(VC_RTL_LINK) \
+		$(VC_LIBS) $(LDLIBS) $(if $(RTLSIM_LIB),$(RTL_LDLIBS))
+-include $(OBJ)/tests/compiler/test_stats.d $(OBJ)/tests/compiler/bench_r18.d
+
 # With the Verilator model (hw/module.mk), the bench also runs on the rtl backend.
 BENCH_PROGS += $(BIN)/bench_compiler
 ifneq ($(RTLSIM_LIB),)

@@ -15,6 +15,8 @@
 #ifndef VC_ARTIFACT_H
 #define VC_ARTIFACT_H
 
+#include <vta/device.h>
+
 #include "exec/exec.h"
 #include "ir/kernel.h"
 #include "model/graph.h"
@@ -36,6 +38,9 @@ void vc_runner_close(vc_runner *r);
 int vc_runner_run(vc_runner *r, const vc_tensor *inputs, vc_tensor *outputs);
 /* Device counters over the runner's life. */
 void vc_runner_stats(vc_runner *r, uint64_t *runs, uint64_t *cycles, uint64_t *gemm_uops);
+/* The device's counters of kernel k's last run (cycles and busy cycles are
+ * 0 on the golden model). 0, or -1 for no such kernel. */
+int vc_runner_kernel_counters(vc_runner *r, int k, vta_counters_t *out);
 
 /* Host-only execution of the same graph (VTA kernels by the int8 reference). */
 int vc_simulate(vc_module *m, const vc_tensor *inputs, vc_tensor *outputs);

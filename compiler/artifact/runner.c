@@ -19,6 +19,7 @@ struct vc_runner {
 	VTADeviceHandle dev;
 	vta_mseg_t seg; /* libvta's: the image in device buffers */
 	uint64_t runs, cycles, gemm_uops;
+	vta_counters_t *kernel; /* per kernel, the device's counters of its last run */
 };
 
 static uint8_t *host_at(const vc_runner *r, int64_t off)
@@ -59,6 +60,11 @@ vc_runner *vc_runner_open(vc_module *m, const char *target, char *err, size_t n)
 		free(r);
 		return NULL;
 	}
+	r->kernel = calloc((size_t)(m->n_kernels ? m->n_kernels : 1), sizeof *r->kernel);
+	if (!r->kernel) {
+		snprintf(err, n, "out of memory");
+		goto fail;
+	}
 	int64_t size = m->stream ? m->stream->size : 0;
 	if (size > 0) {
 		if (!(r->dev = VTADeviceAlloc())) {
@@ -88,11 +94,20 @@ void vc_runner_close(vc_runner *r)
 		return;
 	vta_context_bind(r->ctx); /* several runners may be open: act on ours */
 	vta_mseg_free(&r->seg);
+	free(r->kernel);
 	if (r->dev)
 		VTADeviceFree(r->dev);
 	vta_context_bind(NULL);
 	vta_context_close(r->ctx);
 	free(r);
+}
+
+static void counters_diff(const vta_counters_t *a, const vta_counters_t *b, vta_counters_t *d)
+{
+	const uint64_t *x = (const uint64_t *)(const void *)a, *y = (const uint64_t *)(const void *)b;
+	uint64_t *z = (uint64_t *)(void *)d;
+	for (size_t i = 0; i < sizeof *d / sizeof(uint64_t); i++)
+		z[i] = x[i] - y[i];
 }
 
 static int device_hook(void *ctx, vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *out)
@@ -113,9 +128,16 @@ static int device_hook(void *ctx, vc_module *m, const vc_node *n, const vc_tenso
 			return vc_error(m, n, "run: the residual operand was not placed in device memory");
 		to_device(r, res->a.dev_off, in[3].data, rb);
 	}
+	vta_device_info_t before, after;
+	memset(&before, 0, sizeof before);
+	vta_context_info(r->ctx, &before);
 	if (VTADeviceRun(r->dev, phys_at(r, kn->insn_off), (uint32_t)kn->insn_count, 1u << 30))
 		return vc_error(m, n, "run: kernel %d failed on the device: %s", kn->id, vta_errmsg(r->ctx));
 	r->runs++;
+	memset(&after, 0, sizeof after);
+	vta_context_info(r->ctx, &after);
+	if (r->kernel) /* the context's counters accumulate: this run's are the difference */
+		counters_diff(&after.counters, &before.counters, &r->kernel[kn->id]);
 	if (m->progress) /* a long run (rtl) shows which kernel it is at */
 		m->progress(m->progress_ctx, "VTA kernels", kn->id + 1, m->n_kernels);
 	VTAInvalidateCache(host_at(r, n->a.dev_off), phys_at(r, n->a.dev_off), (int)yb);
@@ -128,6 +150,14 @@ static int device_hook(void *ctx, vc_module *m, const vc_node *n, const vc_tenso
 int vc_runner_run(vc_runner *r, const vc_tensor *inputs, vc_tensor *outputs)
 {
 	return vc_interp(r->m, inputs, outputs, NULL, device_hook, r);
+}
+
+int vc_runner_kernel_counters(vc_runner *r, int k, vta_counters_t *out)
+{
+	if (!r->kernel || k < 0 || k >= r->m->n_kernels)
+		return -1;
+	*out = r->kernel[k];
+	return 0;
 }
 
 void vc_runner_stats(vc_runner *r, uint64_t *runs, uint64_t *cycles, uint64_t *gemm_uops)

@@ -70,10 +70,18 @@ typedef struct vc_layer_stats {
 	const vc_cost_event *events;
 	int n_insns;
 	int64_t model_cycles;
+	int kernel; /* its kernel, or -1 */
 } vc_layer_stats;
+/* The layers of the last run through r (host layers timed in node_seconds,
+ * indexed by node id, or NULL); free with vc_stats_free. */
+int vc_stats_collect(vc_module *m, vc_runner *r, const double *node_seconds, vc_layer_stats **out, int *n);
+/* The cycle model's timeline of kernel k into s (insns, events, model_cycles). */
+int vc_stats_timeline(const vc_module *m, int k, const vc_timing *tm, vc_layer_stats *s);
+void vc_stats_free(vc_layer_stats *l, int n);
 void vc_stats_table(FILE *f, const vc_layer_stats *l, int n);
 void vc_stats_json(FILE *f, const vc_layer_stats *l, int n);
 int vc_profile_html(FILE *f, const char *title, const char *target, const vc_layer_stats *l, int n);
+int vta_cmd_profile(int argc, char **argv);
 
 /* args.c: --opt=value or --opt value; NULL if argv[*i] is not that option. */
 const char *vc_take_opt(int argc, char **argv, int *i, const char *name);

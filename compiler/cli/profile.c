@@ -7,7 +7,10 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <vta/runtime.h>
 
 #include "cli/cli.h"
 
@@ -242,4 +245,239 @@ int vc_profile_html(FILE *f, const char *title, const char *target, const vc_lay
 	}
 	fprintf(f, "</body></html>\n");
 	return ferror(f) ? -1 : 0;
+}
+
+/* ---- collecting a run's statistics ------------------------------------ */
+
+/* The busy counters of the device (runtime API 2 and later). */
+#if VTA_RUNTIME_API_VERSION >= 2
+#define BUSY_FROM(s, c)                                                                              \
+	((s)->load_busy = (int64_t)(c).busy[VTA_BUSY_LOAD], (s)->gemm_busy = (int64_t)(c).busy[VTA_BUSY_GEMM], \
+	 (s)->alu_busy = (int64_t)(c).busy[VTA_BUSY_ALU], (s)->store_busy = (int64_t)(c).busy[VTA_BUSY_STORE])
+#else
+#define BUSY_FROM(s, c) ((void)(c))
+#endif
+
+/* MACs of a node as the network defines it (channels not padded). */
+static int64_t node_macs(const vc_module *m, const vc_node *n)
+{
+	if (n->op == VC_OP_VTA_CONV) {
+		const vc_kernel *k = n->a.kernel_id >= 0 && n->a.kernel_id < m->n_kernels ? m->kernels[n->a.kernel_id] : NULL;
+		return k ? k->macs : 0;
+	}
+	if ((n->op == VC_OP_CONV || n->op == VC_OP_QCONV || n->op == VC_OP_QCONV_RQ) && n->in[1]->type.rank == 4) {
+		const vc_type *w = &n->in[1]->type;
+		return (int64_t)vc_type_elems(&n->type) * w->dim[1] * w->dim[2] * w->dim[3];
+	}
+	if (n->op == VC_OP_DENSE || n->op == VC_OP_QDENSE)
+		return (int64_t)vc_type_elems(&n->type) * n->in[1]->type.dim[1];
+	return 0;
+}
+
+int vc_stats_collect(vc_module *m, vc_runner *r, const double *node_seconds, vc_layer_stats **out, int *n_out)
+{
+	vc_graph *g = m->g;
+	vc_layer_stats *l = calloc((size_t)(g->n ? g->n : 1), sizeof *l);
+	if (!l)
+		return -1;
+	int n = 0;
+	for (int i = 0; i < g->n; i++) {
+		const vc_node *nd = g->nodes[i];
+		if (nd->op == VC_OP_INPUT || nd->op == VC_OP_CONST)
+			continue;
+		vc_layer_stats *s = &l[n++];
+		s->name = nd->name;
+		s->op = vc_op_name(nd->op);
+		s->macs = node_macs(m, nd);
+		if (nd->op == VC_OP_VTA_CONV && r) {
+			vta_counters_t c;
+			s->on = "vta";
+			s->op = "conv";
+			if (!vc_runner_kernel_counters(r, nd->a.kernel_id, &c)) {
+				s->cycles = (int64_t)c.cycles;
+				BUSY_FROM(s, c);
+			}
+			s->kernel = nd->a.kernel_id;
+		} else {
+			s->on = "host";
+			s->kernel = -1;
+		}
+		s->host_ms = node_seconds ? 1e3 * node_seconds[nd->id] : 0;
+	}
+	*out = l;
+	*n_out = n;
+	return 0;
+}
+
+/* The cycle model's timeline of kernel k as the image holds it (emitted,
+ * relocated to image offsets): its instructions and events. */
+int vc_stats_timeline(const vc_module *m, int k, const vc_timing *tm, vc_layer_stats *s)
+{
+	const vc_kernel *kn = m->kernels[k];
+	const uint8_t *img = m->stream->image;
+	vta_insn_t *code = calloc((size_t)kn->insn_count + 1, sizeof *code);
+	vc_cost_event *ev = calloc((size_t)kn->insn_count + 1, sizeof *ev);
+	if (!code || !ev) {
+		free(code);
+		free(ev);
+		return -1;
+	}
+	for (int64_t i = 0; i < kn->insn_count; i++) {
+		vta_insn_word_t w;
+		vta_insn_load(img + kn->insn_off + 16 * i, &w);
+		vta_insn_decode(&w, &code[i]);
+	}
+	vc_cost c;
+	if (vc_cost_run(tm, code, (int)kn->insn_count, (const uint32_t *)(const void *)img, m->stream->size / 4, &c, ev) ||
+	    c.cycles < 0) {
+		free(code);
+		free(ev);
+		return -1;
+	}
+	s->insns = code;
+	s->events = ev;
+	s->n_insns = (int)kn->insn_count;
+	s->model_cycles = c.cycles;
+	return 0;
+}
+
+void vc_stats_free(vc_layer_stats *l, int n)
+{
+	for (int i = 0; l && i < n; i++) {
+		free((void *)l[i].insns);
+		free((void *)l[i].events);
+	}
+	free(l);
+}
+
+/* ---- vta profile ------------------------------------------------------ */
+
+const char vta_profile_usage[] =
+	"usage: vta profile MODEL.vtam [--target=rtl|fsim|...] [--input=FILE|random] [-o REPORT.html]\n"
+	"\n"
+	"Runs one inference (default --input=random) and prints the per-layer table: name,\n"
+	"operator, where it runs (vta or host), MACs, device cycles, MAC utilization, load,\n"
+	"compute (GEMM + ALU) and store busy cycles from the device's counters, and a total line.\n"
+	"Writes a self-contained HTML report (default MODEL.html): the table and, for every VTA\n"
+	"layer, an SVG timeline of load, compute and store (the cycle model, docs/compiler.md,\n"
+	"\"Cycle model\", at --latency=N cycles of DRAM latency, default the board's).\n"
+	"\n"
+	"examples:\n"
+	"  vta profile r18.vtam --target=rtl -o r18.html\n"
+	"  vta profile mnist.vtam --target=rtl --input=../shared/images/digit7.png\n";
+
+int vta_cmd_profile(int argc, char **argv)
+{
+	const char *model = NULL, *target = "rtl", *input = "random", *html = NULL, *v;
+	int latency = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(vta_profile_usage, stdout);
+			return 0;
+		} else if ((v = vc_take_opt(argc, argv, &i, "--target")))
+			target = v;
+		else if ((v = vc_take_opt(argc, argv, &i, "--input")))
+			input = v;
+		else if ((v = vc_take_opt(argc, argv, &i, "--latency")))
+			latency = atoi(v);
+		else if ((v = vc_take_opt(argc, argv, &i, "-o")))
+			html = v;
+		else if (argv[i][0] == '-') {
+			fprintf(stderr, "vta profile: unknown option %s (vta profile --help lists them)\n", argv[i]);
+			return 2;
+		} else if (!model)
+			model = argv[i];
+		else {
+			fprintf(stderr, "vta profile: more than one model given\n");
+			return 2;
+		}
+	}
+	if (!model) {
+		fputs(vta_profile_usage, stderr);
+		return 2;
+	}
+	char path[4096], err[1024];
+	if (!html) {
+		const char *dot = strrchr(model, '.');
+		snprintf(path, sizeof path, "%.*s.html", (int)(dot ? dot - model : (long)strlen(model)), model);
+		html = path;
+	}
+	int rc = 1, nl = 0;
+	vc_layer_stats *l = NULL;
+	vc_runner *r = NULL;
+	vc_tensor in = {0}, out[8];
+	int have_out = 0;
+	vc_module *m = vc_module_new();
+	if (!m)
+		return 1;
+	if (vc_artifact_read(m, model)) {
+		fprintf(stderr, "vta profile: %s: %s\n", model, m->diag.msg);
+		goto done;
+	}
+	if (m->g->n_inputs != 1 || vc_tensor_alloc(&in, &m->g->inputs[0]->type)) {
+		fprintf(stderr, "vta profile: %s: one input expected\n", model);
+		goto done;
+	}
+	float *x = in.data;
+	if (!strcmp(input, "random")) {
+		uint64_t st = 0x9E3779B97F4A7C15ull + 1; /* vta run --input=random --seed=1 */
+		for (int64_t i = 0; i < vc_type_elems(&in.t); i++) {
+			st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+			x[i] = (float)(st >> 56);
+		}
+	} else if (vc_read_input(input, &in.t, x, err, sizeof err)) {
+		fprintf(stderr, "vta profile: %s\n", err);
+		goto done;
+	}
+	if (!(r = vc_runner_open(m, target, err, sizeof err))) {
+		fprintf(stderr, "vta profile: %s\n", err);
+		goto done;
+	}
+	double *secs = calloc((size_t)m->g->next_id + 1, sizeof *secs);
+	if (!secs)
+		goto done;
+	m->node_seconds = secs;
+	int run = vc_runner_run(r, &in, out);
+	m->node_seconds = NULL;
+	if (run) {
+		fprintf(stderr, "vta profile: %s\n", m->diag.msg);
+		free(secs);
+		goto done;
+	}
+	have_out = 1;
+	int crc = vc_stats_collect(m, r, secs, &l, &nl);
+	free(secs);
+	if (crc)
+		goto done;
+	vc_timing tm;
+	vc_timing_default(&tm);
+	if (latency > 0)
+		tm.dram_latency = tm.wr_latency = latency;
+	for (int i = 0; i < nl; i++)
+		if (l[i].kernel >= 0 && vc_stats_timeline(m, l[i].kernel, &tm, &l[i]))
+			fprintf(stderr, "vta profile: no timeline for %s\n", l[i].name);
+	vc_stats_table(stdout, l, nl);
+	FILE *f = fopen(html, "w");
+	if (!f) {
+		fprintf(stderr, "vta profile: cannot write %s\n", html);
+		goto done;
+	}
+	char title[4200];
+	snprintf(title, sizeof title, "vta profile %s", model);
+	int hrc = vc_profile_html(f, title, target, l, nl);
+	if (fclose(f) || hrc) {
+		fprintf(stderr, "vta profile: writing %s failed\n", html);
+		goto done;
+	}
+	printf("report: %s\n", html);
+	rc = 0;
+done:
+	if (have_out)
+		for (int q = 0; q < m->g->n_outputs; q++)
+			vc_tensor_free(&out[q]);
+	vc_stats_free(l, nl);
+	vc_tensor_free(&in);
+	vc_runner_close(r);
+	vc_module_free(m);
+	return rc;
 }

@@ -138,6 +138,10 @@ const char vta_run_usage[] =
 	"  --thresh=P --nms=IOU      detectors: box threshold (0.5) and suppression overlap (0.45)\n"
 	"  --show=N                  print the first N dataset predictions\n"
 	"  --simulate                run on the host only (VTA kernels by the int8 reference)\n"
+	"  --stats                   after each input, the per-layer table: name, operator, vta or\n"
+	"                            host, MACs, device cycles, MAC utilization, load / compute / store\n"
+	"                            busy cycles (the device's counters), and a total line; with --json\n"
+	"                            one more object: {\"cycles\": N, \"layers\": [{\"name\", \"op\", \"on\", ...}]}\n"
 	"With a labelled dataset it ends with 'accuracy: C/N = P%'. Progress (inputs; VTA kernels for one input) goes to a terminal only.\n"
 	"\n"
 	"examples:\n"
@@ -149,7 +153,7 @@ const char vta_run_usage[] =
 typedef struct run_opts {
 	const char *model, *target, *dataset, *labels;
 	const char *inputs[64];
-	int n_inputs, random, topk, count, show, simulate, json;
+	int n_inputs, random, topk, count, show, simulate, json, stats;
 	uint64_t seed;
 	vc_dataset_format fmt;
 	vc_preproc pre;
@@ -433,6 +437,8 @@ static int parse_run(int argc, char **argv, run_opts *o)
 				return 2;
 		} else if (!strcmp(argv[i], "--json"))
 			o->json = 1;
+		else if (!strcmp(argv[i], "--stats"))
+			o->stats = 1;
 		else if (!strcmp(argv[i], "--simulate"))
 			o->simulate = 1;
 		else if (argv[i][0] == '-') {
@@ -500,9 +506,11 @@ int vta_cmd_run(int argc, char **argv)
 		goto done;
 	}
 	vta_error_t verr;
-	int vrc = o.simulate ? 0 : vta_model_open(o.model, o.target, &vm, &verr);
-	if (vrc == VTA_EUNSUPPORTED) { /* e.g. an int8 convolution left on the host */
-		fprintf(stderr, "vta run: %s; running it with the compiler's runner instead\n", verr.msg);
+	/* --stats: the compiler's runner, which keeps each kernel's counters */
+	int vrc = o.simulate || o.stats ? 0 : vta_model_open(o.model, o.target, &vm, &verr);
+	if (vrc == VTA_EUNSUPPORTED || (o.stats && !o.simulate)) { /* e.g. an int8 convolution left on the host */
+		if (vrc)
+			fprintf(stderr, "vta run: %s; running it with the compiler's runner instead\n", verr.msg);
 		if (!(r = vc_runner_open(m, o.target, err, sizeof err))) {
 			fprintf(stderr, "vta run: %s\n", err);
 			goto done;
@@ -559,8 +567,13 @@ int vta_cmd_run(int argc, char **argv)
 			snprintf(name, sizeof name, "random(seed=%llu)", (unsigned long long)o.seed);
 		}
 		vc_tensor out[8];
-		if (run_model(m, vm, r, &in, out, err, sizeof err)) {
+		double *secs = o.stats ? calloc((size_t)g->next_id + 1, sizeof *secs) : NULL;
+		m->node_seconds = secs;
+		int run = run_model(m, vm, r, &in, out, err, sizeof err);
+		m->node_seconds = NULL;
+		if (run) {
 			fprintf(stderr, "vta run: %s: %s\n", name, err);
+			free(secs);
 			goto done;
 		}
 		if (out[0].t.dtype != VC_F32) {
@@ -573,6 +586,18 @@ int vta_cmd_run(int argc, char **argv)
 		if (print && tty && total > 1)
 			fprintf(stderr, "\r%*s\r", 40, "");
 		print_result(&o, m, name, out, names, n_names, label, print, &top1);
+		if (o.stats) {
+			vc_layer_stats *l;
+			int nl;
+			if (!vc_stats_collect(m, r, secs, &l, &nl)) {
+				if (o.json)
+					vc_stats_json(stdout, l, nl);
+				else
+					vc_stats_table(stdout, l, nl);
+				vc_stats_free(l, nl);
+			}
+		}
+		free(secs);
 		fflush(stdout);
 		correct += label >= 0 && top1 == label;
 		for (int q = 0; q < g->n_outputs; q++)

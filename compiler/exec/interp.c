@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "exec/exec.h"
 
@@ -90,9 +91,16 @@ int vc_interp(vc_module *m, const vc_tensor *inputs, vc_tensor *outputs, vc_rang
 			}
 			for (int k = 0; k < n->n_in; k++)
 				args[k] = val[n->in[k]->id];
+			struct timespec t0, t1;
+			if (m->node_seconds)
+				clock_gettime(CLOCK_MONOTONIC, &t0);
 			int r = n->op == VC_OP_VTA_CONV && hook ? hook(hook_ctx, m, n, args, out) : vc_ref_run(m, n, args, out);
 			if (r)
 				goto done;
+			if (m->node_seconds) {
+				clock_gettime(CLOCK_MONOTONIC, &t1);
+				m->node_seconds[n->id] += (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+			}
 			/* release inputs nobody needs any more */
 			for (int k = 0; k < n->n_in; k++) {
 				vc_node *v = n->in[k];

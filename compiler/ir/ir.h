@@ -199,6 +199,9 @@ typedef struct vc_module {
 	 * run); the library never prints, the tool decides whether to. */
 	void (*progress)(void *ctx, const char *what, int done, int total);
 	void *progress_ctx;
+	/* when set (g->next_id entries), vc_interp adds each node's wall seconds
+	 * at its id (`vta run --stats`, `vta profile`) */
+	double *node_seconds;
 } vc_module;
 
 /* IR properties that passes require and provide. */

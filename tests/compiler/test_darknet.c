@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "compile_cfg.h"
 #include "test.h"
 #include "cli/cli.h"
 #include "import/import.h"
@@ -318,25 +319,6 @@ static int slow_cases_run_here(void)
 	return 0;
 #endif
 	return !strcmp(VTA_CONFIG_NAME, "1x16_i8w8a32_15_15_18_17") && !strcmp(VTA_TARGET, "sim");
-}
-
-/* A cfg text with synthetic weights, compiled (pipeline NULL: the default)
- * with one synthetic calibration sample; NULL (the failure recorded) if it does not compile. */
-static vc_module *compile_cfg(const char *cfg, uint64_t seed, const char *pipeline)
-{
-	vc_darknet_opts o = {.synthetic = 1, .seed = seed};
-	vc_compile_opts co = {.pipeline = pipeline, .calib_path = "synthetic", .calib_count = 1};
-	char err[1024];
-	vc_module *m = vc_module_new();
-	int rc = vc_import_darknet_bytes(m, "t.cfg", (const uint8_t *)cfg, strlen(cfg), NULL, NULL, 0, &o);
-	CHECK_EQ(rc, 0);
-	if (!rc)
-		CHECK_EQ(rc = vc_compile(m, &co, err, sizeof err), 0);
-	if (rc) {
-		vc_module_free(m);
-		return NULL;
-	}
-	return m;
 }
 
 /* run's first output on fsim for a seeded random image equals the host
