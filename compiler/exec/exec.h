@@ -50,6 +50,16 @@ int32_t vc_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t 
 /* The per-channel form: round-to-nearest by adding 2^(s-1), one shift by s
  * (up to 31; negative: left), then the clip. */
 int32_t vc_requant_round(int32_t acc, int s, int64_t lo, int64_t hi);
+/* The VTA epilogue's shortcuts, which the references above follow exactly:
+ * a leaky ReLU with 1 <= shift and shift + leaky <= 15 runs as
+ *   X = acc + 2^(s-1); T = X << leaky; X += 2^(s+leaky-1) - 2^(s-1);
+ *   y = clip(max(X, T) >> (s + leaky))
+ * in 32-bit arithmetic (the same as max of the two requantizations, with
+ * one copy, one shift and one ADD fewer); vc_bias_rounding is the rounding
+ * constant 2^(s-1) the packed bias carries (1 <= shift <= 15 and, for a
+ * leaky ReLU, the fused form), 0 when the epilogue rounds itself. */
+int vc_leaky_fused(int shift, int leaky);
+int32_t vc_bias_rounding(int shift, int leaky);
 
 /* ---- interp.c */
 

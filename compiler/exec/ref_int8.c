@@ -43,10 +43,28 @@ int32_t vc_requant_value(int32_t acc, int shift, int64_t lo, int64_t hi)
 	return v;
 }
 
+int vc_leaky_fused(int shift, int leaky)
+{
+	return leaky > 0 && shift >= 1 && shift + leaky <= 15;
+}
+
+int32_t vc_bias_rounding(int shift, int leaky)
+{
+	return shift >= 1 && shift <= 15 && (!leaky || vc_leaky_fused(shift, leaky)) ? (int32_t)1 << (shift - 1) : 0;
+}
+
 int32_t vc_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t hi)
 {
 	if (!leaky)
 		return vc_requant_value(acc, shift, lo, hi);
+	if (vc_leaky_fused(shift, leaky)) {
+		uint32_t x = (uint32_t)acc + (1u << (shift - 1));
+		uint32_t t = x << leaky;
+		x += (1u << (shift + leaky - 1)) - (1u << (shift - 1));
+		int32_t m = (int32_t)x < (int32_t)t ? (int32_t)t : (int32_t)x;
+		int32_t v = m >> (shift + leaky); /* arithmetic on every compiler we support */
+		return v < lo ? (int32_t)lo : v > hi ? (int32_t)hi : v;
+	}
 	int32_t v = vc_requant_value(acc, shift, INT32_MIN, INT32_MAX);
 	int32_t t = vc_requant_value(acc, shift + leaky, INT32_MIN, INT32_MAX);
 	v = v < t ? t : v;
@@ -210,6 +228,7 @@ static void vta_conv(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, 
 								s += (uint32_t)bd[(ob * B + b) * BO + c];
 								if (res) /* the ALU's SHR by -res_shift, then ADD */
 									s += (uint32_t)((const int8_t *)res->data)[o] << a->res_shift;
+								s -= (uint32_t)vc_bias_rounding(a->shift, a->leaky); /* the packed bias carries it */
 								yd[o] = (int8_t)vc_requant_leaky((int32_t)s, a->shift, a->leaky, lo, a->qhi);
 								continue;
 							}

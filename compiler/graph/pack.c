@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "exec/exec.h"
 #include "graph/graph.h"
 #include "ir/kernel.h"
 
@@ -83,7 +84,9 @@ static vc_node *fold_weights(vc_module *m, const vc_node *w)
  * bias of qconv.rq) K rows a block, [OB,K,B,BO], the operands of the
  * per-channel epilogue: the bias plus the rounding constant 2^(s[c]-1), the
  * requant shifts s[c] = shift + d[c], and with a residual the negated left
- * shifts -(res_shift + d[c]) (SHR by a negative amount shifts left). */
+ * shifts -(res_shift + d[c]) (SHR by a negative amount shifts left). With one shift
+ * for all channels the bias carries the epilogue's rounding constant
+ * vc_bias_rounding (exec.h). */
 static vc_node *pack_bias(vc_module *m, const vc_node *b, const vc_target *t, const vc_node *n)
 {
 	int pc = b->type.rank == 2;
@@ -97,11 +100,12 @@ static vc_node *pack_bias(vc_module *m, const vc_node *b, const vc_target *t, co
 	p->type.exp = b->type.exp;
 	int32_t *dst = p->data;
 	const int32_t *bias = b->data, *d = pc ? bias + O : NULL;
+	int32_t r = pc ? 0 : vc_bias_rounding(n->a.shift, n->a.leaky);
 	for (int64_t o = 0; o < O; o++)
 		for (int64_t bb = 0; bb < B; bb++) {
 			int64_t at = (((o / BO) * K) * B + bb) * BO + o % BO, row = B * BO;
 			if (!pc) {
-				dst[at] = bias[o];
+				dst[at] = (int32_t)((uint32_t)bias[o] + (uint32_t)r);
 				continue;
 			}
 			int s = n->a.shift + d[o];

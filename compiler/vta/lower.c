@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/exec.h"
 #include "vta/codegen.h"
 
 typedef struct lowering {
@@ -117,9 +118,12 @@ static int alu(lowering *L, int op, int use_imm, int32_t imm, int ubgn, uint32_t
 	       uint32_t dfo, uint32_t dfi, uint32_t sfo, uint32_t sfi, int acc_res);
 
 /* The rounding shift of the requantization on one ACC region (micro-op ub):
- * [SHR s-15], ADD 2^(s-1), SHR s; a negative s is a left shift. */
-static int requant_shift(lowering *L, int ub, int s, uint32_t io, uint32_t ii, uint32_t f, int ares)
+ * [SHR s-15], ADD 2^(s-1), SHR s; a negative s is a left shift. With
+ * rounded the bias already carries 2^(s-1) (vc_bias_rounding): SHR s. */
+static int requant_shift(lowering *L, int ub, int s, int rounded, uint32_t io, uint32_t ii, uint32_t f, int ares)
 {
+	if (rounded)
+		return alu(L, VTA_ALU_OPCODE_SHR, 1, s, ub, io, ii, f, 1, f, 1, ares);
 	if (s > 15) {
 		if (alu(L, VTA_ALU_OPCODE_SHR, 1, s - 15, ub, io, ii, f, 1, f, 1, ares))
 			return -1;
@@ -524,13 +528,20 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 					res_tiles++;
 				}
 
-				/* leaky ReLU: a copy T of the accumulators (reset, ADD), requantized
-				 * by s + leaky next to them, then X = MAX(X, T) (vc_requant_leaky).
-				 * T takes the residual's region, which is dead by now. */
+				/* leaky ReLU: a copy T of the accumulators (reset, ADD) next to
+				 * them, in the residual's region (dead by now), one row further
+				 * when T and X would share an ACC bank. With the rounding in the
+				 * bias (vc_leaky_fused): T = X << leaky, X += 2^(s+leaky-1) -
+				 * 2^(s-1), X = MAX(X, T) >> (s + leaky); otherwise T and X are
+				 * requantized by s + leaky and s, then X = MAX(X, T). */
 				uint32_t io = (uint32_t)(tco * th), ii = (uint32_t)g.ow, f = (uint32_t)g.ow;
 				uint32_t tbase = bbase + (uint32_t)(tco * g.kb);
+				int leaky = n->a.leaky, rounded = g.kb == 1 && vc_bias_rounding(shift, leaky) != 0;
+				int fused = rounded && leaky;
+				if ((tbase - abase) % 4 == 0)
+					tbase++;
 				int ut = -1;
-				if (n->a.leaky) {
+				if (leaky) {
 					if (uop_word(L, tbase, 0, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 || !(ki = emit(L)))
 						goto done;
 					ki->insn.opcode = VTA_OPCODE_GEMM;
@@ -543,13 +554,15 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 					if (uop_word(L, tbase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 ||
 					    alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, io, ii, f, 1, f, 1, ares))
 						goto done;
-					if (uop_word(L, tbase, tbase, 0, &ubuf[0]) || (ut = uops(L, ubuf, 1)) < 0 ||
-					    requant_shift(L, ut, shift + n->a.leaky, io, ii, f, ares))
+					if (uop_word(L, tbase, tbase, 0, &ubuf[0]) || (ut = uops(L, ubuf, 1)) < 0)
+						goto done;
+					if (fused ? alu(L, VTA_ALU_OPCODE_SHR, 1, -leaky, ut, io, ii, f, 1, f, 1, ares)
+						  : requant_shift(L, ut, shift + leaky, 0, io, ii, f, ares))
 						goto done;
 					leaky_tiles++;
 				}
 
-				/* requantize: [SHR s-15], ADD 2^(s-1), SHR s, MAX lo, MIN hi; with
+				/* requantize: [SHR s-15], [ADD 2^(s-1)], SHR s, MAX lo, MIN hi; with
 				 * channel shifts one register-mode SHR instead of the first three */
 				if (g.kb > 1) { /* per channel: one register-mode SHR by the block's second bias
 						 * row (the rounding constant is in the bias) */
@@ -563,15 +576,21 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 					goto done;
 				if ((ub = uops(L, ubuf, 1)) < 0)
 					goto done;
-				if (g.kb == 1 && requant_shift(L, ub, shift, io, ii, f, ares))
+				if (fused) {
+					int32_t d = ((int32_t)1 << (shift + leaky - 1)) - ((int32_t)1 << (shift - 1));
+					if (d && alu(L, VTA_ALU_OPCODE_ADD, 1, d, ub, io, ii, f, 1, f, 1, ares))
+						goto done;
+				} else if (g.kb == 1 && requant_shift(L, ub, shift, rounded, io, ii, f, ares))
 					goto done;
-				if (n->a.leaky) {
+				if (leaky) {
 					int um;
 					if (uop_word(L, abase, tbase, 0, &ubuf[0]) || (um = uops(L, ubuf, 1)) < 0 ||
 					    alu(L, VTA_ALU_OPCODE_MAX, 0, 0, um, io, ii, f, 1, f, 1, ares))
 						goto done;
 					/* the micro-op SRAM may have been refilled: fetch ub again */
 					if (uop_word(L, abase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
+						goto done;
+					if (fused && alu(L, VTA_ALU_OPCODE_SHR, 1, shift + leaky, ub, io, ii, f, 1, f, 1, ares))
 						goto done;
 				}
 				if (alu(L, VTA_ALU_OPCODE_MAX, 1, (int32_t)lo, ub, io, ii, f, 1, f, 1, ares) ||

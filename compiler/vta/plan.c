@@ -88,8 +88,10 @@ int vc_tiling_fits(const vc_target *t, const vc_geom *g, const vc_tiling *tl)
 	int64_t rin = g->res_gemm ? tco * th * g->ow : 0;
 	if (inp > (t->inp_depth - halves * rin) / halves || wgt > (t->wgt_depth - (g->res_gemm ? 1 : 0)) / halves)
 		return 0;
-	/* a third ACC region: the residual loaded by the ALU path, or a leaky ReLU's */
-	if (tco * th * g->ow * (1 + ((g->res && !g->res_gemm) || g->leaky)) + tco * g->kb > t->acc_depth / halves)
+	/* a third ACC region: the residual loaded by the ALU path, or a leaky
+	 * ReLU's copy (one row more to keep it off the accumulators' bank) */
+	if (tco * th * g->ow * (1 + ((g->res && !g->res_gemm) || g->leaky)) + tco * g->kb + (g->leaky != 0) >
+	    t->acc_depth / halves)
 		return 0;
 	if (wblocks * vc_column_group(tco, g->ow) > t->uop_depth / 2)
 		return 0;

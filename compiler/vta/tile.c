@@ -38,7 +38,11 @@ static int tile(vc_pass *p, vc_module *m, vc_unit *u)
 		tm.dram_latency = tm.wr_latency = (int)vc_opt_int(p, "latency");
 	vc_tiling want = {(int)vc_opt_int(p, "th"), (int)vc_opt_int(p, "tco"), (int)vc_opt_int(p, "tci"), 0, 0, 0};
 	vc_tiling cand[VC_PLAN_KEEP];
-	int n = vc_tiling_candidates(&m->target, &g, &tm, 6, &want, cand, (int)vc_opt_int(p, "candidates"));
+	/* ALU passes a vector (lower.c): bias, SHR, MAX, MIN; a leaky ReLU's copy
+	 * T (reset, ADD), its shift, the offset ADD and the MAX; a residual on
+	 * the ALU path its SHR and ADD */
+	int alu_ops = 4 + (g.leaky ? 5 : 0) + (g.res && !g.res_gemm ? 2 : 0);
+	int n = vc_tiling_candidates(&m->target, &g, &tm, alu_ops, &want, cand, (int)vc_opt_int(p, "candidates"));
 	if (!n && (want.th || want.tco || want.tci))
 		return vc_error(m, k->node, "tile: no tiling with th=%d tco=%d tci=%d fits", want.th, want.tco, want.tci);
 	int64_t best = -1;
