@@ -1029,11 +1029,21 @@ static void kernels_match_reference(void)
 		enum { NI = 6 };
 		vta_uop_t u[K_UOPS];
 		int nu = (int)test_rand_range(&seed, 1, K_UOPS);
+		/* odd rounds: micro-ops as the compiler writes them, runs of r with
+		 * one weight and evenly stepping rows (the columns of a group), and
+		 * GEMMs whose inner loop steps by a whole run */
+		int runs = round % 2, r0 = (int)test_rand_range(&seed, 1, 4);
+		uint32_t ed = (uint32_t)test_rand_range(&seed, 1, 2), es = (uint32_t)test_rand_range(&seed, 0, 2);
 		for (int m = 0; m < nu; m++) {
 			u[m].dst_idx = (uint32_t)test_rand_range(&seed, 0, 15);
 			u[m].src_idx = (uint32_t)test_rand_range(&seed, 0, 15);
 			u[m].wgt_idx = (uint32_t)test_rand_range(&seed, 0, 7);
-			if (m > 0 && test_rand_range(&seed, 0, 1))
+			if (runs) {
+				u[m].dst_idx %= 8, u[m].src_idx %= 8;
+				int r = m == 0 ? r0 : (int)test_rand_range(&seed, 1, 4);
+				for (int j = 1; j < r && m + 1 < nu; j++, m++)
+					u[m + 1] = (vta_uop_t){u[m].dst_idx + ed, u[m].src_idx + es, u[m].wgt_idx};
+			} else if (m > 0 && test_rand_range(&seed, 0, 1))
 				u[m].dst_idx = u[m - 1].dst_idx; /* taps into one row */
 		}
 		vta_insn_t ins[NI];
@@ -1048,6 +1058,11 @@ static void kernels_match_reference(void)
 			if (gemm) {
 				in.wgt_factor_out = (uint32_t)test_rand_range(&seed, 0, 4);
 				in.wgt_factor_in = (uint32_t)test_rand_range(&seed, 0, 1) * (uint32_t)test_rand_range(&seed, 1, 2);
+				if (runs && test_rand_range(&seed, 0, 1)) {
+					in.iter_in = (uint32_t)test_rand_range(&seed, 1, 4);
+					in.dst_factor_in = (uint32_t)r0 * ed, in.src_factor_in = (uint32_t)r0 * es;
+					in.wgt_factor_in = 0;
+				}
 			} else {
 				in.alu_opcode = (uint32_t)test_rand_range(&seed, 0, VTA_ALU_OPCODE_MUL);
 				in.use_imm = (uint32_t)test_rand_range(&seed, 0, 1);
