@@ -226,6 +226,27 @@ void vta_pool(int is_max, const vta_mattrs_t *a, const vta_mtype_t *xt, const vo
 {
 	int64_t NC = xt->dim[0] * xt->dim[1], H = xt->dim[2], W = xt->dim[3];
 	int64_t OH = yt->dim[2], OW = yt->dim[3];
+	if (is_max && xt->dtype == VTA_MDT_I8 && yt->dtype == VTA_MDT_I8 && a->dilation[0] == 1 && a->dilation[1] == 1) {
+		/* int8 max pooling (the deployed models'): direct loops over the window
+		 * clipped to the input; a window wholly in the padding gives 0 */
+		for (int64_t p = 0; p < NC; p++)
+			for (int64_t oh = 0; oh < OH; oh++) {
+				int64_t h0 = oh * a->stride[0] - a->pad[0], h1 = h0 + a->kernel[0];
+				h0 = h0 < 0 ? 0 : h0, h1 = h1 > H ? H : h1;
+				for (int64_t ow = 0; ow < OW; ow++) {
+					int64_t w0 = ow * a->stride[1] - a->pad[1], w1 = w0 + a->kernel[1];
+					w0 = w0 < 0 ? 0 : w0, w1 = w1 > W ? W : w1;
+					int m = h0 < h1 && w0 < w1 ? INT8_MIN : 0;
+					for (int64_t ih = h0; ih < h1; ih++)
+						for (int64_t iw = w0; iw < w1; iw++) {
+							int v = ((const int8_t *)x)[(p * H + ih) * W + iw];
+							m = v > m ? v : m;
+						}
+					((int8_t *)y)[(p * OH + oh) * OW + ow] = (int8_t)m;
+				}
+			}
+		return;
+	}
 	for (int64_t p = 0; p < NC; p++)
 		for (int64_t oh = 0; oh < OH; oh++)
 			for (int64_t ow = 0; ow < OW; ow++) {
