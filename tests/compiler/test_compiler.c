@@ -369,8 +369,11 @@ static void partition_fuse_pack(void)
 		if (m->g->nodes[i]->op == VC_OP_VTA_CONV)
 			v = m->g->nodes[i];
 	CHECK(v && v->a.relu == 1);
-	/* channels padded: 3 -> one input block, 20 -> two output blocks */
-	CHECK(v && v->in[0]->type.dim[1] == 1 && v->type.dim[1] == (20 + VTA_BLOCK_OUT - 1) / VTA_BLOCK_OUT);
+	/* channels padded: 3 -> one input block (3 x 3 with the kernel's columns
+	 * folded in, when pack folds them), 20 -> two output blocks */
+	int64_t ci = v && v->in[0]->a.kernel[1] > 1 ? 3 * v->in[0]->a.kernel[1] : 3;
+	CHECK(v && v->in[0]->type.dim[1] == (ci + VTA_BLOCK_IN - 1) / VTA_BLOCK_IN &&
+	      v->type.dim[1] == (20 + VTA_BLOCK_OUT - 1) / VTA_BLOCK_OUT);
 	vc_module_free(m);
 	/* stable-name override keeps it on the CPU */
 	m = single_conv(3, 8, 8, 20, 3, 1, 1, 1);
