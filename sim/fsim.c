@@ -71,6 +71,10 @@ struct vta_fsim {
 	int32_t *acc;   /* VTA_ACC_BUFF_DEPTH x ACC_LANES */
 	uint8_t *out_due; /* ACC rows written since OUT last got their low 8 bits */
 	vta_uop_t *uops; /* scratch: the decoded micro-ops of one instruction */
+	/* scratch of group_uops: [ACC row] -1 or a group; [group] counts, places */
+	int32_t *row_group;
+	uint32_t *group_at;
+	vta_uop_t *uops_tmp;
 	int8_t *out;    /* VTA_OUT_BUFF_DEPTH x ACC_LANES */
 
 	uint32_t tokens[VTA_Q_COUNT];
@@ -104,12 +108,18 @@ vta_fsim_t *vta_fsim_create(size_t dram_bytes, vta_error_t *err)
 	s->wgt_pairs = calloc((size_t)VTA_WGT_BUFF_DEPTH * WGT_LANES, sizeof *s->wgt_pairs);
 	s->out_due = calloc(VTA_ACC_BUFF_DEPTH, 1);
 	s->uops = calloc(VTA_UOP_BUFF_DEPTH, sizeof *s->uops);
+	s->row_group = malloc(VTA_ACC_BUFF_DEPTH * sizeof *s->row_group);
+	s->group_at = calloc(VTA_UOP_BUFF_DEPTH, sizeof *s->group_at);
+	s->uops_tmp = calloc(VTA_UOP_BUFF_DEPTH, sizeof *s->uops_tmp);
+	if (s->row_group)
+		for (int r = 0; r < VTA_ACC_BUFF_DEPTH; r++)
+			s->row_group[r] = -1;
 	s->acc = calloc((size_t)VTA_ACC_BUFF_DEPTH * ACC_LANES, sizeof *s->acc);
 	s->out = calloc((size_t)VTA_OUT_BUFF_DEPTH * ACC_LANES, 1);
 	for (int m = 1; m <= 3; m++)
 		s->queue[m].slot = calloc(VTA_INSN_QUEUE_DEPTH, sizeof(Slot));
 	if (!s->dram || !s->uop || !s->inp || !s->wgt || !s->inp16 || !s->inp_np || !s->wgt_pairs ||
-	    !s->out_due || !s->uops || !s->acc || !s->out || !s->queue[1].slot || !s->queue[2].slot ||
+	    !s->out_due || !s->uops || !s->row_group || !s->group_at || !s->uops_tmp || !s->acc || !s->out || !s->queue[1].slot || !s->queue[2].slot ||
 	    !s->queue[3].slot) {
 		vta_fsim_destroy(s);
 		goto oom;
@@ -135,6 +145,9 @@ void vta_fsim_destroy(vta_fsim_t *s)
 	free(s->wgt_pairs);
 	free(s->out_due);
 	free(s->uops);
+	free(s->row_group);
+	free(s->group_at);
+	free(s->uops_tmp);
 	free(s->acc);
 	free(s->out);
 	for (int m = 1; m <= 3; m++)
@@ -556,12 +569,15 @@ typedef struct {
 /*
  * The loops, for a kernel ONE(a, x, npp, w) that does one position (ACC row
  * a, INP row x with its pair counts npp, weights w; all batch rows) and
- * BLOCK(...) that does NPOS positions along the inner loop, da/dx/dn apart.
- * When the weights stay the same along the inner loop the order is outer,
- * micro-op, inner (blocks of positions share each weight load); otherwise it
- * is the instruction's own order, so weights stream in address order.
+ * GROUP(P, ...) that does P positions of the micro-ops [u, e), which all
+ * write one ACC row (group_uops put them together), so that the positions'
+ * accumulators are loaded and stored once for all of them. When the weights
+ * stay the same along the inner loop the order is outer, group, inner in
+ * blocks of NPOS positions (da/dx/dn apart) that share each weight load;
+ * otherwise it is the instruction's own order, so weights stream in address
+ * order.
  */
-#define GEMM_LOOPS(ONE, BLOCK, NPOS)                                                                \
+#define GEMM_LOOPS(ONE, GROUP, NPOS)                                                                \
 	const vta_insn_t *in = g->in;                                                               \
 	size_t da = (size_t)in->dst_factor_in * ACC_LANES, dx = (size_t)in->src_factor_in * INP_LANES; \
 	size_t dn = (size_t)in->src_factor_in * VTA_BATCH;                                          \
@@ -569,30 +585,29 @@ typedef struct {
 	for (uint32_t o = 0; o < in->iter_out; o++) {                                               \
 		uint32_t d_o = o * in->dst_factor_out, s_o = o * in->src_factor_out;                \
 		uint32_t w_o = o * in->wgt_factor_out;                                              \
-		for (uint32_t i = 0; i < (shared ? 1 : in->iter_in); i++)                           \
+		if (shared) {                                                                       \
+			for (uint32_t u = 0, e; u < g->n_uops; u = e) {                             \
+				for (e = u + 1; e < g->n_uops && g->uops[e].dst_idx == g->uops[u].dst_idx; e++) \
+					;                                                           \
+				uint32_t d = g->uops[u].dst_idx + d_o, k = 0;                       \
+				for (uint32_t j = 0; j < in->iter_in; j++)                          \
+					g->out_due[d + j * in->dst_factor_in] = 1;                  \
+				for (; NPOS > 1 && k + NPOS <= in->iter_in; k += NPOS)              \
+					GROUP(NPOS, d + k * in->dst_factor_in, s_o + k * in->src_factor_in, u, e); \
+				for (; k < in->iter_in; k++)                                        \
+					GROUP(1, d + k * in->dst_factor_in, s_o + k * in->src_factor_in, u, e); \
+			}                                                                           \
+			continue;                                                                   \
+		}                                                                                   \
+		for (uint32_t i = 0; i < in->iter_in; i++)                                          \
 			for (uint32_t u = 0; u < g->n_uops; u++) {                                  \
 				const vta_uop_t *op = &g->uops[u];                                  \
 				uint32_t d = op->dst_idx + d_o + i * in->dst_factor_in;             \
 				uint32_t xs = op->src_idx + s_o + i * in->src_factor_in;            \
-				uint32_t *a = g->acc + (size_t)d * ACC_LANES;                       \
-				const int16_t *x = g->inp16 + (size_t)xs * INP_LANES;               \
-				const uint8_t *npp = g->inp_np + (size_t)xs * VTA_BATCH;            \
-				const int8_t *w = g->wgt_pairs +                                    \
-					(size_t)(op->wgt_idx + w_o + i * in->wgt_factor_in) * WGT_LANES; \
-				if (!shared) {                                                      \
-					g->out_due[d] = 1;                                          \
-					ONE(a, x, npp, w);                                          \
-					continue;                                                   \
-				}                                                                   \
-				if (u == 0 || op->dst_idx != op[-1].dst_idx)                        \
-					for (uint32_t k = 0, n = in->iter_in; k < n; k++)           \
-						g->out_due[d + k * in->dst_factor_in] = 1;          \
-				uint32_t k = 0;                                                     \
-				for (; NPOS > 1 && k + NPOS <= in->iter_in;                         \
-				     k += NPOS, a += NPOS * da, x += NPOS * dx, npp += NPOS * dn)   \
-					BLOCK(a, x, npp, w, da, dx, dn);                            \
-				for (; k < in->iter_in; k++, a += da, x += dx, npp += dn)           \
-					ONE(a, x, npp, w);                                          \
+				g->out_due[d] = 1;                                                  \
+				ONE(g->acc + (size_t)d * ACC_LANES, g->inp16 + (size_t)xs * INP_LANES, \
+				    g->inp_np + (size_t)xs * VTA_BATCH,                             \
+				    g->wgt_pairs + (size_t)(op->wgt_idx + w_o + i * in->wgt_factor_in) * WGT_LANES); \
 			}                                                                           \
 	}
 
@@ -610,17 +625,25 @@ static inline void gemm_row(uint32_t *restrict a, const int16_t *restrict x, con
 
 #define PORTABLE_ONE(a, x, npp, w)                                                                  \
 	for (int b = 0; b < VTA_BATCH; b++)                                                         \
-		if (npp[b])                                                                         \
-			gemm_row(a + b * VTA_BLOCK_OUT, x + b * VTA_BLOCK_IN, w, npp[b]);
+		if ((npp)[b])                                                                       \
+			gemm_row((a) + b * VTA_BLOCK_OUT, (x) + b * VTA_BLOCK_IN, (w), (npp)[b]);
 
-#define PORTABLE_BLOCK(a, x, npp, w, da, dx, dn) PORTABLE_ONE(a, x, npp, w) /* NPOS 1: unused */
+/* P = 1 (NPOS 1): one position of the micro-ops [u, e) at ACC row d, INP rows from xo */
+#define PORTABLE_GROUP(P, d, xo, u, e)                                                              \
+	for (uint32_t t = (u); t < (e); t++) {                                                      \
+		const vta_uop_t *op = &g->uops[t];                                                  \
+		size_t xs = (size_t)op->src_idx + (xo);                                             \
+		(void)da, (void)dx, (void)dn;                                                       \
+		PORTABLE_ONE(g->acc + (size_t)(d) * ACC_LANES, g->inp16 + xs * INP_LANES,          \
+			     g->inp_np + xs * VTA_BATCH, g->wgt_pairs + (size_t)(op->wgt_idx + w_o) * WGT_LANES); \
+	}
 
 static void gemm_portable(const Gemm *g)
 {
-	GEMM_LOOPS(PORTABLE_ONE, PORTABLE_BLOCK, 1)
+	GEMM_LOOPS(PORTABLE_ONE, PORTABLE_GROUP, 1)
 }
 #undef PORTABLE_ONE
-#undef PORTABLE_BLOCK
+#undef PORTABLE_GROUP
 
 #if VTA_FSIM_AVX2
 enum {
@@ -628,19 +651,15 @@ enum {
 	POS = VEC >= 8 ? 1 : 8 / VEC,  /* positions per block: 8 accumulators */
 };
 
-/* P positions of one batch row from ACC row a and INP row x (pointers, da
- * and dx apart), pairs [0, NP): accumulators v[p][q] for output channels
- * 8q..8q+7 of position p; each weight register serves all P positions. */
-#define AVX2_ROWS(P, NP, a, x, w, da, dx)                                                           \
+/* Pairs [0, NP) of P positions of one batch row, INP row x (positions dx
+ * apart), into accumulators v[p][q] for output channels 8q..8q+7 of position
+ * p; each weight register serves all P positions. */
+#define AVX2_MAC(P, NP, v, x, w, dx)                                                                \
 	do {                                                                                        \
-		__m256i v[P][VEC];                                                                  \
-		_Pragma("GCC unroll 8") for (int p = 0; p < (P); p++)                               \
-			_Pragma("GCC unroll 8") for (int q = 0; q < VEC; q++)                       \
-				v[p][q] = _mm256_loadu_si256((const __m256i *)(const void *)((a) + p * (da) + 8 * q)); \
-		_Pragma("GCC unroll 8") for (int j = 0; j < (NP); j++) {                                                    \
+		_Pragma("GCC unroll 8") for (int j = 0; j < (NP); j++) {                            \
 			__m256i wv[VEC];                                                            \
 			_Pragma("GCC unroll 8") for (int q = 0; q < VEC; q++)                       \
-				wv[q] = _mm256_cvtepi8_epi16(_mm_loadu_si128(                 \
+				wv[q] = _mm256_cvtepi8_epi16(_mm_loadu_si128(                         \
 					(const __m128i *)(const void *)((w) + j * 2 * VTA_BLOCK_OUT + 16 * q))); \
 			_Pragma("GCC unroll 8") for (int p = 0; p < (P); p++) {                     \
 				int32_t xx;                                                         \
@@ -650,40 +669,66 @@ enum {
 					v[p][q] = _mm256_add_epi32(v[p][q], _mm256_madd_epi16(xj, wv[q])); \
 			}                                                                           \
 		}                                                                                   \
-		_Pragma("GCC unroll 8") for (int p = 0; p < (P); p++)                               \
-			_Pragma("GCC unroll 8") for (int q = 0; q < VEC; q++)                       \
-				_mm256_storeu_si256((__m256i *)(void *)((a) + p * (da) + 8 * q), v[p][q]); \
 	} while (0)
+#define AVX2_LOAD(P, v, a, da)                                                                      \
+	_Pragma("GCC unroll 8") for (int p = 0; p < (P); p++)                                       \
+		_Pragma("GCC unroll 8") for (int q = 0; q < VEC; q++)                               \
+			v[p][q] = _mm256_loadu_si256((const __m256i *)(const void *)((a) + p * (da) + 8 * q))
+#define AVX2_STORE(P, v, a, da)                                                                     \
+	_Pragma("GCC unroll 8") for (int p = 0; p < (P); p++)                                       \
+		_Pragma("GCC unroll 8") for (int q = 0; q < VEC; q++)                               \
+			_mm256_storeu_si256((__m256i *)(void *)((a) + p * (da) + 8 * q), v[p][q])
 
-/* All pairs when every position has them: constant trip counts, unrolled.
- * A block takes the largest pair count of its positions (the pairs past a
- * position's own count are zero and add nothing). */
+/* One position, all pairs when it has them: constant trip counts, unrolled. */
 #define AVX2_ONE(a, x, npp, w)                                                                      \
 	for (int b = 0; b < VTA_BATCH; b++) {                                                       \
-		int np = npp[b];                                                                    \
+		int np = (npp)[b];                                                                    \
+		uint32_t *ab = (a) + b * VTA_BLOCK_OUT;                                             \
+		const int16_t *xb = (x) + b * VTA_BLOCK_IN;                                         \
+		__m256i v[1][VEC];                                                                  \
+		if (!np)                                                                            \
+			continue;                                                                   \
+		AVX2_LOAD(1, v, ab, 0);                                                             \
 		if (np == PAIRS)                                                                    \
-			AVX2_ROWS(1, PAIRS, a + b * VTA_BLOCK_OUT, x + b * VTA_BLOCK_IN, w, 0, 0);  \
-		else if (np)                                                                        \
-			AVX2_ROWS(1, np, a + b * VTA_BLOCK_OUT, x + b * VTA_BLOCK_IN, w, 0, 0);     \
+			AVX2_MAC(1, PAIRS, v, xb, w, 0);                                            \
+		else                                                                                \
+			AVX2_MAC(1, np, v, xb, w, 0);                                               \
+		AVX2_STORE(1, v, ab, 0);                                                            \
 	}
-#define AVX2_BLOCK(a, x, npp, w, da, dx, dn)                                                        \
+/* P positions of the micro-ops [u, e) at ACC row d, INP rows from xo; per
+ * micro-op the block takes the largest pair count of its positions (the
+ * pairs past a position's own count are zero and add nothing). */
+#define AVX2_GROUP(P, d, xo, u, e)                                                                  \
 	for (int b = 0; b < VTA_BATCH; b++) {                                                       \
-		int np = 0;                                                                         \
-		for (int p = 0; p < POS; p++)                                                       \
-			np = npp[p * (dn) + b] > np ? npp[p * (dn) + b] : np;                       \
-		if (np == PAIRS)                                                                    \
-			AVX2_ROWS(POS, PAIRS, a + b * VTA_BLOCK_OUT, x + b * VTA_BLOCK_IN, w, da, dx); \
-		else if (np)                                                                        \
-			AVX2_ROWS(POS, np, a + b * VTA_BLOCK_OUT, x + b * VTA_BLOCK_IN, w, da, dx); \
+		uint32_t *ab = g->acc + (size_t)(d) * ACC_LANES + b * VTA_BLOCK_OUT;                \
+		__m256i v[P][VEC];                                                                  \
+		AVX2_LOAD(P, v, ab, da);                                                            \
+		for (uint32_t t = (u); t < (e); t++) {                                              \
+			const vta_uop_t *op = &g->uops[t];                                          \
+			size_t xs = (size_t)op->src_idx + (xo);                                     \
+			const int16_t *xb = g->inp16 + xs * INP_LANES + b * VTA_BLOCK_IN;           \
+			const uint8_t *npp = g->inp_np + xs * VTA_BATCH + b;                        \
+			const int8_t *w = g->wgt_pairs + (size_t)(op->wgt_idx + w_o) * WGT_LANES;   \
+			int np = 0;                                                                 \
+			for (int p = 0; p < (P); p++)                                               \
+				np = npp[p * dn] > np ? npp[p * dn] : np;                           \
+			if (np == PAIRS)                                                            \
+				AVX2_MAC(P, PAIRS, v, xb, w, dx);                                   \
+			else if (np)                                                                \
+				AVX2_MAC(P, np, v, xb, w, dx);                                      \
+		}                                                                                   \
+		AVX2_STORE(P, v, ab, da);                                                           \
 	}
 
 __attribute__((target("avx2"))) static void gemm_avx2(const Gemm *g)
 {
-	GEMM_LOOPS(AVX2_ONE, AVX2_BLOCK, POS)
+	GEMM_LOOPS(AVX2_ONE, AVX2_GROUP, POS)
 }
-#undef AVX2_ROWS
+#undef AVX2_MAC
+#undef AVX2_LOAD
+#undef AVX2_STORE
 #undef AVX2_ONE
-#undef AVX2_BLOCK
+#undef AVX2_GROUP
 #endif
 #undef GEMM_LOOPS
 
@@ -778,6 +823,37 @@ static int check_index(const Slot *sl, const char *what, uint64_t idx, uint32_t 
 			  what, idx, depth);
 }
 
+/*
+ * GEMM micro-ops reordered so that those writing one ACC row are adjacent
+ * (groups in order of first appearance, each in its own order): GEMM only
+ * adds into ACC, so its order does not matter (wrapping additions commute),
+ * and a group's accumulators then stay in registers across its taps.
+ */
+static void group_uops(vta_fsim_t *s, uint32_t n)
+{
+	uint32_t ng = 0;
+	for (uint32_t u = 0; u < n; u++) {
+		int32_t *rg = &s->row_group[s->uops[u].dst_idx];
+		if (*rg < 0) {
+			*rg = (int32_t)ng;
+			s->group_at[ng++] = 0;
+		}
+		s->group_at[*rg]++;
+	}
+	if (ng < n) {
+		for (uint32_t q = 0, at = 0; q < ng; q++) {
+			uint32_t c = s->group_at[q];
+			s->group_at[q] = at;
+			at += c;
+		}
+		for (uint32_t u = 0; u < n; u++)
+			s->uops_tmp[s->group_at[s->row_group[s->uops[u].dst_idx]]++] = s->uops[u];
+		memcpy(s->uops, s->uops_tmp, n * sizeof *s->uops);
+	}
+	for (uint32_t u = 0; u < n; u++)
+		s->row_group[s->uops[u].dst_idx] = -1;
+}
+
 static int exec_compute(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
 {
 	const vta_insn_t *in = &sl->insn;
@@ -822,6 +898,7 @@ static int exec_compute(vta_fsim_t *s, const Slot *sl, vta_error_t *err)
 
 	uint64_t total = (uint64_t)in->iter_out * in->iter_in * n_uops;
 	if (is_gemm && !in->reset) {
+		group_uops(s, n_uops);
 		Gemm g = {(uint32_t *)s->acc, s->inp16, s->inp_np, s->wgt_pairs, s->out_due, s->uops, n_uops, in};
 #if VTA_FSIM_AVX2
 		if (s->simd)
