@@ -33,9 +33,11 @@ typedef struct vc_geom {
 	int kb;                 /* ACC rows of bias a block: 1, or per-channel 2 (+1 with a residual) */
 	int dw;                 /* depthwise: output block b reads input block b only, through
 				 * diagonal weight blocks (cib == cob, one weight block a tap) */
-	int res_gemm;           /* the residual added by a GEMM with weights res_weight = 2^shift
-				 * times the identity, the residual loaded into INP (no ACC region) */
-	int res_weight;
+	int res_gemm;           /* the residual added by a GEMM with weights res_weight = 2^(shift -
+				 * res_pre) times the identity, the residual loaded into INP (no
+				 * ACC region), after the accumulators are shifted right by
+				 * res_pre (exact: the requantization's shift is res_pre less) */
+	int res_weight, res_pre;
 } vc_geom;
 /* Geometry of a QCONV, QDENSE, QCONV_RQ or VTA_CONV node (for QCONV/QDENSE
  * the caller sets res and kb: they belong to the requant after it). */

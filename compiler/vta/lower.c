@@ -461,19 +461,6 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 						goto done;
 					k->macs += th * g.ow * tco * wtci * k2 * t->batch * t->block_in * t->block_out;
 				}
-				if (g.res_gemm) { /* ACC += residual * 2^shift, one micro-op per output vector */
-					int64_t grp = vc_column_group(tco, g.ow);
-					int nu = 0;
-					for (int64_t ob = 0; ob < tco; ob++)
-						for (int64_t x = 0; x < grp; x++)
-							if (uop_word(L, abase + (uint32_t)(ob * th * g.ow + x), rbase_in + (uint32_t)(ob * th * g.ow + x),
-								     (uint32_t)(t->wgt_depth - 1), &ubuf[nu++]))
-								goto done;
-					if (gemm(L, ubuf, nu, th, g.ow, grp, (uint32_t)g.ow, (uint32_t)grp,
-						 1u << (VC_RES_RIN0 + ah) | 1u << VC_RES_WID | 1u << ares, 1u << ares))
-						goto done;
-					res_tiles++;
-				}
 				/* the next outer index's resident operand, into the other half,
 				 * while this one's tiles compute */
 				if (tl.resident && halves == 2 && b == 0 && a + 1 < (tl.rows_outer ? R : C)) {
@@ -498,6 +485,26 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 				if (alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, (uint32_t)tco, (uint32_t)(th * g.ow), (uint32_t)(th * g.ow), 1,
 					(uint32_t)g.kb, 0, ares))
 					goto done;
+
+				if (g.res_gemm) { /* [ACC >>= res_pre], ACC += residual * res_weight, one micro-op per output vector */
+					if (g.res_pre) {
+						if (uop_word(L, abase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 ||
+						    alu(L, VTA_ALU_OPCODE_SHR, 1, g.res_pre, ub, (uint32_t)(tco * th), (uint32_t)g.ow,
+							(uint32_t)g.ow, 1, (uint32_t)g.ow, 1, ares))
+							goto done;
+					}
+					int64_t grp = vc_column_group(tco, g.ow);
+					int nu = 0;
+					for (int64_t ob = 0; ob < tco; ob++)
+						for (int64_t x = 0; x < grp; x++)
+							if (uop_word(L, abase + (uint32_t)(ob * th * g.ow + x), rbase_in + (uint32_t)(ob * th * g.ow + x),
+								     (uint32_t)(t->wgt_depth - 1), &ubuf[nu++]))
+								goto done;
+					if (gemm(L, ubuf, nu, th, g.ow, grp, (uint32_t)g.ow, (uint32_t)grp,
+						 1u << (VC_RES_RIN0 + ah) | 1u << VC_RES_WID | 1u << ares, 1u << ares))
+						goto done;
+					res_tiles++;
+				}
 
 				/* residual: the int8 tensor of the output's shape, sign-extended
 				 * into the ACC after the bias (LOAD ACC_8BIT), brought to the
@@ -538,6 +545,7 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 				uint32_t tbase = bbase + (uint32_t)(tco * g.kb);
 				int leaky = n->a.leaky, rounded = g.kb == 1 && vc_bias_rounding(shift, leaky) != 0;
 				int fused = rounded && leaky;
+				int rs = shift - g.res_pre; /* what is left of the shift after the residual's pre-shift */
 				if ((tbase - abase) % 4 == 0)
 					tbase++;
 				int ut = -1;
@@ -557,7 +565,7 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 					if (uop_word(L, tbase, tbase, 0, &ubuf[0]) || (ut = uops(L, ubuf, 1)) < 0)
 						goto done;
 					if (fused ? alu(L, VTA_ALU_OPCODE_SHR, 1, -leaky, ut, io, ii, f, 1, f, 1, ares)
-						  : requant_shift(L, ut, shift + leaky, 0, io, ii, f, ares))
+						  : requant_shift(L, ut, rs + leaky, 0, io, ii, f, ares))
 						goto done;
 					leaky_tiles++;
 				}
@@ -577,10 +585,10 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 				if ((ub = uops(L, ubuf, 1)) < 0)
 					goto done;
 				if (fused) {
-					int32_t d = ((int32_t)1 << (shift + leaky - 1)) - ((int32_t)1 << (shift - 1));
+					int32_t d = ((int32_t)1 << (rs + leaky - 1)) - ((int32_t)1 << (rs - 1));
 					if (d && alu(L, VTA_ALU_OPCODE_ADD, 1, d, ub, io, ii, f, 1, f, 1, ares))
 						goto done;
-				} else if (g.kb == 1 && requant_shift(L, ub, shift, rounded, io, ii, f, ares))
+				} else if (g.kb == 1 && requant_shift(L, ub, rs, rounded, io, ii, f, ares))
 					goto done;
 				if (leaky) {
 					int um;
@@ -590,7 +598,7 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 					/* the micro-op SRAM may have been refilled: fetch ub again */
 					if (uop_word(L, abase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
 						goto done;
-					if (fused && alu(L, VTA_ALU_OPCODE_SHR, 1, shift + leaky, ub, io, ii, f, 1, f, 1, ares))
+					if (fused && alu(L, VTA_ALU_OPCODE_SHR, 1, rs + leaky, ub, io, ii, f, 1, f, 1, ares))
 						goto done;
 				}
 				if (alu(L, VTA_ALU_OPCODE_MAX, 1, (int32_t)lo, ub, io, ii, f, 1, f, 1, ares) ||

@@ -36,12 +36,17 @@ int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g)
 	g->kb = n->op == VC_OP_VTA_CONV && b && b->rank == 4 ? (int)b->dim[1]
 		: n->op == VC_OP_QCONV_RQ && b && b->rank == 2 ? 2 + g->res
 							       : 1;
-	/* the residual as a GEMM tap: an int8 weight 2^shift (so shift <= 6) on
-	 * the diagonal; a block stride that fits the DMA's 16-bit x_stride; one
-	 * shift for every channel */
-	g->res_gemm = g->res && g->kb == 1 && n->a.res_shift >= 0 && n->a.res_shift <= 6 &&
+	/* the residual as a GEMM tap: an int8 weight 2^(shift - pre) on the
+	 * diagonal, pre = shift - 6 when the shift exceeds 6: the accumulators
+	 * are shifted right by pre before it (exact while pre < the requant
+	 * shift: floor(floor(x / 2^p) / 2^q) = floor(x / 2^(p+q)), and the
+	 * residual term is a multiple of 2^pre); a block stride that fits the
+	 * DMA's 16-bit x_stride; one shift for every channel */
+	int pre = n->a.res_shift > 6 ? n->a.res_shift - 6 : 0;
+	g->res_gemm = g->res && g->kb == 1 && n->a.res_shift >= 0 && (!pre || pre < n->a.shift) &&
 		      t->block_in == t->block_out && n->type.dim[2] * n->type.dim[3] < 65536;
-	g->res_weight = g->res_gemm ? 1 << n->a.res_shift : 0;
+	g->res_pre = g->res_gemm ? pre : 0;
+	g->res_weight = g->res_gemm ? 1 << (n->a.res_shift - pre) : 0;
 	int conv = x->rank == 4 || n->op == VC_OP_VTA_CONV;
 	g->dw = conv && n->a.group > 1;
 	g->sh = conv ? n->a.stride[0] : 1, g->sw = conv ? n->a.stride[1] : 1;
@@ -120,7 +125,7 @@ int64_t vc_tiling_estimate(const vc_target *t, const vc_geom *g, const vc_tiling
 	int64_t nu = (int64_t)tl->tco * wtci * k2 * vc_column_group(tl->tco, g->ow);
 	int64_t compute = gemm + vec * (1 + (int64_t)alu_ops) + insns * (tm->pipe + tm->insn_start + tm->insn_end) +
 			  2 * S * nu;
-	if (g->res)
+	if (g->res && !g->res_gemm) /* the residual loaded by compute */
 		compute += vec * VTA_ACC_ELEM_BYTES / 4 / bus + T * tm->dram_latency;
 	/* load: beats, and a latency per instruction */
 	int64_t inp_loads = tl->resident && tl->rows_outer ? g->nb * R : T;

@@ -40,8 +40,8 @@ static int tile(vc_pass *p, vc_module *m, vc_unit *u)
 	vc_tiling cand[VC_PLAN_KEEP];
 	/* ALU passes a vector (lower.c): bias, SHR, MAX, MIN; a leaky ReLU's copy
 	 * T (reset, ADD), its shift, the offset ADD and the MAX; a residual on
-	 * the ALU path its SHR and ADD */
-	int alu_ops = 4 + (g.leaky ? 5 : 0) + (g.res && !g.res_gemm ? 2 : 0);
+	 * the ALU path its SHR and ADD, on the GEMM path the SHR before it (if any) */
+	int alu_ops = 4 + (g.leaky ? 5 : 0) + (g.res && !g.res_gemm ? 2 : 0) + (g.res_pre ? 1 : 0);
 	int n = vc_tiling_candidates(&m->target, &g, &tm, alu_ops, &want, cand, (int)vc_opt_int(p, "candidates"));
 	if (!n && (want.th || want.tco || want.tci))
 		return vc_error(m, k->node, "tile: no tiling with th=%d tco=%d tci=%d fits", want.th, want.tco, want.tci);
