@@ -18,8 +18,9 @@
  *     than the DRAM latency after its address; the SRAM side of a LOAD
  *     writes pads one element a cycle and holds the data meanwhile, and cuts
  *     elements narrower than a beat out of it one a cycle;
- *   - GEMM and ALU issue one micro-op a cycle; a register-mode ALU micro-op
- *     whose two ACC rows lie in one of the four banks takes two;
+ *   - GEMM and ALU issue one micro-op a cycle; an ALU micro-op that reads
+ *     the row the one ahead writes takes two, and so does a register-mode
+ *     one whose src row (other than the last one read) lies in dst's bank;
  *   - STORE streams its beats through the write engine (store's alone) and
  *     ends when the last response has come back.
  */
@@ -54,36 +55,43 @@ enum { M_FETCH, M_LOAD = VTA_MODULE_LOAD, M_COMPUTE = VTA_MODULE_COMPUTE, M_STOR
 
 /* ---- GEMM and ALU ---------------------------------------------------- */
 
-/* Cycles a GEMM or ALU instruction issues micro-ops: one a cycle, two for a
- * register-mode ALU micro-op whose rows share a bank, over its loops. */
+/* Cycles a GEMM or ALU instruction issues micro-ops: one a cycle. An ALU
+ * micro-op waits a cycle when it reads the row the one just ahead writes
+ * (the two-stage ALU), and in register mode when it reads a src row other
+ * than the cached one (the last fresh src read) from dst's bank. The ALU is
+ * followed micro-op by micro-op for the first ALU_SAMPLE micro-ops, the
+ * rest at their rate (the loops repeat). */
+enum { ALU_SAMPLE = 8192 };
+
 static int64_t compute_cycles(const vc_timing *tm, const vta_insn_t *in, const uint32_t *sram)
 {
 	uint32_t n = in->uop_end > in->uop_bgn ? in->uop_end - in->uop_bgn : 0;
 	int64_t iters = (int64_t)in->iter_out * in->iter_in;
 	if (!n || !iters)
 		return 0;
-	int64_t c = iters * n;
-	if (in->opcode != VTA_OPCODE_ALU || in->use_imm || tm->acc_banks < 1)
-		return c;
-	/* bank conflicts: dst and src rows equal modulo the banks; the loop
-	 * offsets are periodic in the bank count, so count one period */
-	int B = tm->acc_banks;
-	int64_t po = in->iter_out < (uint32_t)B ? (int64_t)in->iter_out : B;
-	int64_t pi = in->iter_in < (uint32_t)B ? (int64_t)in->iter_in : B;
-	for (uint32_t k = 0; k < n; k++) {
-		vta_uop_t u;
-		vta_uop_decode(sram[(in->uop_bgn + k) % VTA_UOP_BUFF_DEPTH], &u);
-		for (int64_t o = 0; o < po; o++)
-			for (int64_t i = 0; i < pi; i++) {
-				int64_t d = u.dst_idx + o * in->dst_factor_out + i * in->dst_factor_in;
-				int64_t s = u.src_idx + o * in->src_factor_out + i * in->src_factor_in;
-				if ((d - s) % B)
-					continue;
-				/* this (o, i) class repeats ceil((iters - o) / B) times per loop */
-				c += ((in->iter_out - o + B - 1) / B) * ((in->iter_in - i + B - 1) / B);
+	int64_t total = iters * n;
+	if (in->opcode != VTA_OPCODE_ALU)
+		return total;
+	int B = tm->acc_banks > 0 ? tm->acc_banks : 1;
+	int64_t c = 0, done = 0, prev = -1, cached = -1;
+	for (uint32_t o = 0; o < in->iter_out && done < ALU_SAMPLE; o++)
+		for (uint32_t i = 0; i < in->iter_in && done < ALU_SAMPLE; i++)
+			for (uint32_t k = 0; k < n && done < ALU_SAMPLE; k++, done++) {
+				vta_uop_t u;
+				vta_uop_decode(sram[(in->uop_bgn + k) % VTA_UOP_BUFF_DEPTH], &u);
+				int64_t d = u.dst_idx + (int64_t)o * in->dst_factor_out + (int64_t)i * in->dst_factor_in;
+				int64_t sr = u.src_idx + (int64_t)o * in->src_factor_out + (int64_t)i * in->src_factor_in;
+				c++;
+				if (d == prev || (!in->use_imm && sr == prev))
+					c++;
+				if (!in->use_imm && sr != cached) {
+					if ((d - sr) % B == 0 && tm->acc_banks > 0)
+						c++;
+					cached = sr;
+				}
+				prev = d;
 			}
-	}
-	return c;
+	return done < total ? (int64_t)((double)c * (double)total / (double)done + 0.5) : c;
 }
 
 /* ---- DMA ------------------------------------------------------------- */
