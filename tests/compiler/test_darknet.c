@@ -510,6 +510,37 @@ static void concat_by_layout(void)
 	vc_module_free(q);
 }
 
+/* A shortcut whose residual shift exceeds 6 (the residual's exponent far
+ * above the accumulator's, as in ResNet-18): the kernel shifts its
+ * accumulators right by shift - 6 and adds the residual on the GEMM times
+ * 2^6 (no LOAD ACC_8BIT), bit-exact with the host int8 reference of the
+ * quantized graph. */
+static void residual_preshift(void)
+{
+	static const char cfg[] = "[net]\nwidth=12\nheight=12\nchannels=32\n"
+				  "[convolutional]\nbatch_normalize=1\nfilters=32\nsize=3\nstride=1\npad=1\nactivation=leaky\n"
+				  "[convolutional]\nbatch_normalize=1\nfilters=32\nsize=3\nstride=1\npad=1\nactivation=linear\n"
+				  "[shortcut]\nfrom=-2\nactivation=leaky\n";
+	vc_module *m = compile_cfg(cfg, 7, NULL);
+	vc_module *q = compile_cfg(cfg, 7, "canonicalize,fold-bn,fold-const,quantize");
+	if (m && q) {
+		int pre = 0;
+		for (int k = 0; k < m->n_kernels; k++) {
+			const vc_kernel *kn = m->kernels[k];
+			if (kn->node->n_in < 4)
+				continue;
+			pre += kn->node->a.res_shift > 6;
+			for (int i = 0; i < kn->n; i++)
+				CHECK(!(kn->code[i].insn.opcode == VTA_OPCODE_LOAD &&
+					kn->code[i].insn.memory_type == VTA_MEM_ID_ACC_8BIT));
+		}
+		CHECK_EQ(pre, 1);
+		fsim_equals_host(m, q, 9);
+	}
+	vc_module_free(m);
+	vc_module_free(q);
+}
+
 int main(int argc, char **argv)
 {
 	static const test_case_t cases[] = {
@@ -521,6 +552,7 @@ int main(int argc, char **argv)
 		{"image_over_one_buffer", image_over_one_buffer},
 		{"large_plane", large_plane},
 		{"concat_by_layout", concat_by_layout},
+		{"residual_preshift", residual_preshift},
 		{NULL, NULL},
 	};
 	return test_main(argc, argv, cases);
