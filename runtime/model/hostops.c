@@ -208,8 +208,17 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 		const vta_mtype_t *p = n->op == VTA_MOP_PACK ? y : x, *u = n->op == VTA_MOP_PACK ? x : y;
 		int ok = p->rank == 6 && p->layout == 1 && u->layout == 0 && (u->rank == 4 || u->rank == 2) &&
 			 p->dtype == VTA_MDT_I8 && u->dtype == VTA_MDT_I8;
-		ok = ok && u->dim[0] <= p->dim[0] * p->dim[4] && u->dim[1] <= p->dim[1] * p->dim[5] &&
-		     p->dim[2] == (u->rank == 4 ? u->dim[2] : 1) && p->dim[3] == (u->rank == 4 ? u->dim[3] : 1);
+		/* a pack may fold a kw-wide kernel's columns into the channels
+		 * (the compiler's graph/pack.c): kw times the channels, the
+		 * convolution's output width */
+		int64_t kw = n->op == VTA_MOP_PACK && n->a.kernel[1] > 1 ? n->a.kernel[1] : 1, uw = u->rank == 4 ? u->dim[3] : 1;
+		if (kw > 1) {
+			ok = ok && u->rank == 4 && n->a.stride[1] >= 1 && n->a.pad[1] >= 0 && n->a.pad[3] >= 0 &&
+			     uw + n->a.pad[1] + n->a.pad[3] >= kw && u->dim[1] <= INT64_MAX / kw;
+			uw = ok ? (uw + n->a.pad[1] + n->a.pad[3] - kw) / n->a.stride[1] + 1 : 0;
+		}
+		ok = ok && u->dim[0] <= p->dim[0] * p->dim[4] && u->dim[1] * kw <= p->dim[1] * p->dim[5] &&
+		     p->dim[2] == (u->rank == 4 ? u->dim[2] : 1) && p->dim[3] == uw;
 		return ok ? 0 : bad(err, n, i, "plain and packed shapes that do not correspond");
 	}
 	case VTA_MOP_VTA_CONV: /* on the device: model.c checks its placement */
