@@ -340,6 +340,10 @@ void vta_concat(const vta_mtype_t *t, int64_t axis, int n, const vta_mtype_t *co
  * packed type, u the plain one; zero where the plain tensor has no element. */
 void vta_repack(const vta_mtype_t *p, const vta_mtype_t *u, const int8_t *src, int8_t *dst, int to_packed)
 {
+	if (to_packed) { /* a fold of one column is the plain packing */
+		vta_pack_fold(p, u, src, dst, 1, 1, 0);
+		return;
+	}
 	int64_t N = u->dim[0], C = u->dim[1], H = p->dim[2], W = p->dim[3], B = p->dim[4], BL = p->dim[5];
 	for (int64_t nb = 0; nb < p->dim[0]; nb++)
 		for (int64_t cb = 0; cb < p->dim[1]; cb++)
@@ -349,12 +353,8 @@ void vta_repack(const vta_mtype_t *p, const vta_mtype_t *u, const int8_t *src, i
 						for (int64_t c = 0; c < BL; c++) {
 							int64_t n = nb * B + b, ch = cb * BL + c;
 							int64_t o = ((((nb * p->dim[1] + cb) * H + h) * W + w) * B + b) * BL + c;
-							int in = n < N && ch < C;
-							int64_t q = ((n * C + ch) * H + h) * W + w;
-							if (to_packed)
-								dst[o] = in ? src[q] : 0;
-							else if (in)
-								dst[q] = src[o];
+							if (n < N && ch < C)
+								dst[((n * C + ch) * H + h) * W + w] = src[o];
 						}
 }
 
