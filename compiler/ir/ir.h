@@ -7,6 +7,7 @@
  *   ir.c      arena, diagnostics, names and sizes, type rules, the builder
  *             and the rewiring helpers
  *   print.c   the textual form of a module and its hash
+ *   parse.c   the textual form read back (print, parse, print: same bytes)
  *   verify.c  the verifier (--verify-each)
  *   util.c    helpers graph passes share (program-order snapshot, name lists)
  *
@@ -260,9 +261,19 @@ void vc_set_input(vc_module *m, vc_node *n, int i, vc_node *v);
 void vc_remove_dead(vc_module *m); /* drop nodes without users (outputs kept) */
 int vc_retype(vc_module *m, vc_node *n); /* recompute a node's type after its inputs changed */
 
-/* print.c: the module as text (graph, kernel summaries, stream size). */
-void vc_print_graph(FILE *f, const vc_module *m);
+/* print.c: the module as text (docs/passes.md, "Textual IR"). Full text
+ * parses back (vc_parse_module); VC_PRINT_ELIDE shows constants of more
+ * than 32 bytes by their size only (for reading, not parseable). */
+enum { VC_PRINT_ELIDE = 1 };
+void vc_print_module(FILE *f, const vc_module *m, unsigned flags);
+void vc_print_graph(FILE *f, const vc_module *m); /* elided */
+void vc_print_quoted(FILE *f, const char *s);
 uint64_t vc_hash_module(const vc_module *m);
+
+/* parse.c: text printed by vc_print_module into m, a module fresh from
+ * vc_module_new. -1 with a diagnostic "NAME:LINE:COL: what" on bad input
+ * (name: the file, for messages). */
+int vc_parse_module(vc_module *m, const char *name, const char *text, size_t len);
 
 /* verify.c */
 int vc_verify(vc_module *m); /* 0 if the module is well formed */

@@ -1,96 +1,225 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The module as text: the graph in program order with types, attributes and
- * placement, one summary line per kernel, the stream size; and a hash of
- * that text (determinism checks).
+ * The module as text (docs/passes.md, "Textual IR"): a header with the
+ * configuration, the properties that hold and the next node id; the graph
+ * in program order, every node with its id, op, operands, the attributes
+ * that differ from their defaults (and the ones its op always shows), its
+ * type, its placement and its name; constants in hex. parse.c reads this
+ * text back to the same module, so printing, parsing and printing again
+ * gives the same bytes. Kernels and the stream follow the graph.
  */
+#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ir/ir.h"
 #include "ir/kernel.h"
 
-static void print_attrs(FILE *f, const vc_node *n)
+/* Attributes an op always shows (readability); any other field is shown
+ * when it differs from vc_attrs_init's default. */
+enum { SHOW_STRIDE = 1, SHOW_PAD = 2, SHOW_WINDOW = 4, SHOW_AXIS = 8, SHOW_RQ = 16 };
+
+static unsigned shown(vc_op op)
 {
-	const vc_attrs *a = &n->a;
-	switch (n->op) {
+	switch (op) {
 	case VC_OP_CONV:
 	case VC_OP_QCONV:
+		return SHOW_STRIDE | SHOW_PAD;
 	case VC_OP_QCONV_RQ:
 	case VC_OP_VTA_CONV:
-		fprintf(f, " {stride=%lldx%lld pad=%lld,%lld,%lld,%lld", (long long)a->stride[0], (long long)a->stride[1],
-			(long long)a->pad[0], (long long)a->pad[1], (long long)a->pad[2], (long long)a->pad[3]);
-		if (a->group != 1)
-			fprintf(f, " group=%lld", (long long)a->group);
-		if (a->dilation[0] != 1 || a->dilation[1] != 1)
-			fprintf(f, " dilation=%lldx%lld", (long long)a->dilation[0], (long long)a->dilation[1]);
-		if (n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ)
-			fprintf(f, " shift=%d relu=%d clip=%lld..%lld kernel=%d", a->shift, a->relu, (long long)a->qlo,
-				(long long)a->qhi, a->kernel_id);
-		if ((n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ) && n->n_in > 3)
-			fprintf(f, " residual-shift=%d", a->res_shift);
-		if ((n->op == VC_OP_VTA_CONV || n->op == VC_OP_QCONV_RQ) && a->leaky)
-			fprintf(f, " leaky=2^-%d", a->leaky);
-		fprintf(f, "}");
-		break;
+		return SHOW_STRIDE | SHOW_PAD | SHOW_RQ;
 	case VC_OP_MAXPOOL:
 	case VC_OP_AVGPOOL:
-		fprintf(f, " {kernel=%lldx%lld stride=%lldx%lld pad=%lld,%lld,%lld,%lld%s}", (long long)a->kernel[0],
-			(long long)a->kernel[1], (long long)a->stride[0], (long long)a->stride[1], (long long)a->pad[0],
-			(long long)a->pad[1], (long long)a->pad[2], (long long)a->pad[3], a->ceil_mode ? " ceil" : "");
-		break;
-	case VC_OP_CLIP:
-		fprintf(f, " {lo=%g hi=%g}", a->lo, a->hi);
-		break;
-	case VC_OP_PAD:
-		fprintf(f, " {pad=%lld,%lld,%lld,%lld value=%g}", (long long)a->pad[0], (long long)a->pad[1],
-			(long long)a->pad[2], (long long)a->pad[3], a->lo);
-		break;
-	case VC_OP_QUANTIZE:
-		if (a->qlo != -127 || a->qhi != 127)
-			fprintf(f, " {clip=%lld..%lld}", (long long)a->qlo, (long long)a->qhi);
-		break;
+		return SHOW_STRIDE | SHOW_PAD | SHOW_WINDOW;
 	case VC_OP_REQUANT:
-		fprintf(f, " {shift=%d relu=%d clip=%lld..%lld", a->shift, a->relu, (long long)a->qlo, (long long)a->qhi);
-		if (a->leaky)
-			fprintf(f, " leaky=2^-%d", a->leaky);
-		fprintf(f, "}");
-		break;
-	case VC_OP_LEAKY:
-		fprintf(f, " {slope=2^-%d}", a->leaky);
-		break;
+		return SHOW_RQ;
 	case VC_OP_UPSAMPLE:
-		fprintf(f, " {stride=%lldx%lld}", (long long)a->stride[0], (long long)a->stride[1]);
-		break;
-	case VC_OP_YOLO:
-		fprintf(f, " {classes=%lld}", (long long)a->axis);
-		break;
+		return SHOW_STRIDE;
 	case VC_OP_FLATTEN:
 	case VC_OP_SOFTMAX:
 	case VC_OP_CONCAT:
-		fprintf(f, " {axis=%lld}", (long long)a->axis);
-		break;
+	case VC_OP_YOLO:
+		return SHOW_AXIS;
 	default:
-		break;
+		return 0;
 	}
 }
 
-void vc_print_graph(FILE *f, const vc_module *m)
+static void sep(FILE *f, int *first)
+{
+	fputs(*first ? " {" : " ", f);
+	*first = 0;
+}
+
+static void print_attrs(FILE *f, const vc_node *n)
+{
+	const vc_attrs *a = &n->a;
+	vc_attrs d;
+	vc_attrs_init(&d);
+	unsigned s = shown(n->op);
+	int first = 1;
+	if ((s & SHOW_WINDOW) || a->kernel[0] != d.kernel[0] || a->kernel[1] != d.kernel[1]) {
+		sep(f, &first);
+		fprintf(f, "window=%" PRId64 "x%" PRId64, a->kernel[0], a->kernel[1]);
+	}
+	if ((s & SHOW_STRIDE) || a->stride[0] != d.stride[0] || a->stride[1] != d.stride[1]) {
+		sep(f, &first);
+		fprintf(f, "stride=%" PRId64 "x%" PRId64, a->stride[0], a->stride[1]);
+	}
+	if ((s & SHOW_PAD) || memcmp(a->pad, d.pad, sizeof a->pad)) {
+		sep(f, &first);
+		fprintf(f, "pad=%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64, a->pad[0], a->pad[1], a->pad[2], a->pad[3]);
+	}
+	if (a->dilation[0] != d.dilation[0] || a->dilation[1] != d.dilation[1]) {
+		sep(f, &first);
+		fprintf(f, "dilation=%" PRId64 "x%" PRId64, a->dilation[0], a->dilation[1]);
+	}
+	if (a->group != d.group) {
+		sep(f, &first);
+		fprintf(f, "group=%" PRId64, a->group);
+	}
+	if ((s & SHOW_AXIS) || a->axis != d.axis) {
+		sep(f, &first);
+		fprintf(f, "axis=%" PRId64, a->axis);
+	}
+	if (a->ceil_mode) {
+		sep(f, &first);
+		fprintf(f, "ceil=%d", a->ceil_mode);
+	}
+	if (a->count_include_pad) {
+		sep(f, &first);
+		fprintf(f, "count-include-pad=%d", a->count_include_pad);
+	}
+	if (a->coerce2d) {
+		sep(f, &first);
+		fprintf(f, "coerce2d=%d", a->coerce2d);
+	}
+	if (a->exp != d.exp) {
+		sep(f, &first);
+		fprintf(f, "exp=%d", a->exp);
+	}
+	if (a->lo != d.lo) {
+		sep(f, &first);
+		fprintf(f, "lo=%.17g", a->lo);
+	}
+	if (a->hi != d.hi) {
+		sep(f, &first);
+		fprintf(f, "hi=%.17g", a->hi);
+	}
+	if (a->eps != d.eps) {
+		sep(f, &first);
+		fprintf(f, "eps=%.17g", a->eps);
+	}
+	if (a->nshape) {
+		sep(f, &first);
+		fputs("shape=", f);
+		for (int i = 0; i < a->nshape; i++)
+			fprintf(f, "%s%" PRId64, i ? "," : "", a->shape[i]);
+	}
+	if ((s & SHOW_RQ) || a->shift != d.shift || a->relu != d.relu || a->qlo != d.qlo || a->qhi != d.qhi) {
+		sep(f, &first);
+		fprintf(f, "shift=%d relu=%d clip=%" PRId64 "..%" PRId64, a->shift, a->relu, a->qlo, a->qhi);
+	}
+	if (a->res_shift != d.res_shift) {
+		sep(f, &first);
+		fprintf(f, "residual-shift=%d", a->res_shift);
+	}
+	if (a->leaky != d.leaky) {
+		sep(f, &first);
+		fprintf(f, "leaky=%d", a->leaky);
+	}
+	if (a->kernel_id != d.kernel_id) {
+		sep(f, &first);
+		fprintf(f, "kernel=@k%d", a->kernel_id);
+	}
+	if (a->dev_off != d.dev_off) {
+		sep(f, &first);
+		fprintf(f, "dev-off=%" PRId64, a->dev_off);
+	}
+	if (!first)
+		fputc('}', f);
+}
+
+/* A string in double quotes; '"', '\\' and bytes outside printable ASCII
+ * as \xHH, so any name survives the round trip. */
+void vc_print_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\' || *p < 0x20 || *p >= 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Constant payloads: hex bytes in memory order, 32 bytes a line (a table
+ * and one write a line: weights of real networks are megabytes). */
+static void print_data(FILE *f, const vc_node *n, unsigned flags)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t bytes = vc_type_bytes(&n->type);
+	if ((flags & VC_PRINT_ELIDE) && bytes > 32) {
+		fprintf(f, " = [... %zu bytes]", bytes);
+		return;
+	}
+	const uint8_t *p = n->data;
+	fputs(" = [", f);
+	char line[5 + 64];
+	for (size_t i = 0; i < bytes; i += 32) {
+		size_t k = 0, e = bytes - i < 32 ? bytes - i : 32;
+		if (bytes > 32) {
+			memcpy(line, "\n    ", 5);
+			k = 5;
+		}
+		for (size_t j = 0; j < e; j++) {
+			line[k++] = hex[p[i + j] >> 4];
+			line[k++] = hex[p[i + j] & 15];
+		}
+		fwrite(line, 1, k, f);
+	}
+	fputs(bytes > 32 ? "\n  ]" : "]", f);
+}
+
+static void print_header(FILE *f, const vc_module *m)
+{
+	const vc_target *t = &m->target;
+	fprintf(f, "module {config=0x%08" PRIx32 " batch=%d block-in=%d block-out=%d props=", t->config_id, t->batch,
+		t->block_in, t->block_out);
+	int first = 1;
+	for (int b = 0; b < VC_PROP_COUNT_; b++)
+		if (m->props & (1ull << b)) {
+			fprintf(f, "%s%s", first ? "" : ",", vc_prop_name(b));
+			first = 0;
+		}
+	if (first)
+		fputs("none", f);
+	fprintf(f, " next-id=%d}\n", m->g->next_id);
+}
+
+void vc_print_module(FILE *f, const vc_module *m, unsigned flags)
 {
 	const vc_graph *g = m->g;
+	print_header(f, m);
 	fprintf(f, "graph @main(");
 	for (int i = 0; i < g->n_inputs; i++)
 		fprintf(f, "%s%%%d", i ? ", " : "", g->inputs[i]->id);
 	fprintf(f, ") {\n");
 	for (int i = 0; i < g->n; i++) {
 		const vc_node *n = g->nodes[i];
-		char ty[128];
+		char ty[160];
 		vc_type_str(&n->type, ty, sizeof ty);
 		fprintf(f, "  %%%d = %s(", n->id, vc_op_name(n->op));
 		for (int k = 0; k < n->n_in; k++)
 			fprintf(f, "%s%%%d", k ? ", " : "", n->in[k]->id);
 		fprintf(f, ")");
 		print_attrs(f, n);
-		fprintf(f, " : %s%s  # %s\n", ty, n->on_vta ? " @vta" : "", n->name);
+		fprintf(f, " : %s%s ", ty, n->on_vta ? " @vta" : "");
+		vc_print_quoted(f, n->name);
+		if (n->op == VC_OP_CONST)
+			print_data(f, n, flags);
+		fputc('\n', f);
 	}
 	fprintf(f, "  return");
 	for (int i = 0; i < g->n_outputs; i++)
@@ -105,6 +234,20 @@ void vc_print_graph(FILE *f, const vc_module *m)
 		fprintf(f, "stream {%lld bytes}\n", (long long)m->stream->size);
 }
 
+void vc_print_graph(FILE *f, const vc_module *m)
+{
+	vc_print_module(f, m, VC_PRINT_ELIDE);
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const uint8_t *)p)[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The elided text plus every constant's bytes: as exact as the full text,
+ * without formatting megabytes of hex. */
 uint64_t vc_hash_module(const vc_module *m)
 {
 	char *buf = NULL;
@@ -112,11 +255,12 @@ uint64_t vc_hash_module(const vc_module *m)
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return 0;
-	vc_print_graph(f, m);
+	vc_print_module(f, m, VC_PRINT_ELIDE);
 	fclose(f);
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (uint8_t)buf[i]) * 1099511628211ull;
+	uint64_t h = fnv(1469598103934665603ull, buf, len);
 	free(buf);
+	for (int i = 0; i < m->g->n; i++)
+		if (m->g->nodes[i]->op == VC_OP_CONST)
+			h = fnv(h, m->g->nodes[i]->data, vc_type_bytes(&m->g->nodes[i]->type));
 	return h;
 }
