@@ -71,5 +71,9 @@ struct vc_stream {
 	int64_t used;     /* bytes from the start that may be non-zero (the rest is zero) */
 };
 
+/* print.c: the names the textual IR gives operands (VC_ARG_*) and SRAM
+ * regions (VC_RES_*); NULL out of range. */
+const char *vc_kernel_arg_name(int arg);
+const char *vc_kernel_res_name(int res);
 
 #endif /* VC_KERNEL_H */

@@ -14,7 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/asm.h>
+
 #include "ir/ir.h"
+#include "ir/kernel.h"
 
 typedef struct lexer {
 	vc_module *m;
@@ -295,41 +298,11 @@ static int parse_attr(lexer *lx, vc_attrs *a)
 	return fail(lx, "unknown attribute '%s'", key);
 }
 
+static int parse_hex_into(lexer *lx, uint8_t *d, size_t bytes);
+
 static int hexval(int c)
 {
 	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-}
-
-static int parse_data(lexer *lx, vc_node *n)
-{
-	size_t bytes = vc_type_bytes(&n->type), k = 0;
-	uint8_t *d = n->data;
-	if (expect(lx, "="))
-		return -1;
-	if (expect(lx, "["))
-		return -1;
-	if (peek(lx, "..."))
-		return fail(lx, "constant data elided (printed for reading, not parsing: print without VC_PRINT_ELIDE)");
-	for (;;) {
-		skip_ws(lx);
-		if (lx->p >= lx->end)
-			return fail(lx, "constant data not closed");
-		if (*lx->p == ']')
-			break;
-		do {
-			int h = lx->end - lx->p >= 2 ? hexval(lx->p[0]) : -1, l = h >= 0 ? hexval(lx->p[1]) : -1;
-			if (l < 0)
-				return fail(lx, "expected hex bytes");
-			if (k >= bytes)
-				return fail(lx, "constant has more than its %zu bytes", bytes);
-			d[k++] = (uint8_t)(h * 16 + l);
-			lx->p += 2;
-		} while (lx->p < lx->end && hexval(*lx->p) >= 0);
-	}
-	lx->p++;
-	if (k != bytes)
-		return fail(lx, "constant has %zu bytes, its type needs %zu", k, bytes);
-	return 0;
 }
 
 static int parse_header(lexer *lx)
@@ -434,7 +407,7 @@ static int parse_node(lexer *lx)
 			return -1;
 		n->type = t;
 		n->a = a;
-		if (op == VC_OP_CONST && parse_data(lx, n))
+		if (op == VC_OP_CONST && parse_hex_into(lx, n->data, vc_type_bytes(&n->type)))
 			return -1;
 	} else {
 		n = vc_build(m, (vc_op)op, in, n_in, &a, name);
@@ -505,15 +478,227 @@ static int parse_graph(lexer *lx)
 	return 0;
 }
 
+/* reads=inp0+wgt1 or reads=- */
+static int parse_res(lexer *lx, const char *key, uint32_t *mask)
+{
+	if (expect(lx, key) || expect(lx, "="))
+		return -1;
+	*mask = 0;
+	if (accept(lx, "-"))
+		return 0;
+	do {
+		char name[16];
+		if (ident(lx, name, sizeof name))
+			return -1;
+		int r = 0;
+		while (r < VC_NRES && strcmp(vc_kernel_res_name(r), name))
+			r++;
+		if (r == VC_NRES)
+			return fail(lx, "unknown SRAM region '%s'", name);
+		*mask |= 1u << r;
+	} while (accept(lx, "+"));
+	return 0;
+}
+
+static int parse_hex_into(lexer *lx, uint8_t *d, size_t bytes)
+{
+	size_t k = 0;
+	if (expect(lx, "=") || expect(lx, "["))
+		return -1;
+	if (peek(lx, "..."))
+		return fail(lx, "data elided (printed for reading, not parsing: print without VC_PRINT_ELIDE)");
+	for (;;) {
+		skip_ws(lx);
+		if (lx->p >= lx->end)
+			return fail(lx, "data not closed");
+		if (*lx->p == ']')
+			break;
+		do {
+			int h = lx->end - lx->p >= 2 ? hexval(lx->p[0]) : -1, l = h >= 0 ? hexval(lx->p[1]) : -1;
+			if (l < 0)
+				return fail(lx, "expected hex bytes");
+			if (k >= bytes)
+				return fail(lx, "more than %zu bytes of data", bytes);
+			d[k++] = (uint8_t)(h * 16 + l);
+			lx->p += 2;
+		} while (lx->p < lx->end && hexval(*lx->p) >= 0);
+	}
+	lx->p++;
+	if (k != bytes)
+		return fail(lx, "%zu bytes of data, %zu expected", k, bytes);
+	return 0;
+}
+
+/* One instruction: the rest of the line in the assembler's syntax. */
+static int parse_insn(lexer *lx, vta_insn_t *out)
+{
+	skip_ws(lx);
+	const char *e = lx->p;
+	while (e < lx->end && *e != '\n')
+		e++;
+	char line[512], name[64];
+	if ((size_t)(e - lx->p) >= sizeof line)
+		return fail(lx, "instruction line too long");
+	memcpy(line, lx->p, (size_t)(e - lx->p));
+	line[e - lx->p] = 0;
+	snprintf(name, sizeof name, "%s:%d", lx->name, lx->line);
+	vta_program_t prog;
+	vta_error_t err;
+	memset(&prog, 0, sizeof prog);
+	if (vta_asm(line, name, &prog, &err))
+		return fail(lx, "%s", err.msg);
+	int one = prog.n_insns == 1 && prog.n_segs == 0;
+	if (one)
+		vta_insn_decode(&prog.insns[0], out);
+	vta_program_free(&prog);
+	if (!one)
+		return fail(lx, "expected one instruction");
+	lx->p = e;
+	return 0;
+}
+
+static int parse_kernel(lexer *lx)
+{
+	vc_module *m = lx->m;
+	int id = -1;
+	vc_node *node = NULL;
+	if (expect(lx, "kernel") || expect(lx, "@k") || int_in(lx, 0, 1 << 20, &id) || expect(lx, "for") ||
+	    value_ref(lx, &node) || expect(lx, "{"))
+		return -1;
+	if (id != m->n_kernels)
+		return fail(lx, "kernel @k%d where @k%d comes next", id, m->n_kernels);
+	if (node->op != VC_OP_VTA_CONV || node->a.kernel_id != id)
+		return fail(lx, "kernel @k%d is for %%%d, which is not a vta.conv with kernel=@k%d", id, node->id, id);
+	vc_kernel *k = vc_alloc(m, sizeof *k);
+	vc_kernel **nk = vc_alloc(m, (size_t)(m->n_kernels + 1) * sizeof *nk);
+	if (!k || !nk)
+		return fail(lx, "out of memory");
+	if (m->n_kernels)
+		memcpy(nk, m->kernels, (size_t)m->n_kernels * sizeof *nk);
+	k->id = id;
+	k->node = node;
+	while (!accept(lx, "}")) {
+		char key[32];
+		int64_t v;
+		if (ident(lx, key, sizeof key) || expect(lx, "=") || integer(lx, &v))
+			return -1;
+		int *i32 = !strcmp(key, "th") ? &k->tile.th : !strcmp(key, "tco") ? &k->tile.tco : !strcmp(key, "tci") ? &k->tile.tci
+			 : !strcmp(key, "pingpong") ? &k->tile.pingpong : !strcmp(key, "tiled") ? &k->tiled : NULL;
+		int64_t *i64 = !strcmp(key, "insn-off") ? &k->insn_off : !strcmp(key, "insn-count") ? &k->insn_count
+			     : !strcmp(key, "uop-off") ? &k->uop_off : !strcmp(key, "macs") ? &k->macs : NULL;
+		if (i32) {
+			if (v < -(1ll << 30) || v > (1ll << 30))
+				return fail(lx, "%s=%" PRId64 " out of range", key, v);
+			*i32 = (int)v;
+		} else if (i64) {
+			*i64 = v;
+		} else {
+			return fail(lx, "unknown kernel field '%s'", key);
+		}
+	}
+	if (expect(lx, "{"))
+		return -1;
+	if (accept(lx, "uops")) {
+		if (expect(lx, "["))
+			return -1;
+		while (!accept(lx, "]")) {
+			if (k->n_uops == k->cap_uops) {
+				int nc = k->cap_uops ? 2 * k->cap_uops : 1024;
+				uint32_t *nu = nc <= (1 << 24) ? vc_alloc(m, (size_t)nc * 4) : NULL;
+				if (!nu)
+					return fail(lx, "too many micro-ops");
+				if (k->n_uops)
+					memcpy(nu, k->uops, (size_t)k->n_uops * 4);
+				k->uops = nu;
+				k->cap_uops = nc;
+			}
+			uint32_t *w = &k->uops[k->n_uops++];
+			int64_t f[3];
+			if (accept(lx, "=")) {
+				if (integer(lx, &f[0]))
+					return -1;
+				if (f[0] < 0 || f[0] > UINT32_MAX)
+					return fail(lx, "micro-op word out of range");
+				*w = (uint32_t)f[0];
+				continue;
+			}
+			if (int_list(lx, ',', 3, f))
+				return -1;
+			if (f[0] < 0 || f[1] < 0 || f[2] < 0 || f[0] > UINT32_MAX || f[1] > UINT32_MAX || f[2] > UINT32_MAX)
+				return fail(lx, "micro-op field out of range");
+			vta_uop_t u = {(uint32_t)f[0], (uint32_t)f[1], (uint32_t)f[2]};
+			vta_error_t err;
+			if (vta_uop_encode(&u, w, &err))
+				return fail(lx, "%s", err.msg);
+		}
+	}
+	while (!accept(lx, "}")) {
+		if (k->n == k->cap) {
+			int nc = k->cap ? 2 * k->cap : 256;
+			vc_kinsn *ni = nc <= (1 << 24) ? vc_alloc(m, (size_t)nc * sizeof *ni) : NULL;
+			if (!ni)
+				return fail(lx, "too many instructions");
+			if (k->n)
+				memcpy(ni, k->code, (size_t)k->n * sizeof *ni);
+			k->code = ni;
+			k->cap = nc;
+		}
+		vc_kinsn *ki = &k->code[k->n++];
+		char arg[16];
+		if (expect(lx, "{") || expect(lx, "arg") || expect(lx, "="))
+			return -1;
+		ki->arg = -1;
+		if (!accept(lx, "-")) {
+			if (ident(lx, arg, sizeof arg))
+				return -1;
+			while (++ki->arg < VC_NARGS && strcmp(vc_kernel_arg_name(ki->arg), arg))
+				;
+			if (ki->arg == VC_NARGS)
+				return fail(lx, "unknown kernel operand '%s'", arg);
+		}
+		if (parse_res(lx, "reads", &ki->reads) || parse_res(lx, "writes", &ki->writes) || expect(lx, "}") ||
+		    parse_insn(lx, &ki->insn))
+			return -1;
+	}
+	nk[m->n_kernels++] = k;
+	m->kernels = nk;
+	return 0;
+}
+
+static int parse_stream(lexer *lx)
+{
+	vc_module *m = lx->m;
+	int64_t size, used;
+	if (expect(lx, "stream") || expect(lx, "{") || expect(lx, "size") || expect(lx, "=") || integer(lx, &size) ||
+	    expect(lx, "used") || expect(lx, "=") || integer(lx, &used) || expect(lx, "}"))
+		return -1;
+	if (size < 0 || size > (1ll << 36))
+		return fail(lx, "stream size %" PRId64 " out of range", size);
+	vc_stream *s = vc_alloc(m, sizeof *s);
+	uint8_t *img = s ? vc_alloc(m, (size_t)(size ? size : 1)) : NULL;
+	if (!img)
+		return fail(lx, "out of memory for a %" PRId64 "-byte image", size);
+	s->image = img;
+	s->size = size;
+	s->used = used;
+	if (parse_hex_into(lx, img, (size_t)size))
+		return -1;
+	m->stream = s;
+	return 0;
+}
+
 int vc_parse_module(vc_module *m, const char *name, const char *text, size_t len)
 {
 	lexer lx = {.m = m, .name = name, .p = text, .end = text + len, .line_start = text, .line = 1};
 	int rc = parse_header(&lx) || parse_graph(&lx) ? -1 : 0;
+	while (!rc && peek(&lx, "kernel"))
+		rc = parse_kernel(&lx);
+	if (!rc && peek(&lx, "stream"))
+		rc = parse_stream(&lx);
 	if (!rc) {
 		skip_ws(&lx);
 		if (lx.p < lx.end)
-			rc = fail(&lx, peek(&lx, "kernel") || peek(&lx, "stream") ? "kernel and stream IR cannot be read yet"
-										 : "unexpected text after the graph");
+			rc = fail(&lx, "unexpected text after the module");
 	}
 	if (!rc)
 		m->g->next_id = lx.n_ids;

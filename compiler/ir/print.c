@@ -154,17 +154,16 @@ void vc_print_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Constant payloads: hex bytes in memory order, 32 bytes a line (a table
- * and one write a line: weights of real networks are megabytes). */
-static void print_data(FILE *f, const vc_node *n, unsigned flags)
+/* Payloads (constants, the device image): hex bytes in memory order, 32
+ * bytes a line (a table and one write a line: weights of real networks are
+ * megabytes). */
+static void print_hex(FILE *f, const uint8_t *p, size_t bytes, unsigned flags)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t bytes = vc_type_bytes(&n->type);
 	if ((flags & VC_PRINT_ELIDE) && bytes > 32) {
 		fprintf(f, " = [... %zu bytes]", bytes);
 		return;
 	}
-	const uint8_t *p = n->data;
 	fputs(" = [", f);
 	char line[5 + 64];
 	for (size_t i = 0; i < bytes; i += 32) {
@@ -180,6 +179,71 @@ static void print_data(FILE *f, const vc_node *n, unsigned flags)
 		fwrite(line, 1, k, f);
 	}
 	fputs(bytes > 32 ? "\n  ]" : "]", f);
+}
+
+static const char *const arg_names[VC_NARGS] = {"inp", "wgt", "bias", "out", "uop", "res"};
+static const char *const res_names[VC_NRES] = {"inp0", "inp1", "wgt0", "wgt1", "acc0", "acc1", "uop"};
+
+const char *vc_kernel_arg_name(int arg)
+{
+	return arg >= 0 && arg < VC_NARGS ? arg_names[arg] : NULL;
+}
+
+const char *vc_kernel_res_name(int res)
+{
+	return res >= 0 && res < VC_NRES ? res_names[res] : NULL;
+}
+
+static void print_res(FILE *f, const char *key, uint32_t mask)
+{
+	fprintf(f, " %s=", key);
+	if (!mask)
+		fputc('-', f);
+	for (int r = 0, first = 1; r < VC_NRES; r++)
+		if (mask & (1u << r)) {
+			fprintf(f, "%s%s", first ? "" : "+", res_names[r]);
+			first = 0;
+		}
+}
+
+/* A kernel: its tiling and placement, the micro-ops (dst,src,wgt; a word
+ * that is not the canonical encoding of its fields as =0xHEX), and one
+ * instruction a line in the assembler's syntax (docs/assembly.md) after
+ * the operand its DRAM address is relative to and the SRAM regions it
+ * reads and writes. */
+static void print_kernel(FILE *f, const vc_kernel *kn, unsigned flags)
+{
+	(void)flags;
+	fprintf(f, "kernel @k%d for %%%d {th=%d tco=%d tci=%d pingpong=%d tiled=%d insn-off=%" PRId64 " insn-count=%" PRId64
+		   " uop-off=%" PRId64 " macs=%" PRId64 "} {\n",
+		kn->id, kn->node->id, kn->tile.th, kn->tile.tco, kn->tile.tci, kn->tile.pingpong, kn->tiled, kn->insn_off,
+		kn->insn_count, kn->uop_off, kn->macs);
+	if (kn->n_uops) {
+		fprintf(f, "  uops [");
+		for (int i = 0; i < kn->n_uops; i++) {
+			vta_uop_t u;
+			uint32_t w = 0;
+			vta_error_t err;
+			vta_uop_decode(kn->uops[i], &u);
+			if (i % 8 == 0)
+				fputs("\n   ", f);
+			if (!vta_uop_encode(&u, &w, &err) && w == kn->uops[i])
+				fprintf(f, " %u,%u,%u", u.dst_idx, u.src_idx, u.wgt_idx);
+			else
+				fprintf(f, " =0x%08" PRIx32, kn->uops[i]);
+		}
+		fprintf(f, "\n  ]\n");
+	}
+	for (int i = 0; i < kn->n; i++) {
+		const vc_kinsn *ki = &kn->code[i];
+		char line[256];
+		vta_insn_format(&ki->insn, line, sizeof line);
+		fprintf(f, "  {arg=%s", ki->arg >= 0 && ki->arg < VC_NARGS ? arg_names[ki->arg] : "-");
+		print_res(f, "reads", ki->reads);
+		print_res(f, "writes", ki->writes);
+		fprintf(f, "} %s\n", line);
+	}
+	fprintf(f, "}\n");
 }
 
 static void print_header(FILE *f, const vc_module *m)
@@ -218,20 +282,20 @@ void vc_print_module(FILE *f, const vc_module *m, unsigned flags)
 		fprintf(f, " : %s%s ", ty, n->on_vta ? " @vta" : "");
 		vc_print_quoted(f, n->name);
 		if (n->op == VC_OP_CONST)
-			print_data(f, n, flags);
+			print_hex(f, n->data, vc_type_bytes(&n->type), flags);
 		fputc('\n', f);
 	}
 	fprintf(f, "  return");
 	for (int i = 0; i < g->n_outputs; i++)
 		fprintf(f, "%s %%%d", i ? "," : "", g->outputs[i]->id);
 	fprintf(f, "\n}\n");
-	for (int k = 0; k < m->n_kernels; k++) {
-		const vc_kernel *kn = m->kernels[k];
-		fprintf(f, "kernel @k%d for %%%d {tile th=%d tco=%d tci=%d pingpong=%d; %d insns, %d uops}\n", kn->id,
-			kn->node->id, kn->tile.th, kn->tile.tco, kn->tile.tci, kn->tile.pingpong, kn->n, kn->n_uops);
+	for (int k = 0; k < m->n_kernels; k++)
+		print_kernel(f, m->kernels[k], flags);
+	if (m->stream) {
+		fprintf(f, "stream {size=%" PRId64 " used=%" PRId64 "}", m->stream->size, m->stream->used);
+		print_hex(f, m->stream->image, (size_t)m->stream->size, flags);
+		fputc('\n', f);
 	}
-	if (m->stream)
-		fprintf(f, "stream {%lld bytes}\n", (long long)m->stream->size);
 }
 
 void vc_print_graph(FILE *f, const vc_module *m)
