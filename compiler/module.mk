@@ -16,7 +16,7 @@ VC_SRCS := $(addprefix compiler/, \
 	vta/plan.c vta/tile.c vta/lower.c vta/tokens.c vta/emit.c vta/cost.c \
 	artifact/write.c artifact/read.c artifact/runner.c \
 	data/dataset.c data/input.c data/calib.c \
-	cli/args.c cli/compile.c cli/run.c cli/profile.c)
+	cli/args.c cli/compile.c cli/opt.c cli/run.c cli/profile.c)
 VC_OBJS := $(VC_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/onnx.pb-c.o
 # OpenBLAS: the float reference (calibration) runs its convolutions as sgemm.
 OPENBLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)

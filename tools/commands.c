@@ -13,6 +13,7 @@ int vta_cmd_info(int argc, char **argv);
 int vta_cmd_compile(int argc, char **argv);
 int vta_cmd_run(int argc, char **argv);
 int vta_cmd_profile(int argc, char **argv);
+int vta_cmd_opt(int argc, char **argv);
 int vta_cmd_flash(int argc, char **argv);
 
 static const char info_usage[] = "usage: vta info [BACKEND]\n"
@@ -28,6 +29,7 @@ static const vta_command_t commands[] = {
 	{"info", vta_cmd_info, "[BACKEND]  backends on this machine; configuration, version, counters", info_usage},
 	{"flash", vta_cmd_flash, "FILE.bit|FILE.bin  load a bitstream into the PL (fpga_manager; --jtag: USB-JTAG)", NULL},
 	{"compile", vta_cmd_compile, "MODEL.onnx|MODEL.cfg -o MODEL.vtam  compile a network for VTA (docs/compiler.md)", NULL},
+	{"opt", vta_cmd_opt, "IN.ir --passes=PIPELINE -o OUT.ir|OUT.vtam  run passes on textual IR (docs/compiler.md)", NULL},
 	{"run", vta_cmd_run, "MODEL.vtam [--target=fsim|rtl] --input=F|random|--dataset=F  run a compiled network", NULL},
 	{"profile", vta_cmd_profile, "MODEL.vtam [--target=rtl] [-o REPORT.html]  per-layer cycles and an HTML timeline", NULL},
 	{NULL, NULL, NULL, NULL},

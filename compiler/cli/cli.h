@@ -3,6 +3,7 @@
  * The compiler driver and the commands:
  *
  *   compile.c  vc_compile (calibration samples + pipeline) and `vta compile`
+ *   opt.c      `vta opt`: textual IR in, a pipeline, IR or an artifact out
  *   run.c      evaluation of a dataset and `vta run`
  *   args.c     option parsing shared by the commands
  *   nocompiler.c  the two commands in cross builds, where the compiler is left out
@@ -42,6 +43,12 @@ typedef struct vc_compile_opts {
 	int calib_offset_set;   /* 0: a dataset's last calib_count samples (the first are for evaluation) */
 	int calib_offset;       /* else: the first sample taken */
 	vc_preproc pre;         /* applied to the calibration samples (as `vta run` does to inputs) */
+	/* 1: leave out the leading passes whose properties the module has
+	 * already (the rest of the pipeline from a parsed module's level) */
+	int skip_done;
+	/* > 0: stop after the last pass of anchor stop_level - 1 (VC_ANCHOR_*),
+	 * for --emit-ir */
+	int stop_level;
 } vc_compile_opts;
 int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n);
 
@@ -53,6 +60,11 @@ int vc_eval_dataset(vc_module *m, vc_runner *r, const vc_dataset *d, int count, 
 		    int *correct, char *err, size_t n);
 
 int vta_cmd_compile(int argc, char **argv);
+int vta_cmd_opt(int argc, char **argv);
+/* The module's full text (parseable) into path; -1 with a message. */
+int vc_write_ir(const vc_module *m, const char *path, char *err, size_t n);
+/* --emit-ir=graph|kernel|stream as a stop_level (0 and a message if unknown). */
+int vc_emit_level(const char *name);
 int vta_cmd_run(int argc, char **argv);
 
 /* profile.c: per-layer statistics of a run: the table of `vta run --stats`,
@@ -90,6 +102,6 @@ const char *vc_take_opt(int argc, char **argv, int *i, const char *name);
 void vc_tty_progress(void *ctx, const char *what, int done, int total);
 
 /* The --help text of each command (options and an example). */
-extern const char vta_compile_usage[], vta_run_usage[];
+extern const char vta_compile_usage[], vta_run_usage[], vta_opt_usage[];
 
 #endif /* VC_CLI_H */

@@ -31,11 +31,45 @@ int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n)
 	vc_pm *pm = vc_pm_parse(o->pipeline ? o->pipeline : "vta-default", err, n);
 	if (!pm)
 		return -1;
+	if (o->skip_done) {
+		int from = 0;
+		while (from < vc_pm_length(pm) && !(vc_pm_desc(pm, from)->provides_props & ~m->props))
+			from++;
+		vc_pm_keep(pm, from, vc_pm_length(pm));
+	}
+	if (o->stop_level > 0) {
+		int to = 0;
+		for (int i = 0; i < vc_pm_length(pm); i++)
+			if ((int)vc_pm_desc(pm, i)->anchor <= o->stop_level - 1)
+				to = i + 1;
+		vc_pm_keep(pm, 0, to);
+	}
 	int rc = vc_pm_run(pm, m, &o->instr);
 	vc_pm_free(pm);
 	if (rc)
 		snprintf(err, n, "%s", m->diag.msg);
 	return rc;
+}
+
+int vc_write_ir(const vc_module *m, const char *path, char *err, size_t n)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		snprintf(err, n, "%s: cannot write", path);
+		return -1;
+	}
+	vc_print_module(f, m, 0);
+	if (fclose(f)) {
+		snprintf(err, n, "%s: write failed", path);
+		return -1;
+	}
+	return 0;
+}
+
+int vc_emit_level(const char *name)
+{
+	return !strcmp(name, "graph") ? VC_ANCHOR_GRAPH + 1 : !strcmp(name, "kernel") ? VC_ANCHOR_KERNEL + 1
+							  : !strcmp(name, "stream") ? VC_ANCHOR_STREAM + 1 : 0;
 }
 
 /* A "key: value" line of a reproducer (value up to the end of the line). */
@@ -94,6 +128,8 @@ const char vta_compile_usage[] =
 	"  --pipeline=TEXT|NAME      pass pipeline (default vta-default); --print-pipeline shows it\n"
 	"  --verify-each --time-passes --stats   instruments\n"
 	"  --print-ir-before=PASS|all --print-ir-after=PASS|all --reproducer=FILE\n"
+	"  --emit-ir=graph|kernel|stream  stop after that level and write its textual IR to -o\n"
+	"                            (continue with `vta opt FILE --passes=default -o MODEL.vtam`)\n"
 	"\n"
 	"examples:\n"
 	"  vta compile ../shared/models/mnist-8.onnx -o mnist.vtam \\\n"
@@ -169,7 +205,12 @@ int vta_cmd_compile(int argc, char **argv)
 			if (pp < 0)
 				return 2;
 		}
-		else if (argv[i][0] == '-') {
+		else if ((v = vc_take_opt(argc, argv, &i, "--emit-ir"))) {
+			if (!(o.stop_level = vc_emit_level(v))) {
+				fprintf(stderr, "vta compile: --emit-ir=%s: expected graph, kernel or stream\n", v);
+				return 2;
+			}
+		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "vta compile: unknown option %s\n", argv[i]);
 			return 2;
 		} else if (!in)
@@ -279,7 +320,12 @@ int vta_cmd_compile(int argc, char **argv)
 		fprintf(stderr, "vta compile: the preprocessing does not fit the META section\n");
 		goto done;
 	}
-	if (vc_artifact_write_meta(m, out, meta)) {
+	if (o.stop_level) {
+		if (vc_write_ir(m, out, err, sizeof err)) {
+			fprintf(stderr, "vta compile: %s\n", err);
+			goto done;
+		}
+	} else if (vc_artifact_write_meta(m, out, meta)) {
 		fprintf(stderr, "vta compile: %s\n", m->diag.msg);
 		goto done;
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * `vta compile`, `vta run` and `vta profile` in cross builds (CROSS=...), where the
+ * `vta compile`, `vta opt`, `vta run` and `vta profile` in cross builds (CROSS=...), where the
  * compiler is left out: it needs protobuf-c and stb for the host only.
  * Compile on the host; run artifacts with a host-built vta.
  */
@@ -9,6 +9,7 @@
 int vta_cmd_compile(int argc, char **argv);
 int vta_cmd_run(int argc, char **argv);
 int vta_cmd_profile(int argc, char **argv);
+int vta_cmd_opt(int argc, char **argv);
 
 int vta_cmd_compile(int argc, char **argv)
 {
@@ -29,5 +30,12 @@ int vta_cmd_profile(int argc, char **argv)
 {
 	(void)argc, (void)argv;
 	fprintf(stderr, "vta profile: not part of this cross build (docs/compiler.md)\n");
+	return 1;
+}
+
+int vta_cmd_opt(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	fprintf(stderr, "vta opt: not part of this cross build (docs/compiler.md)\n");
 	return 1;
 }

@@ -264,6 +264,29 @@ int vc_pm_print(const vc_pm *pm, char *buf, size_t n)
 	return k < n ? 0 : -1;
 }
 
+/* Keep passes [from, to) only (clamped). */
+void vc_pm_keep(vc_pm *pm, int from, int to)
+{
+	if (to > pm->n)
+		to = pm->n;
+	if (from < 0)
+		from = 0;
+	if (to < from)
+		to = from;
+	memmove(pm->passes, pm->passes + from, (size_t)(to - from) * sizeof *pm->passes);
+	pm->n = to - from;
+}
+
+int vc_pm_length(const vc_pm *pm)
+{
+	return pm->n;
+}
+
+const vc_pass_desc *vc_pm_desc(const vc_pm *pm, int i)
+{
+	return i >= 0 && i < pm->n ? pm->passes[i].desc : NULL;
+}
+
 /* ---- running --------------------------------------------------------- */
 
 static double now(void)

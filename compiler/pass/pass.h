@@ -94,6 +94,11 @@ void vc_pm_free(vc_pm *pm);
 /* The canonical text of a pipeline (round-trips through vc_pm_parse). */
 int vc_pm_print(const vc_pm *pm, char *buf, size_t n);
 int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr);
+/* The passes of a pipeline in order, and keeping only passes [from, to)
+ * (the driver's --emit-ir and `vta opt --passes=default`). */
+int vc_pm_length(const vc_pm *pm);
+const vc_pass_desc *vc_pm_desc(const vc_pm *pm, int i);
+void vc_pm_keep(vc_pm *pm, int from, int to);
 /* Option accessors for pass code (by declared name). */
 int64_t vc_opt_int(const vc_pass *p, const char *name);
 double vc_opt_float(const vc_pass *p, const char *name);

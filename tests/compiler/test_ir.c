@@ -8,6 +8,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "artifact/artifact.h"
@@ -193,6 +194,61 @@ static void darknet(void)
 	}
 }
 
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	char err[256];
+	uint8_t *b = vc_read_all(path, len, err, sizeof err);
+	if (!b)
+		printf("%s\n", err);
+	return b;
+}
+
+static int same_file(const char *a, const char *b)
+{
+	size_t la = 0, lb = 0;
+	uint8_t *x = slurp(a, &la), *y = slurp(b, &lb);
+	int same = x && y && la == lb && !memcmp(x, y, la);
+	free(x);
+	free(y);
+	return same;
+}
+
+/* The commands: vta compile M -o a.vtam equals vta compile M --emit-ir=L -o
+ * L.ir then vta opt L.ir --passes=default -o L.vtam, for every level, and
+ * vta opt --passes= writes the file it read. */
+static void commands(void)
+{
+	char model[1024], calib[1100], dir[] = "/tmp/test_ir_XXXXXX";
+	shared_path(model, sizeof model, "models/mnist-8.onnx");
+	snprintf(calib, sizeof calib, "--calib=%s/../shared/data/mnist-10k-images-idx3-ubyte", test_root());
+	CHECK(mkdtemp(dir) != NULL);
+	char a[128], ir[128], rt[128], b[128];
+	snprintf(a, sizeof a, "%s/a.vtam", dir);
+	char *c1[] = {model, calib, "--calib-count=20", "-o", a};
+	CHECK_EQ(vta_cmd_compile(5, c1), 0);
+	static const char *const levels[] = {"graph", "kernel", "stream"};
+	for (int i = 0; i < 3; i++) {
+		char emit[64];
+		snprintf(emit, sizeof emit, "--emit-ir=%s", levels[i]);
+		snprintf(ir, sizeof ir, "%s/%s.ir", dir, levels[i]);
+		snprintf(rt, sizeof rt, "%s/%s.rt.ir", dir, levels[i]);
+		snprintf(b, sizeof b, "%s/%s.vtam", dir, levels[i]);
+		char *c2[] = {model, calib, "--calib-count=20", emit, "-o", ir};
+		CHECK_EQ(vta_cmd_compile(6, c2), 0);
+		char *o1[] = {ir, "--passes=", "-o", rt};
+		CHECK_EQ(vta_cmd_opt(4, o1), 0);
+		CHECK(same_file(ir, rt));
+		char *o2[] = {ir, "--passes=default", "--verify-each", "-o", b};
+		CHECK_EQ(vta_cmd_opt(5, o2), 0);
+		CHECK(same_file(a, b));
+		unlink(ir);
+		unlink(rt);
+		unlink(b);
+	}
+	unlink(a);
+	rmdir(dir);
+}
+
 /* Text that must be refused, and a piece of the message. */
 static void refuse(const char *text, const char *needle)
 {
@@ -266,6 +322,7 @@ int main(int argc, char **argv)
 		{"bad_text", bad_text},
 		{"quoting", quoting},
 		{"mnist", mnist},
+		{"commands", commands},
 		{"resnet8", resnet8},
 		{"darknet", darknet},
 		{NULL, NULL},
