@@ -7,7 +7,7 @@ CC_GEN := $(BUILD)/gen
 ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 # Folders by stage (docs/compiler.md, "Source map"); each has one header.
 VC_SRCS := $(addprefix compiler/, \
-	ir/ir.c ir/print.c ir/parse.c ir/verify.c ir/util.c \
+	ir/ir.c ir/print.c ir/parse.c ir/verify.c ir/verify_code.c ir/util.c \
 	exec/tensor.c exec/ref.c exec/ref_int8.c exec/ref_float.c exec/interp.c exec/detect.c \
 	import/import.c import/onnx.c import/flatbuf.c import/tflite.c import/darknet.c \
 	pass/pass.c pass/manager.c pass/registry.c \
@@ -71,6 +71,7 @@ $(eval $(call vc_test,test_tflite))
 $(BIN)/tests/compiler/test_tflite: $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
 $(BIN)/tests/compiler/test_tflite: VC_TEST_EXTRA = $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
 $(eval $(call vc_test,test_ir))
+$(eval $(call vc_test,test_verify))
 
 # Per-layer statistics and vta profile's report, on fsim and (where the
 # Verilator model is built) on the rtl backend; ResNet-18 on the RTL (make bench).

@@ -76,4 +76,11 @@ struct vc_stream {
 const char *vc_kernel_arg_name(int arg);
 const char *vc_kernel_res_name(int res);
 
+/* verify_code.c: the kernel verifier (DMA and compute ranges against the
+ * operands and SRAM, micro-ops, clip before store, tokens, FINISH) and the
+ * stream verifier (the same on the encoded image, DRAM ranges inside it);
+ * 0 when well formed, else -1 with a message naming kernel and instruction. */
+int vc_verify_kernel(vc_module *m, const vc_kernel *k);
+int vc_verify_stream(vc_module *m);
+
 #endif /* VC_KERNEL_H */

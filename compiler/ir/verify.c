@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The verifier (--verify-each): program order, use lists, every type
- * recomputed by the builder and compared, outputs and inputs, and the SRAM
- * bounds of every kernel DMA.
+ * recomputed by the builder and compared, outputs and inputs; then the
+ * kernels and the stream (verify_code.c).
  */
 #include "ir/ir.h"
 #include "ir/kernel.h"
@@ -13,7 +13,6 @@ int vc_verify(vc_module *m)
 	/* order: every input appears before its user */
 	for (int i = 0; i < g->n; i++)
 		g->nodes[i]->dead = 0;
-	int seen_mark = 0;
 	for (int i = 0; i < g->n; i++) {
 		vc_node *n = g->nodes[i];
 		for (int k = 0; k < n->n_in; k++) {
@@ -54,7 +53,6 @@ int vc_verify(vc_module *m)
 		if (n->op == VC_OP_CONST && !n->data)
 			return vc_error(m, n, "verifier: constant without data");
 		n->dead = 1; /* mark as defined */
-		seen_mark++;
 	}
 	for (int i = 0; i < g->n; i++)
 		g->nodes[i]->dead = 0;
@@ -70,21 +68,9 @@ int vc_verify(vc_module *m)
 	for (int i = 0; i < g->n_inputs; i++)
 		if (g->inputs[i]->op != VC_OP_INPUT)
 			return vc_error(m, g->inputs[i], "verifier: graph input is not an input node");
-	/* kernel level: SRAM bounds */
-	for (int k = 0; k < m->n_kernels; k++) {
-		vc_kernel *kn = m->kernels[k];
-		for (int i = 0; i < kn->n; i++) {
-			const vta_insn_t *in = &kn->code[i].insn;
-			if (in->opcode == VTA_OPCODE_LOAD) {
-				uint32_t rows = in->y_pad_0 + in->y_size + in->y_pad_1;
-				uint32_t cols = in->x_pad_0 + in->x_size + in->x_pad_1;
-				uint32_t depth = vta_mem_depth(in->memory_type);
-				if (in->sram_base + rows * cols > depth)
-					return vc_error(m, kn->node, "verifier: kernel %d insn %d loads past the end of %s SRAM", k,
-							i, vta_mem_name(in->memory_type));
-			}
-		}
-	}
-	(void)seen_mark;
-	return 0;
+	/* kernel and stream levels (verify_code.c) */
+	for (int k = 0; k < m->n_kernels; k++)
+		if (vc_verify_kernel(m, m->kernels[k]))
+			return -1;
+	return vc_verify_stream(m);
 }

@@ -67,6 +67,24 @@ static int anchor_of(const char *name, vc_anchor *a)
 
 static int parse_list(parser *ps, vc_anchor scope, int depth);
 
+int vc_pm_append(vc_pm *pm, const vc_pass_desc *d, char *err, size_t n)
+{
+	if (pm->n == pm->cap) {
+		int nc = pm->cap ? pm->cap * 2 : 16;
+		vc_pass *np = realloc(pm->passes, (size_t)nc * sizeof *np);
+		if (!np) {
+			snprintf(err, n, "out of memory");
+			return -1;
+		}
+		pm->passes = np;
+		pm->cap = nc;
+	}
+	if (vc_pass_init(&pm->passes[pm->n], d, err, n))
+		return -1;
+	pm->n++;
+	return 0;
+}
+
 /* item := anchor '(' pipeline ')' | pass ['{' opts '}'] */
 static int parse_item(parser *ps, vc_anchor scope, int depth)
 {
@@ -104,21 +122,9 @@ static int parse_item(parser *ps, vc_anchor scope, int depth)
 			 vc_anchor_name(d->anchor), vc_anchor_name(scope));
 		return -1;
 	}
-	vc_pm *pm = ps->pm;
-	if (pm->n == pm->cap) {
-		int nc = pm->cap ? pm->cap * 2 : 16;
-		vc_pass *np = realloc(pm->passes, (size_t)nc * sizeof *np);
-		if (!np) {
-			snprintf(ps->err, ps->n, "out of memory");
-			return -1;
-		}
-		pm->passes = np;
-		pm->cap = nc;
-	}
-	vc_pass *p = &pm->passes[pm->n];
-	if (vc_pass_init(p, d, ps->err, ps->n))
+	if (vc_pm_append(ps->pm, d, ps->err, ps->n))
 		return -1;
-	pm->n++;
+	vc_pass *p = &ps->pm->passes[ps->pm->n - 1];
 	if (*ps->s != '{')
 		return 0;
 	ps->s++;

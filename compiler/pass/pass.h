@@ -99,6 +99,9 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr);
 int vc_pm_length(const vc_pm *pm);
 const vc_pass_desc *vc_pm_desc(const vc_pm *pm, int i);
 void vc_pm_keep(vc_pm *pm, int from, int to);
+/* Append an instance of a pass that need not be registered (its defaults;
+ * tests use it for deliberately broken passes). */
+int vc_pm_append(vc_pm *pm, const vc_pass_desc *d, char *err, size_t n);
 /* Option accessors for pass code (by declared name). */
 int64_t vc_opt_int(const vc_pass *p, const char *name);
 double vc_opt_float(const vc_pass *p, const char *name);
