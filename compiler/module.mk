@@ -72,6 +72,7 @@ $(BIN)/tests/compiler/test_tflite: $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/
 $(BIN)/tests/compiler/test_tflite: VC_TEST_EXTRA = $(OBJ)/tests/compiler/fbwrite.o $(OBJ)/tests/compiler/tflbuild.o
 $(eval $(call vc_test,test_ir))
 $(eval $(call vc_test,test_verify))
+$(eval $(call vc_test,test_passes))
 
 # Per-layer statistics and vta profile's report, on fsim and (where the
 # Verilator model is built) on the rtl backend; ResNet-18 on the RTL (make bench).

@@ -61,6 +61,9 @@ int vc_eval_dataset(vc_module *m, vc_runner *r, const vc_dataset *d, int count, 
 
 int vta_cmd_compile(int argc, char **argv);
 int vta_cmd_opt(int argc, char **argv);
+/* opt.c: with in->reproducer set, the crash guard: a crash in a pass
+ * writes the reproducer (signal handlers; for tools only). */
+void vc_guard_install(vc_instr *in);
 /* The module's full text (parseable) into path; -1 with a message. */
 int vc_write_ir(const vc_module *m, const char *path, char *err, size_t n);
 /* --emit-ir=graph|kernel|stream as a stop_level (0 and a message if unknown). */

@@ -10,14 +10,25 @@
  *                        `vta compile M --emit-ir=graph -o g.ir` then
  *                        `vta opt g.ir --passes=default -o b.vtam` gives the
  *                        artifact `vta compile M -o a.vtam` gives
+ *   vta opt REPRO        a reproducer (--reproducer=FILE of vta compile or
+ *                        vta opt): its `remaining:` pipeline on its module
+ *   --list-passes        every pass, its level, properties and options
+ *
+ * The crash guard (vc_guard_install) lives here, with the tools: a signal
+ * handler needs the reproducer text in a static.
  */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
 const char vta_opt_usage[] =
 	"usage: vta opt IN.ir --passes=PIPELINE -o OUT.ir|OUT.vtam [options]\n"
+	"       vta opt REPRODUCER [-o OUT]     (re-run the failing pass of a reproducer)\n"
+	"       vta opt --list-passes\n"
 	"\n"
 	"Reads a module in textual IR (vta compile --emit-ir=graph|kernel|stream), runs the pipeline\n"
 	"and writes the IR, or the artifact when OUT ends in .vtam.\n"
@@ -25,6 +36,8 @@ const char vta_opt_usage[] =
 	"                            'default': the rest of vta-default from the file's level\n"
 	"  --calib=FILE|synthetic --calib-count=N   calibration samples (for quantize)\n"
 	"  --verify-each --time-passes --stats   instruments\n"
+	"  --reproducer=FILE         on a failure or crash, the module before the failing pass and\n"
+	"                            the rest of the pipeline, for `vta opt FILE`\n"
 	"  --print-ir-before=PASS|all --print-ir-after=PASS|all\n"
 	"\n"
 	"examples:\n"
@@ -32,6 +45,59 @@ const char vta_opt_usage[] =
 	"      --emit-ir=graph -o mnist.ir\n"
 	"  vta opt mnist.ir --passes='kernel(tile)' --print-ir-after=tile -o mnist-tiled.ir\n"
 	"  vta opt mnist.ir --passes=default -o mnist.vtam\n";
+
+/* ---- the crash guard ------------------------------------------------- */
+
+static const char *guard_path;
+static char *volatile guard_text;
+static volatile size_t guard_len;
+
+static void guard_signal(int sig)
+{
+	char *t = guard_text;
+	if (t && guard_path) {
+		int fd = open(guard_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			for (size_t k = 0; k < guard_len;) {
+				ssize_t w = write(fd, t + k, guard_len - k);
+				if (w <= 0)
+					break;
+				k += (size_t)w;
+			}
+			close(fd);
+		}
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void guard_set(void *ctx, const char *repro, size_t len)
+{
+	(void)ctx;
+	char *old = guard_text, *copy = NULL;
+	if (repro && (copy = malloc(len)))
+		memcpy(copy, repro, len);
+	guard_text = NULL;
+	guard_len = copy ? len : 0;
+	guard_text = copy;
+	free(old);
+}
+
+void vc_guard_install(vc_instr *in)
+{
+	if (!in->reproducer)
+		return;
+	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+	guard_path = in->reproducer;
+	in->guard = guard_set;
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = guard_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -53,6 +119,11 @@ int vta_cmd_opt(int argc, char **argv)
 			return 0;
 		} else if ((v = vc_take_opt(argc, argv, &i, "--passes")))
 			passes = v;
+		else if (!strcmp(argv[i], "--list-passes")) {
+			vc_pass_list(stdout);
+			return 0;
+		} else if ((v = vc_take_opt(argc, argv, &i, "--reproducer")))
+			o.instr.reproducer = v;
 		else if (!strcmp(argv[i], "--verify-each"))
 			o.instr.verify_each = 1;
 		else if (!strcmp(argv[i], "--time-passes"))
@@ -77,7 +148,7 @@ int vta_cmd_opt(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!in || !out || !passes) {
+	if (!in) {
 		fputs(vta_opt_usage, stderr);
 		return 2;
 	}
@@ -88,21 +159,49 @@ int vta_cmd_opt(int argc, char **argv)
 		fprintf(stderr, "vta opt: %s\n", err);
 		return 1;
 	}
+	/* A reproducer: its remaining pipeline, on the module after its header. */
+	const char *ir = (const char *)text, *rem;
+	char remaining[8192];
+	if (!strncmp(ir, "# vta compile reproducer", 24) && (rem = strstr(ir, "\nremaining: ")) &&
+	    (ir = strstr(rem, "\nmodule {"))) {
+		rem += 12;
+		size_t k = (size_t)(strchr(rem, '\n') - rem);
+		if (!passes && k < sizeof remaining) {
+			memcpy(remaining, rem, k);
+			remaining[k] = 0;
+			passes = remaining;
+			fprintf(stderr, "vta opt: replaying %s: --passes='%s'\n", in, passes);
+		}
+		ir++;
+	} else
+		ir = (const char *)text;
+	if (!passes || (!out && passes != remaining)) {
+		fputs(vta_opt_usage, stderr);
+		free(text);
+		return 2;
+	}
 	vc_module *m = vc_module_new();
 	int rc = 1;
 	if (!m)
 		goto done;
-	if (vc_parse_module(m, in, (const char *)text, len)) {
+	if (vc_parse_module(m, in, ir, len - (size_t)(ir - (const char *)text))) {
 		fprintf(stderr, "vta opt: %s\n", m->diag.msg);
 		goto done;
 	}
+	vc_guard_install(&o.instr);
 	if (*passes) {
 		o.pipeline = strcmp(passes, "default") ? passes : "vta-default";
 		o.skip_done = !strcmp(passes, "default");
 		if (vc_compile(m, &o, err, sizeof err)) {
 			fprintf(stderr, "vta opt: %s\n", err);
+			if (o.instr.reproducer)
+				fprintf(stderr, "vta opt: reproducer written to %s\n", o.instr.reproducer);
 			goto done;
 		}
+	}
+	if (!out) {
+		rc = 0;
+		goto done;
 	}
 	if (ends_with(out, ".vtam")) {
 		if (!m->stream) {

@@ -75,6 +75,8 @@ struct vc_stream {
  * regions (VC_RES_*); NULL out of range. */
 const char *vc_kernel_arg_name(int arg);
 const char *vc_kernel_res_name(int res);
+/* One kernel as the module text shows it (--print-ir-after in kernel(...)). */
+void vc_print_kernel(FILE *f, const vc_kernel *k, unsigned flags);
 
 /* verify_code.c: the kernel verifier (DMA and compute ranges against the
  * operands and SRAM, micro-ops, clip before store, tokens, FINISH) and the

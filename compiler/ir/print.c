@@ -211,7 +211,7 @@ static void print_res(FILE *f, const char *key, uint32_t mask)
  * instruction a line in the assembler's syntax (docs/assembly.md) after
  * the operand its DRAM address is relative to and the SRAM regions it
  * reads and writes. */
-static void print_kernel(FILE *f, const vc_kernel *kn, unsigned flags)
+void vc_print_kernel(FILE *f, const vc_kernel *kn, unsigned flags)
 {
 	(void)flags;
 	fprintf(f, "kernel @k%d for %%%d {th=%d tco=%d tci=%d pingpong=%d tiled=%d insn-off=%" PRId64 " insn-count=%" PRId64
@@ -290,7 +290,7 @@ void vc_print_module(FILE *f, const vc_module *m, unsigned flags)
 		fprintf(f, "%s %%%d", i ? "," : "", g->outputs[i]->id);
 	fprintf(f, "\n}\n");
 	for (int k = 0; k < m->n_kernels; k++)
-		print_kernel(f, m->kernels[k], flags);
+		vc_print_kernel(f, m->kernels[k], flags);
 	if (m->stream) {
 		fprintf(f, "stream {size=%" PRId64 " used=%" PRId64 "}", m->stream->size, m->stream->used);
 		print_hex(f, m->stream->image, (size_t)m->stream->size, flags);

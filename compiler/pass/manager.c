@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ir/kernel.h"
 #include "pass/pass.h"
 
 /* ---- parsing --------------------------------------------------------- */
@@ -34,6 +35,10 @@ typedef struct parser {
 	char *err;
 	size_t n;
 	vc_pm *pm;
+	int groups;      /* group ids handed out */
+	int group;       /* the explicit anchor(...) group being parsed, or -1 */
+	vc_anchor group_anchor;
+	int named_depth; /* named pipelines being expanded */
 } parser;
 
 static void skip_ws(parser *ps)
@@ -66,6 +71,7 @@ static int anchor_of(const char *name, vc_anchor *a)
 }
 
 static int parse_list(parser *ps, vc_anchor scope, int depth);
+static int parse_text(parser *ps, const char *text, vc_anchor scope, int depth);
 
 int vc_pm_append(vc_pm *pm, const vc_pass_desc *d, char *err, size_t n)
 {
@@ -102,8 +108,16 @@ static int parse_item(parser *ps, vc_anchor scope, int depth)
 			return -1;
 		}
 		ps->s++;
+		int saved = ps->group;
+		vc_anchor saved_a = ps->group_anchor;
+		if (a != VC_ANCHOR_MODULE) {
+			ps->group = ps->groups++;
+			ps->group_anchor = a;
+		}
 		if (parse_list(ps, a, depth + 1))
 			return -1;
+		ps->group = saved;
+		ps->group_anchor = saved_a;
 		skip_ws(ps);
 		if (*ps->s != ')') {
 			snprintf(ps->err, ps->n, "pipeline: missing ')' after %s(...", name);
@@ -113,6 +127,22 @@ static int parse_item(parser *ps, vc_anchor scope, int depth)
 		return 0;
 	}
 	const vc_pass_desc *d = vc_pass_lookup(name);
+	const char *named = d ? NULL : vc_pipeline_named(name);
+	if (named) { /* a named pipeline composes like its text */
+		if (ps->named_depth > 8) {
+			snprintf(ps->err, ps->n, "pipeline: named pipelines nest too deeply at '%s'", name);
+			return -1;
+		}
+		ps->named_depth++;
+		int rc = parse_text(ps, named, scope, depth);
+		ps->named_depth--;
+		if (rc) {
+			char inner[400];
+			snprintf(inner, sizeof inner, "%s", ps->err);
+			snprintf(ps->err, ps->n, "in named pipeline %s: %s", name, inner);
+		}
+		return rc;
+	}
 	if (!d) {
 		snprintf(ps->err, ps->n, "pipeline: unknown pass '%s'", name);
 		return -1;
@@ -125,6 +155,16 @@ static int parse_item(parser *ps, vc_anchor scope, int depth)
 	if (vc_pm_append(ps->pm, d, ps->err, ps->n))
 		return -1;
 	vc_pass *p = &ps->pm->passes[ps->pm->n - 1];
+	if (ps->group >= 0) {
+		p->group = ps->group;
+		p->group_anchor = ps->group_anchor;
+	} else { /* bare passes of one anchor in a row form one group */
+		const vc_pass *q = ps->pm->n > 1 ? p - 1 : NULL;
+		int same = q && q->bare && q->group_anchor == d->anchor;
+		p->group = same ? q->group : ps->groups++;
+		p->group_anchor = d->anchor;
+		p->bare = 1;
+	}
 	if (*ps->s != '{')
 		return 0;
 	ps->s++;
@@ -145,11 +185,27 @@ static int parse_item(parser *ps, vc_anchor scope, int depth)
 			return -1;
 		}
 		size_t k = 0;
-		while (*ps->s && *ps->s != ',' && *ps->s != '}' && k + 1 < sizeof val)
-			val[k++] = *ps->s++;
-		val[k] = 0;
-		while (k > 0 && isspace((unsigned char)val[k - 1]))
-			val[--k] = 0;
+		skip_ws(ps);
+		if (*ps->s == '"') { /* quoted: any text, \" and \\ escaped */
+			for (ps->s++; *ps->s != '"'; ps->s++) {
+				if (!*ps->s) {
+					snprintf(ps->err, ps->n, "pipeline: pass %s: option %s: missing '\"'", name, key);
+					return -1;
+				}
+				if (*ps->s == '\\' && (ps->s[1] == '"' || ps->s[1] == '\\'))
+					ps->s++;
+				if (k + 1 < sizeof val)
+					val[k++] = *ps->s;
+			}
+			ps->s++;
+			val[k] = 0;
+		} else {
+			while (*ps->s && *ps->s != ',' && *ps->s != '}' && k + 1 < sizeof val)
+				val[k++] = *ps->s++;
+			val[k] = 0;
+			while (k > 0 && isspace((unsigned char)val[k - 1]))
+				val[--k] = 0;
+		}
 		if (vc_pass_set_opt(p, i, val, ps->err, ps->n))
 			return -1;
 		p->o.set[i] = 1;
@@ -179,24 +235,31 @@ static int parse_list(parser *ps, vc_anchor scope, int depth)
 	}
 }
 
+/* A whole pipeline text at the current position of the pipeline. */
+static int parse_text(parser *ps, const char *text, vc_anchor scope, int depth)
+{
+	const char *saved = ps->s;
+	ps->s = text;
+	if (parse_list(ps, scope, depth))
+		return -1;
+	skip_ws(ps);
+	if (*ps->s) {
+		snprintf(ps->err, ps->n, "pipeline: unexpected '%.20s'", ps->s);
+		return -1;
+	}
+	ps->s = saved;
+	return 0;
+}
+
 vc_pm *vc_pm_parse(const char *text, char *err, size_t n)
 {
-	const char *named = vc_pipeline_named(text);
-	if (named)
-		text = named;
 	vc_pm *pm = calloc(1, sizeof *pm);
 	if (!pm) {
 		snprintf(err, n, "out of memory");
 		return NULL;
 	}
-	parser ps = {.s = text, .err = err, .n = n, .pm = pm};
-	if (parse_list(&ps, VC_ANCHOR_MODULE, 0)) {
-		vc_pm_free(pm);
-		return NULL;
-	}
-	skip_ws(&ps);
-	if (*ps.s) {
-		snprintf(err, n, "pipeline: unexpected '%.20s'", ps.s);
+	parser ps = {.err = err, .n = n, .pm = pm, .group = -1};
+	if (parse_text(&ps, text, VC_ANCHOR_MODULE, 0)) {
 		vc_pm_free(pm);
 		return NULL;
 	}
@@ -211,9 +274,22 @@ void vc_pm_free(vc_pm *pm)
 	free(pm);
 }
 
-/* Canonical text: module(graph(...),kernel(...),stream(...)), explicit
- * options only, numbers in a form strtod reads back exactly. */
-int vc_pm_print(const vc_pm *pm, char *buf, size_t n)
+/* An option value as pipeline text: quoted when it holds a character the
+ * grammar uses. */
+static int needs_quotes(const char *v)
+{
+	if (!*v)
+		return 0;
+	for (; *v; v++)
+		if (strchr(",{}()\"\\=", *v) || isspace((unsigned char)*v))
+			return 1;
+	return 0;
+}
+
+/* Canonical text of passes [from, to): module(graph(...),kernel(...),...),
+ * groups as parsed, explicit options only, numbers in a form strtod reads
+ * back exactly. */
+static int print_range(const vc_pm *pm, int from, int to, char *buf, size_t n)
 {
 	size_t k = 0;
 #define OUT(...)                                                                  \
@@ -223,18 +299,17 @@ int vc_pm_print(const vc_pm *pm, char *buf, size_t n)
 			k += (size_t)w_;                                          \
 	} while (0)
 	OUT("module(");
-	int open = -1;
-	for (int i = 0; i < pm->n; i++) {
+	int open = 0;
+	for (int i = from; i < to; i++) {
 		const vc_pass *p = &pm->passes[i];
-		int a = p->desc->anchor;
-		if (a != open) {
-			if (open > 0)
+		if (i == from || p->group != pm->passes[i - 1].group) {
+			if (open)
 				OUT(")");
-			if (i)
+			if (i > from)
 				OUT(",");
-			if (a != VC_ANCHOR_MODULE)
-				OUT("%s(", vc_anchor_name((vc_anchor)a));
-			open = a;
+			open = p->group_anchor != VC_ANCHOR_MODULE;
+			if (open)
+				OUT("%s(", vc_anchor_name(p->group_anchor));
 		} else {
 			OUT(",");
 		}
@@ -256,18 +331,32 @@ int vc_pm_print(const vc_pm *pm, char *buf, size_t n)
 				OUT("%.17g", p->o.f[o]);
 				break;
 			case VC_OPT_STRING:
-				OUT("%s", p->o.s[o]);
+			case VC_OPT_ENUM:
+			case VC_OPT_LIST:
+				if (!needs_quotes(p->o.s[o])) {
+					OUT("%s", p->o.s[o]);
+					break;
+				}
+				OUT("\"");
+				for (const char *c = p->o.s[o]; *c; c++)
+					OUT("%s%c", *c == '"' || *c == '\\' ? "\\" : "", *c);
+				OUT("\"");
 				break;
 			}
 		}
 		if (!first)
 			OUT("}");
 	}
-	if (open > 0)
+	if (open)
 		OUT(")");
 	OUT(")");
 #undef OUT
 	return k < n ? 0 : -1;
+}
+
+int vc_pm_print(const vc_pm *pm, char *buf, size_t n)
+{
+	return print_range(pm, 0, pm->n, buf, n);
 }
 
 /* Keep passes [from, to) only (clamped). */
@@ -320,30 +409,101 @@ static void missing_props(uint64_t need, uint64_t have, char *buf, size_t n)
 }
 
 /*
- * The reproducer: "key: value" lines that `vta compile --replay=FILE` reads
- * (pipeline, and the driver's model, calib, calib-count), then comments:
- * the failing pass, the error, and the module before that pass as printed
- * (for reading; there is no IR parser, so a replay starts from the model).
+ * The reproducer of the step [from, ...) that failed or crashed: "key:
+ * value" lines `vta compile --replay=FILE` reads (pipeline, and the
+ * driver's model, calib, calib-count), `remaining:` (the pipeline from the
+ * failing pass or kernel group), the failing pass and its error as
+ * comments, then the module before that step in full textual IR, so that
+ * `vta opt FILE` runs the remaining pipeline on it.
  */
-static void write_reproducer(const char *path, const vc_pm *pm, int failed, const char *ir_before, vc_module *m,
-			     const char *context)
+static char *render_reproducer(const vc_pm *pm, int from, int failed, const char *error, const char *ir,
+			       const char *context, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	if (!f)
+		return NULL;
+	char *text = malloc(65536);
+	if (text) {
+		vc_pm_print(pm, text, 65536);
+		fprintf(f, "# vta compile reproducer: `vta opt FILE` runs the remaining pipeline on the module below;\n"
+			   "# `vta compile --replay=FILE -o OUT.vtam` re-runs the whole pipeline from the model\n");
+		fprintf(f, "pipeline: %s\n%s", text, context ? context : "");
+		print_range(pm, from, pm->n, text, 65536);
+		fprintf(f, "remaining: %s\n", text);
+	}
+	fprintf(f, "# failed pass: %s (#%d)\n# error: ", pm->passes[failed].desc->name, failed);
+	for (const char *e = error; *e; e++) /* one comment line */
+		fputc(*e == '\n' ? ' ' : *e, f);
+	fprintf(f, "\n# the module before it:\n%s", ir ? ir : "");
+	fclose(f);
+	free(text);
+	return buf;
+}
+
+static void write_file(const char *path, const char *text, size_t len)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return;
-	char text[4096];
-	vc_pm_print(pm, text, sizeof text);
-	fprintf(f, "# vta compile reproducer: re-run with `vta compile --replay=%s -o OUT.vtam`\n", path);
-	fprintf(f, "pipeline: %s\n%s", text, context ? context : "");
-	fprintf(f, "# failed pass: %s (#%d)\n# error: %s\n", pm->passes[failed].desc->name, failed, m->diag.msg);
-	fprintf(f, "# module before the failing pass:\n");
-	for (const char *s = ir_before ? ir_before : ""; *s;) {
-		const char *e = strchr(s, '\n');
-		size_t len = e ? (size_t)(e - s) : strlen(s);
-		fprintf(f, "#   %.*s\n", (int)len, s);
-		s += len + (e ? 1 : 0);
-	}
+	fwrite(text, 1, len, f);
 	fclose(f);
+}
+
+/* One pass on one unit, with the hooks, printing, timing and verifier. */
+static int run_one(vc_pass *p, vc_module *m, vc_unit *u, const vc_instr *instr, FILE *out)
+{
+	const vc_pass_desc *d = p->desc;
+	char where[64] = "";
+	if (u->anchor == VC_ANCHOR_KERNEL)
+		snprintf(where, sizeof where, " (kernel @k%d)", u->kernel->id);
+	if (instr->before_pass)
+		instr->before_pass(instr->hook_ctx, p, m, u);
+	if (matches(instr->print_before, d->name)) {
+		fprintf(out, "// -----// IR before %s%s //----- //\n", d->name, where);
+		if (u->anchor == VC_ANCHOR_KERNEL)
+			vc_print_kernel(out, u->kernel, VC_PRINT_ELIDE);
+		else
+			vc_print_graph(out, m);
+	}
+	double t0 = now();
+	int rc = d->run(p, m, u);
+	p->seconds += now() - t0;
+	if (!rc && instr->verify_each &&
+	    (u->anchor == VC_ANCHOR_KERNEL ? vc_verify_kernel(m, u->kernel) : vc_verify(m))) {
+		char pre[128];
+		snprintf(pre, sizeof pre, "verifier failed after pass %s: ", d->name);
+		vc_error_prefix(m, pre);
+		rc = -1;
+	} else if (rc) {
+		if (m->diag.count == 0)
+			vc_error(m, NULL, "pass %s failed without a diagnostic", d->name);
+		char pre[128];
+		snprintf(pre, sizeof pre, "pass %s%s: ", d->name, where);
+		vc_error_prefix(m, pre);
+	}
+	if (instr->after_pass)
+		instr->after_pass(instr->hook_ctx, p, m, u, rc);
+	if (instr->print_after && (rc || matches(instr->print_after, d->name))) {
+		fprintf(out, "// -----// IR after %s%s%s //----- //\n", d->name, where, rc ? " (failed)" : "");
+		if (u->anchor == VC_ANCHOR_KERNEL)
+			vc_print_kernel(out, u->kernel, VC_PRINT_ELIDE);
+		else
+			vc_print_graph(out, m);
+	}
+	return rc;
+}
+
+static char *module_text(const vc_module *m)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	vc_print_module(f, m, 0);
+	fclose(f);
+	return buf;
 }
 
 int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
@@ -370,65 +530,60 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 		vc_error_prefix(m, "verifier failed on the input module: ");
 		return -1;
 	}
-	double total = now();
 	for (int i = 0; i < pm->n; i++) {
-		vc_pass *p = &pm->passes[i];
-		const vc_pass_desc *d = p->desc;
-		memset(p->stat, 0, sizeof p->stat);
-		char *before = NULL;
-		size_t before_len = 0;
-		if (instr->reproducer) {
-			FILE *mf = open_memstream(&before, &before_len);
-			if (mf) {
-				vc_print_graph(mf, m);
-				fclose(mf);
-			}
+		memset(pm->passes[i].stat, 0, sizeof pm->passes[i].stat);
+		pm->passes[i].seconds = 0;
+	}
+	double total = now();
+	/* Steps: a pass on the module, graph or stream; or a kernel group, run
+	 * as a pipeline on each kernel in turn. */
+	for (int i = 0, j; i < pm->n; i = j) {
+		int group = pm->passes[i].group_anchor == VC_ANCHOR_KERNEL && pm->passes[i].desc->anchor == VC_ANCHOR_KERNEL;
+		for (j = i + 1; group && j < pm->n && pm->passes[j].group == pm->passes[i].group; j++)
+			;
+		char *before = instr->reproducer ? module_text(m) : NULL;
+		if (before && instr->guard) {
+			size_t len;
+			char *crash = render_reproducer(pm, i, i, "the pass crashed (a signal while it ran)", before,
+							instr->repro_context, &len);
+			if (crash)
+				instr->guard(instr->hook_ctx, crash, len);
+			free(crash);
 		}
-		if (matches(instr->print_before, d->name)) {
-			fprintf(out, "// -----// IR before %s //----- //\n", d->name);
-			vc_print_graph(out, m);
-		}
-		double t0 = now();
-		int rc = 0;
-		if (d->anchor == VC_ANCHOR_KERNEL) {
-			for (int k = 0; k < m->n_kernels && !rc; k++) {
-				vc_unit u = {.anchor = VC_ANCHOR_KERNEL, .kernel = m->kernels[k], .index = k};
-				rc = d->run(p, m, &u);
-			}
+		int rc = 0, failed = i;
+		if (!group) {
+			vc_unit u = {.anchor = pm->passes[i].desc->anchor, .index = 0};
+			rc = run_one(&pm->passes[i], m, &u, instr, out);
 		} else {
-			vc_unit u = {.anchor = d->anchor, .index = 0};
-			rc = d->run(p, m, &u);
-		}
-		p->seconds = now() - t0;
-		if (!rc && instr->verify_each && vc_verify(m)) {
-			char pre[128];
-			snprintf(pre, sizeof pre, "verifier failed after pass %s: ", d->name);
-			vc_error_prefix(m, pre);
-			rc = -1;
-		}
-		if (rc) {
-			if (m->diag.count == 0)
-				vc_error(m, NULL, "pass %s failed without a diagnostic", d->name);
-			if (strncmp(m->diag.msg, "verifier", 8)) {
+			for (int k = 0; k < m->n_kernels && !rc; k++)
+				for (int q = i; q < j && !rc; q++) {
+					vc_unit u = {.anchor = VC_ANCHOR_KERNEL, .kernel = m->kernels[k], .index = k};
+					rc = run_one(&pm->passes[q], m, &u, instr, out);
+					failed = q;
+				}
+			if (!rc && instr->verify_each && vc_verify(m)) {
 				char pre[128];
-				snprintf(pre, sizeof pre, "pass %s: ", d->name);
+				snprintf(pre, sizeof pre, "verifier failed after kernel group from %s: ", pm->passes[i].desc->name);
 				vc_error_prefix(m, pre);
+				rc = -1;
 			}
-			if (instr->reproducer)
-				write_reproducer(instr->reproducer, pm, i, before, m, instr->repro_context);
-			if (instr->print_after) {
-				fprintf(out, "// -----// IR after %s (failed) //----- //\n", d->name);
-				vc_print_graph(out, m);
+		}
+		if (instr->guard)
+			instr->guard(instr->hook_ctx, NULL, 0);
+		if (rc) {
+			if (instr->reproducer) {
+				size_t len;
+				char *r = render_reproducer(pm, i, failed, m->diag.msg, before, instr->repro_context, &len);
+				if (r)
+					write_file(instr->reproducer, r, len);
+				free(r);
 			}
 			free(before);
 			return -1;
 		}
 		free(before);
-		m->props = (m->props & ~d->invalidates_props) | d->provides_props;
-		if (matches(instr->print_after, d->name)) {
-			fprintf(out, "// -----// IR after %s //----- //\n", d->name);
-			vc_print_graph(out, m);
-		}
+		for (int q = i; q < j; q++)
+			m->props = (m->props & ~pm->passes[q].desc->invalidates_props) | pm->passes[q].desc->provides_props;
 	}
 	total = now() - total;
 	if (instr->time_passes) {

@@ -4,6 +4,7 @@
  * options, parsed and validated, and their statistics): what pass code calls.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,16 @@ int vc_pass_opt_index(const vc_pass_desc *d, const char *name)
 		if (!strcmp(d->opts[i].name, name))
 			return i;
 	return -1;
+}
+
+static int vc_pass_set_opt_text(vc_pass *p, int i, const char *text, char *err, size_t n)
+{
+	if (strlen(text) >= sizeof p->o.s[i]) {
+		snprintf(err, n, "pass %s: option %s is too long", p->desc->name, p->desc->opts[i].name);
+		return -1;
+	}
+	snprintf(p->o.s[i], sizeof p->o.s[i], "%s", text);
+	return 0;
 }
 
 /* Parse text as option i of pass p; message in err on failure. */
@@ -56,13 +67,29 @@ int vc_pass_set_opt(vc_pass *p, int i, const char *text, char *err, size_t n)
 			return -1;
 		}
 		break;
-	case VC_OPT_STRING:
-		if (strlen(text) >= sizeof p->o.s[i]) {
-			snprintf(err, n, "pass %s: option %s is too long", p->desc->name, o->name);
-			return -1;
+	case VC_OPT_ENUM: {
+		const char *c = o->choices ? o->choices : "";
+		size_t len = strlen(text);
+		int64_t idx = 0;
+		for (;;) {
+			const char *e = strchr(c, '|');
+			size_t cl = e ? (size_t)(e - c) : strlen(c);
+			if (len && cl == len && !strncmp(c, text, len))
+				break;
+			if (!e) {
+				snprintf(err, n, "pass %s: option %s is one of %s, got '%s'", p->desc->name, o->name,
+					 o->choices ? o->choices : "(none)", text);
+				return -1;
+			}
+			c = e + 1;
+			idx++;
 		}
-		snprintf(p->o.s[i], sizeof p->o.s[i], "%s", text);
-		break;
+		p->o.i[i] = idx;
+		return vc_pass_set_opt_text(p, i, text, err, n); /* the text is kept too */
+	}
+	case VC_OPT_STRING:
+	case VC_OPT_LIST:
+		return vc_pass_set_opt_text(p, i, text, err, n);
 	}
 	return 0;
 }
@@ -108,4 +135,69 @@ void vc_stat_add(vc_pass *p, const char *name, int64_t v)
 			p->stat[i] += v;
 			return;
 		}
+}
+
+int vc_opt_list_count(const vc_pass *p, const char *name)
+{
+	const char *s = vc_opt_str(p, name);
+	if (!*s)
+		return 0;
+	int k = 1;
+	for (; *s; s++)
+		k += *s == ',';
+	return k;
+}
+
+int vc_opt_list_item(const vc_pass *p, const char *name, int i, char *buf, size_t n)
+{
+	const char *s = vc_opt_str(p, name);
+	if (i < 0 || i >= vc_opt_list_count(p, name))
+		return -1;
+	for (; i > 0; i--)
+		s = strchr(s, ',') + 1;
+	const char *e = strchr(s, ',');
+	size_t len = e ? (size_t)(e - s) : strlen(s);
+	if (len >= n)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	return 0;
+}
+
+static void list_props(FILE *f, const char *what, uint64_t props)
+{
+	if (!props)
+		return;
+	fprintf(f, "    %-12s", what);
+	for (int b = 0; b < VC_PROP_COUNT_; b++)
+		if (props >> b & 1)
+			fprintf(f, " %s", vc_prop_name(b));
+	fputc('\n', f);
+}
+
+void vc_pass_list(FILE *f)
+{
+	static const char *const kinds[] = {"int", "float", "bool", "string", "enum", "list"};
+	fprintf(f, "passes (name, level: what it does):\n");
+	for (int i = 0; i < vc_pass_count(); i++) {
+		const vc_pass_desc *d = vc_pass_at(i);
+		fprintf(f, "  %s  [%s]  %s\n", d->name, vc_anchor_name(d->anchor), d->summary);
+		list_props(f, "requires", d->requires_props);
+		list_props(f, "provides", d->provides_props);
+		list_props(f, "invalidates", d->invalidates_props);
+		for (int o = 0; o < VC_MAX_OPTS && d->opts[o].name; o++) {
+			const vc_opt_decl *od = &d->opts[o];
+			fprintf(f, "    option %s: %s", od->name, kinds[od->kind]);
+			if (od->kind == VC_OPT_ENUM)
+				fprintf(f, " (%s)", od->choices ? od->choices : "");
+			fprintf(f, " = '%s'  %s\n", od->def, od->help ? od->help : "");
+		}
+		for (int s = 0; s < VC_MAX_STATS && d->stats[s]; s++)
+			fprintf(f, "%s%s", s ? ", " : "    statistics: ", d->stats[s]);
+		if (d->stats[0])
+			fputc('\n', f);
+	}
+	fprintf(f, "named pipelines:\n");
+	for (int i = 0; vc_pipeline_name_at(i); i++)
+		fprintf(f, "  %s = %s\n", vc_pipeline_name_at(i), vc_pipeline_named(vc_pipeline_name_at(i)));
 }

@@ -22,16 +22,19 @@ typedef enum vc_anchor {
 } vc_anchor;
 const char *vc_anchor_name(vc_anchor a);
 
-typedef enum vc_opt_kind { VC_OPT_INT, VC_OPT_FLOAT, VC_OPT_BOOL, VC_OPT_STRING } vc_opt_kind;
+/* Option kinds. ENUM: one of the decl's choices ("a|b|c"); LIST: items
+ * separated by ',' (quote the value in pipeline text: cpu="a,b"). */
+typedef enum vc_opt_kind { VC_OPT_INT, VC_OPT_FLOAT, VC_OPT_BOOL, VC_OPT_STRING, VC_OPT_ENUM, VC_OPT_LIST } vc_opt_kind;
 
 typedef struct vc_opt_decl {
 	const char *name;
 	vc_opt_kind kind;
 	const char *def; /* default, as text */
 	const char *help;
+	const char *choices; /* VC_OPT_ENUM: "a|b|c" */
 } vc_opt_decl;
 
-#define VC_MAX_OPTS 12
+#define VC_MAX_OPTS 16
 #define VC_MAX_STATS 8
 
 /* Option values of one pass instance (parsed and validated). */
@@ -62,12 +65,17 @@ typedef struct vc_pass_desc {
 	int (*run)(vc_pass *p, vc_module *m, vc_unit *u);
 } vc_pass_desc;
 
-/* An instance in a pipeline: its options and statistics. */
+/* An instance in a pipeline: its options and statistics. Consecutive
+ * passes with the same group form one anchor(...) group of the text; the
+ * passes of a kernel group run as a pipeline on each kernel in turn. */
 struct vc_pass {
 	const vc_pass_desc *desc;
 	vc_opts o;
 	int64_t stat[VC_MAX_STATS];
 	double seconds;
+	int group;
+	vc_anchor group_anchor;
+	int bare; /* not written inside an anchor(...) */
 };
 
 
@@ -85,6 +93,16 @@ typedef struct vc_instr {
 				    * (model, calib, calib-count) so that
 				    * `vta compile --replay=FILE` re-runs it */
 	FILE *out;                /* where reports go (stderr if NULL) */
+	/* Hooks (optional), called around every run of a pass on a unit; after
+	 * gets rc != 0 when the pass (or the verifier after it) failed. */
+	void *hook_ctx;
+	void (*before_pass)(void *ctx, const vc_pass *p, vc_module *m, const vc_unit *u);
+	void (*after_pass)(void *ctx, const vc_pass *p, vc_module *m, const vc_unit *u, int rc);
+	/* The crash guard: with a reproducer, called before each pass (or
+	 * kernel group) with the reproducer text to write should it crash, and
+	 * with NULL after it returned (cli/guard.c writes it from a signal
+	 * handler). */
+	void (*guard)(void *ctx, const char *repro, size_t len);
 } vc_instr;
 
 /* Parse pipeline text; NULL with a message in err on failure. Names of
@@ -103,10 +121,16 @@ void vc_pm_keep(vc_pm *pm, int from, int to);
  * tests use it for deliberately broken passes). */
 int vc_pm_append(vc_pm *pm, const vc_pass_desc *d, char *err, size_t n);
 /* Option accessors for pass code (by declared name). */
-int64_t vc_opt_int(const vc_pass *p, const char *name);
+int64_t vc_opt_int(const vc_pass *p, const char *name); /* also ENUM: the choice's index */
 double vc_opt_float(const vc_pass *p, const char *name);
 const char *vc_opt_str(const vc_pass *p, const char *name);
 void vc_stat_add(vc_pass *p, const char *name, int64_t v);
+/* VC_OPT_LIST: the number of items, and item i into buf (0, or -1 if absent). */
+int vc_opt_list_count(const vc_pass *p, const char *name);
+int vc_opt_list_item(const vc_pass *p, const char *name, int i, char *buf, size_t n);
+/* `vta opt --list-passes`: every pass (level, properties, options,
+ * statistics) and the named pipelines. */
+void vc_pass_list(FILE *f);
 
 extern const char *const vc_default_pipeline;
 
@@ -120,7 +144,9 @@ int vc_pass_opt_index(const vc_pass_desc *d, const char *name);
 const vc_pass_desc *vc_pass_lookup(const char *name);
 int vc_pass_count(void);
 const vc_pass_desc *vc_pass_at(int i);
-/* The text of a named pipeline ("vta-default", "float"), or NULL. */
+/* The text of a named pipeline ("vta-default", "float"), or NULL; the i-th
+ * name (NULL past the end). */
 const char *vc_pipeline_named(const char *name);
+const char *vc_pipeline_name_at(int i);
 
 #endif /* VC_PASS_H */

@@ -3,16 +3,47 @@
  * Every pass of the compiler, in the order of the default pipeline, and the
  * named pipelines. The only file that knows all passes.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "graph/graph.h"
 #include "quant/quant.h"
 #include "vta/codegen.h"
 
+/* inject-fault: a pass that fails on purpose (tests of the verifier, the
+ * reproducer and the crash guard; docs/passes.md). */
+static int inject_fault(vc_pass *p, vc_module *m, vc_unit *u)
+{
+	if (vc_opt_int(p, "kernel") != u->kernel->id)
+		return 0;
+	switch (vc_opt_int(p, "mode")) {
+	case 0:
+		return vc_error(m, u->kernel->node, "inject-fault: the error asked for on kernel @k%d", u->kernel->id);
+	case 1:
+		abort();
+	default: /* a GEMM past the micro-ops loaded for it: the verifier's to catch */
+		for (int i = 0; i < u->kernel->n; i++)
+			if (u->kernel->code[i].insn.opcode == VTA_OPCODE_GEMM && !u->kernel->code[i].insn.reset) {
+				u->kernel->code[i].insn.uop_end += 200;
+				break;
+			}
+		return 0;
+	}
+}
+
+static const vc_pass_desc vc_pass_inject_fault = {
+	.name = "inject-fault",
+	.summary = "testing aid: fail, crash or break a GEMM's micro-op range on one kernel",
+	.anchor = VC_ANCHOR_KERNEL,
+	.opts = {{"mode", VC_OPT_ENUM, "error", "what to do", "error|crash|break-uops"},
+		 {"kernel", VC_OPT_INT, "0", "the kernel id to do it on"}},
+	.run = inject_fault,
+};
+
 static const vc_pass_desc *const registry[] = {
 	&vc_pass_canonicalize, &vc_pass_fold_bn, &vc_pass_fold_const, &vc_pass_quantize, &vc_pass_partition,
 	&vc_pass_pack,         &vc_pass_fuse,    &vc_pass_tile,       &vc_pass_lower,    &vc_pass_tokens,
-	&vc_pass_emit,
+	&vc_pass_emit,         &vc_pass_inject_fault,
 };
 #define N_PASSES ((int)(sizeof registry / sizeof registry[0]))
 
@@ -44,6 +75,11 @@ const vc_pass_desc *vc_pass_lookup(const char *name)
 		if (!strcmp(registry[i]->name, name))
 			return registry[i];
 	return NULL;
+}
+
+const char *vc_pipeline_name_at(int i)
+{
+	return i >= 0 && (size_t)i < sizeof named / sizeof named[0] ? named[i].name : NULL;
 }
 
 const char *vc_pipeline_named(const char *name)

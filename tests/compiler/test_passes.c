@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The pass infrastructure: pipeline text (groups kept as written, named
+ * pipelines composing, enum and list options, quoting), kernel groups run
+ * as a pipeline on each kernel in turn (the hooks see the order), the pass
+ * list, and reproducers: a deliberately failing pass (inject-fault) leaves
+ * a reproducer that `vta opt REPRO` replays to the same failure, for an
+ * error, a verifier failure and a crash (in a child process).
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "artifact/artifact.h"
+#include "cli/cli.h"
+#include "import/import.h"
+
+static void canonical(const char *text, const char *expect)
+{
+	char err[512], out[1024];
+	vc_pm *pm = vc_pm_parse(text, err, sizeof err);
+	if (!pm)
+		printf("%s: %s\n", text, err);
+	CHECK(pm != NULL);
+	if (!pm)
+		return;
+	CHECK_EQ(vc_pm_print(pm, out, sizeof out), 0);
+	if (strcmp(out, expect))
+		printf("%s -> %s, expected %s\n", text, out, expect);
+	CHECK(!strcmp(out, expect));
+	/* the canonical text is a fixed point */
+	vc_pm *again = vc_pm_parse(out, err, sizeof err);
+	CHECK(again != NULL);
+	char out2[1024] = "";
+	if (again)
+		vc_pm_print(again, out2, sizeof out2);
+	CHECK(!strcmp(out, out2));
+	vc_pm_free(again);
+	vc_pm_free(pm);
+}
+
+static void refused(const char *text, const char *needle)
+{
+	char err[512] = "";
+	vc_pm *pm = vc_pm_parse(text, err, sizeof err);
+	CHECK(pm == NULL);
+	vc_pm_free(pm);
+	CHECK_STR_CONTAINS(err, needle);
+}
+
+static void pipeline_text(void)
+{
+	canonical("canonicalize,fold-bn", "module(graph(canonicalize,fold-bn))");
+	canonical("graph(canonicalize),graph(fold-bn)", "module(graph(canonicalize),graph(fold-bn))");
+	canonical("kernel(tile),kernel(lower,tokens)", "module(kernel(tile),kernel(lower,tokens))");
+	canonical("float,graph(quantize)", "module(graph(canonicalize,fold-bn,fold-const),graph(quantize))");
+	canonical("vta-default,stream(emit)",
+		  "module(graph(canonicalize,fold-bn,fold-const,quantize,partition,fuse,pack),kernel(tile,lower,tokens),"
+		  "stream(emit),stream(emit))");
+	canonical("partition{cpu=\"a,b{c}\"}", "module(graph(partition{cpu=\"a,b{c}\"}))");
+	canonical("partition{cpu=\"q\\\"uote\"}", "module(graph(partition{cpu=\"q\\\"uote\"}))");
+	canonical("kernel(inject-fault{mode=crash,kernel=2})", "module(kernel(inject-fault{mode=crash,kernel=2}))");
+	refused("kernel(inject-fault{mode=boom})", "option mode is one of error|crash|break-uops, got 'boom'");
+	refused("partition{cpu=\"a", "missing '\"'");
+	refused("graph(vta-default)", "in named pipeline vta-default: pipeline: module(...) cannot nest inside graph(...)");
+	refused("graph(tile)", "pass tile runs on kernel units, not inside graph(...)");
+
+	/* enum index and list items through the accessors */
+	static const vc_pass_desc d = {
+		.name = "t",
+		.opts = {{"e", VC_OPT_ENUM, "b", "", "a|b|c"}, {"l", VC_OPT_LIST, "", ""}},
+	};
+	vc_pass p;
+	char err[256], item[16];
+	CHECK_EQ(vc_pass_init(&p, &d, err, sizeof err), 0);
+	CHECK_EQ(vc_opt_int(&p, "e"), 1);
+	CHECK_EQ(vc_opt_list_count(&p, "l"), 0);
+	CHECK_EQ(vc_pass_set_opt(&p, 0, "c", err, sizeof err), 0);
+	CHECK_EQ(vc_opt_int(&p, "e"), 2);
+	CHECK_EQ(vc_pass_set_opt(&p, 1, "x,yy,z", err, sizeof err), 0);
+	CHECK_EQ(vc_opt_list_count(&p, "l"), 3);
+	CHECK_EQ(vc_opt_list_item(&p, "l", 1, item, sizeof item), 0);
+	CHECK(!strcmp(item, "yy"));
+	CHECK_EQ(vc_opt_list_item(&p, "l", 3, item, sizeof item), -1);
+}
+
+static void list_passes(void)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+	vc_pass_list(f);
+	fclose(f);
+	CHECK(vc_pass_count() >= 12);
+	for (int i = 0; i < vc_pass_count(); i++) {
+		char line[96];
+		snprintf(line, sizeof line, "\n  %s  [%s]", vc_pass_at(i)->name, vc_anchor_name(vc_pass_at(i)->anchor));
+		CHECK_STR_CONTAINS(buf, line);
+	}
+	CHECK_STR_CONTAINS(buf, "    option mode: enum (error|crash|break-uops) = 'error'");
+	CHECK_STR_CONTAINS(buf, "\n  vta-default = module(graph(");
+	free(buf);
+}
+
+/* MNIST compiled through pack (the graph level's last pass). */
+static vc_module *mnist_packed(void)
+{
+	char model[1024], images[1024], err[1024];
+	snprintf(model, sizeof model, "%s/../shared/models/mnist-8.onnx", test_root());
+	snprintf(images, sizeof images, "%s/../shared/data/mnist-10k-images-idx3-ubyte", test_root());
+	vc_module *m = vc_module_new();
+	CHECK_EQ(vc_import_file(m, model), 0);
+	vc_compile_opts co = {.pipeline = "graph(canonicalize,fold-bn,fold-const,quantize,partition,fuse,pack)",
+			      .calib_path = images, .calib_count = 20};
+	CHECK_EQ(vc_compile(m, &co, err, sizeof err), 0);
+	return m;
+}
+
+typedef struct trace {
+	char text[1024];
+	size_t k;
+} trace;
+
+static void record(void *ctx, const vc_pass *p, vc_module *m, const vc_unit *u)
+{
+	(void)m;
+	trace *t = ctx;
+	int w = snprintf(t->text + t->k, sizeof t->text - t->k, "%s%s", t->k ? " " : "", p->desc->name);
+	t->k += w > 0 ? (size_t)w : 0;
+	if (u->anchor == VC_ANCHOR_KERNEL) {
+		w = snprintf(t->text + t->k, sizeof t->text - t->k, "@%d", u->index);
+		t->k += w > 0 ? (size_t)w : 0;
+	}
+}
+
+static void run_traced(vc_module *m, const char *pipeline, const char *expect)
+{
+	char err[512];
+	vc_pm *pm = vc_pm_parse(pipeline, err, sizeof err);
+	CHECK(pm != NULL);
+	trace t = {.k = 0};
+	vc_instr in = {.verify_each = 1, .hook_ctx = &t, .before_pass = record};
+	CHECK_EQ(vc_pm_run(pm, m, &in), 0);
+	if (strcmp(t.text, expect))
+		printf("%s ran %s\n", pipeline, t.text);
+	CHECK(!strcmp(t.text, expect));
+	vc_pm_free(pm);
+}
+
+static void kernel_groups(void)
+{
+	vc_module *a = mnist_packed(), *b = mnist_packed();
+	CHECK_EQ(a->n_kernels, 3);
+	run_traced(a, "kernel(tile,lower,tokens),stream(emit)",
+		   "tile@0 lower@0 tokens@0 tile@1 lower@1 tokens@1 tile@2 lower@2 tokens@2 emit");
+	run_traced(b, "kernel(tile),kernel(lower),kernel(tokens),stream(emit)",
+		   "tile@0 tile@1 tile@2 lower@0 lower@1 lower@2 tokens@0 tokens@1 tokens@2 emit");
+	uint8_t *x = NULL, *y = NULL;
+	size_t lx = 0, ly = 0;
+	CHECK_EQ(vc_artifact_bytes(a, &x, &lx), 0);
+	CHECK_EQ(vc_artifact_bytes(b, &y, &ly), 0);
+	CHECK(lx == ly && lx > 0 && !memcmp(x, y, lx));
+	free(x);
+	free(y);
+	vc_module_free(a);
+	vc_module_free(b);
+}
+
+static char *slurp(const char *path)
+{
+	size_t len;
+	char err[256];
+	uint8_t *b = vc_read_all(path, &len, err, sizeof err);
+	if (!b)
+		return NULL;
+	char *s = realloc(b, len + 1);
+	s[len] = 0;
+	return s;
+}
+
+/* The first line of text that starts with prefix. */
+static void line_of(const char *text, const char *prefix, char *out, size_t n)
+{
+	out[0] = 0;
+	const char *s = text ? strstr(text, prefix) : NULL;
+	if (!s)
+		return;
+	size_t k = strcspn(s, "\n");
+	snprintf(out, n, "%.*s", (int)k, s);
+}
+
+static int opt(int argc, char **argv)
+{
+	fflush(stdout);
+	return vta_cmd_opt(argc, argv);
+}
+
+/* Run vta opt in a child; its exit status as waitpid gives it. */
+static int opt_child(int argc, char **argv)
+{
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(vta_cmd_opt(argc, argv));
+	int st = 0;
+	waitpid(pid, &st, 0);
+	return st;
+}
+
+static void reproducers(void)
+{
+	char dir[] = "/tmp/test_passes_XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char ir[128], out[128], r1[128], r2[128], r1opt[160], r2opt[160];
+	snprintf(ir, sizeof ir, "%s/packed.ir", dir);
+	snprintf(out, sizeof out, "%s/out.ir", dir);
+	snprintf(r1, sizeof r1, "%s/r1.txt", dir);
+	snprintf(r2, sizeof r2, "%s/r2.txt", dir);
+	snprintf(r1opt, sizeof r1opt, "--reproducer=%s", r1);
+	snprintf(r2opt, sizeof r2opt, "--reproducer=%s", r2);
+	vc_module *m = mnist_packed();
+	char err[512];
+	CHECK_EQ(vc_write_ir(m, ir, err, sizeof err), 0);
+	vc_module_free(m);
+
+	static const struct {
+		const char *passes, *error;
+	} cases[] = {
+		{"--passes=kernel(tile,lower,inject-fault{kernel=1})",
+		 "# error: pass inject-fault (kernel @k1): node %"},
+		{"--passes=kernel(tile,lower,inject-fault{mode=break-uops,kernel=2},tokens)",
+		 "# error: verifier failed after pass inject-fault: node %"},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *a1[] = {ir, (char *)cases[i].passes, "--verify-each", r1opt, "-o", out};
+		CHECK_EQ(opt(6, a1), 1);
+		char *t1 = slurp(r1);
+		CHECK(t1 != NULL);
+		CHECK_STR_CONTAINS(t1, "# vta compile reproducer");
+		CHECK_STR_CONTAINS(t1, cases[i].error);
+		/* the module before the kernel group, so the whole group re-runs */
+		CHECK_STR_CONTAINS(t1, "\nremaining: module(kernel(tile,lower,inject-fault");
+		CHECK_STR_CONTAINS(t1, "\nmodule {config=");
+		CHECK_STR_CONTAINS(t1, " props=imported,canonical,bn_folded,const_folded,quantized,partitioned,packed,fused ");
+		/* replaying fails the same way */
+		char *a2[] = {r1, "--verify-each", r2opt};
+		CHECK_EQ(opt(3, a2), 1);
+		char *t2 = slurp(r2);
+		char e1[512], e2[512];
+		line_of(t1, "# error: ", e1, sizeof e1);
+		line_of(t2, "# error: ", e2, sizeof e2);
+		CHECK(e1[0] && !strcmp(e1, e2));
+		free(t1);
+		free(t2);
+		unlink(r1);
+		unlink(r2);
+	}
+
+	/* a crash: the guard writes the reproducer from the signal handler */
+	char *c1[] = {ir, "--passes=kernel(tile,inject-fault{mode=crash,kernel=1}),kernel(lower)", r1opt, "-o", out};
+	int st = opt_child(5, c1);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
+	char *t1 = slurp(r1);
+	CHECK(t1 != NULL);
+	CHECK_STR_CONTAINS(t1, "# error: the pass crashed");
+	CHECK_STR_CONTAINS(t1, "\nremaining: module(kernel(tile,inject-fault{mode=crash,kernel=1}),kernel(lower))\n");
+	char *c2[] = {r1, r2opt};
+	st = opt_child(2, c2);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT);
+	char *t2 = slurp(r2);
+	CHECK(t2 != NULL && t1 != NULL && !strcmp(strstr(t1, "\nremaining:"), strstr(t2, "\nremaining:")));
+	free(t1);
+	free(t2);
+	/* the same pipeline without the fault compiles */
+	char *ok[] = {ir, "--passes=kernel(tile,lower,tokens),stream(emit)", "--verify-each", "-o", out};
+	CHECK_EQ(opt(5, ok), 0);
+	unlink(ir);
+	unlink(out);
+	unlink(r1);
+	unlink(r2);
+	rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+	static const test_case_t cases[] = {
+		{"pipeline_text", pipeline_text},
+		{"list_passes", list_passes},
+		{"kernel_groups", kernel_groups},
+		{"reproducers", reproducers},
+		{NULL, NULL},
+	};
+	return test_main(argc, argv, cases);
+}
