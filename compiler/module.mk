@@ -10,7 +10,7 @@ VC_SRCS := $(addprefix compiler/, \
 	ir/ir.c ir/print.c ir/parse.c ir/verify.c ir/verify_code.c ir/util.c \
 	exec/tensor.c exec/ref.c exec/ref_int8.c exec/ref_float.c exec/interp.c exec/detect.c \
 	import/import.c import/onnx.c import/flatbuf.c import/tflite.c import/darknet.c \
-	pass/pass.c pass/manager.c pass/registry.c \
+	pass/pass.c pass/manager.c pass/registry.c pass/analysis.c \
 	graph/canonicalize.c graph/fold_bn.c graph/fold_const.c graph/partition.c graph/fuse.c graph/pack.c \
 	quant/calibrate.c quant/quantize.c \
 	vta/plan.c vta/tile.c vta/lower.c vta/tokens.c vta/emit.c vta/cost.c \

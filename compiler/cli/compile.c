@@ -185,6 +185,8 @@ int vta_cmd_compile(int argc, char **argv)
 			print_pipeline = 1;
 		else if (!strcmp(argv[i], "--verify-each"))
 			o.instr.verify_each = 1;
+		else if (!strcmp(argv[i], "--verify-analyses"))
+			o.instr.verify_analyses = 1;
 		else if (!strcmp(argv[i], "--time-passes"))
 			o.instr.time_passes = 1;
 		else if (!strcmp(argv[i], "--stats"))

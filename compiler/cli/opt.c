@@ -35,7 +35,7 @@ const char vta_opt_usage[] =
 	"  --passes=TEXT|NAME        pipeline text or a named pipeline; empty: nothing runs;\n"
 	"                            'default': the rest of vta-default from the file's level\n"
 	"  --calib=FILE|synthetic --calib-count=N   calibration samples (for quantize)\n"
-	"  --verify-each --time-passes --stats   instruments\n"
+	"  --verify-each --verify-analyses --time-passes --stats   instruments\n"
 	"  --reproducer=FILE         on a failure or crash, the module before the failing pass and\n"
 	"                            the rest of the pipeline, for `vta opt FILE`\n"
 	"  --print-ir-before=PASS|all --print-ir-after=PASS|all\n"
@@ -126,6 +126,8 @@ int vta_cmd_opt(int argc, char **argv)
 			o.instr.reproducer = v;
 		else if (!strcmp(argv[i], "--verify-each"))
 			o.instr.verify_each = 1;
+		else if (!strcmp(argv[i], "--verify-analyses"))
+			o.instr.verify_analyses = 1;
 		else if (!strcmp(argv[i], "--time-passes"))
 			o.instr.time_passes = 1;
 		else if (!strcmp(argv[i], "--stats"))

@@ -466,6 +466,8 @@ static int run_one(vc_pass *p, vc_module *m, vc_unit *u, const vc_instr *instr, 
 		else
 			vc_print_graph(out, m);
 	}
+	if (instr->verify_analyses) /* every analysis cached, so every one is checked */
+		vc_am_compute_all(u->am, m);
 	double t0 = now();
 	int rc = d->run(p, m, u);
 	p->seconds += now() - t0;
@@ -475,6 +477,8 @@ static int run_one(vc_pass *p, vc_module *m, vc_unit *u, const vc_instr *instr, 
 		snprintf(pre, sizeof pre, "verifier failed after pass %s: ", d->name);
 		vc_error_prefix(m, pre);
 		rc = -1;
+	} else if (!rc) {
+		rc = vc_am_after_pass(u->am, m, d, instr->verify_analyses);
 	} else if (rc) {
 		if (m->diag.count == 0)
 			vc_error(m, NULL, "pass %s failed without a diagnostic", d->name);
@@ -534,6 +538,9 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 		memset(pm->passes[i].stat, 0, sizeof pm->passes[i].stat);
 		pm->passes[i].seconds = 0;
 	}
+	vc_am *am = vc_am_new();
+	if (!am)
+		return vc_error(m, NULL, "out of memory");
 	double total = now();
 	/* Steps: a pass on the module, graph or stream; or a kernel group, run
 	 * as a pipeline on each kernel in turn. */
@@ -552,12 +559,12 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 		}
 		int rc = 0, failed = i;
 		if (!group) {
-			vc_unit u = {.anchor = pm->passes[i].desc->anchor, .index = 0};
+			vc_unit u = {.anchor = pm->passes[i].desc->anchor, .index = 0, .am = am};
 			rc = run_one(&pm->passes[i], m, &u, instr, out);
 		} else {
 			for (int k = 0; k < m->n_kernels && !rc; k++)
 				for (int q = i; q < j && !rc; q++) {
-					vc_unit u = {.anchor = VC_ANCHOR_KERNEL, .kernel = m->kernels[k], .index = k};
+					vc_unit u = {.anchor = VC_ANCHOR_KERNEL, .kernel = m->kernels[k], .index = k, .am = am};
 					rc = run_one(&pm->passes[q], m, &u, instr, out);
 					failed = q;
 				}
@@ -579,12 +586,14 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 				free(r);
 			}
 			free(before);
+			vc_am_free(am);
 			return -1;
 		}
 		free(before);
 		for (int q = i; q < j; q++)
 			m->props = (m->props & ~pm->passes[q].desc->invalidates_props) | pm->passes[q].desc->provides_props;
 	}
+	vc_am_free(am);
 	total = now() - total;
 	if (instr->time_passes) {
 		fprintf(out, "===-------------------------------------------------------------------------===\n");

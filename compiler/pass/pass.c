@@ -185,6 +185,12 @@ void vc_pass_list(FILE *f)
 		list_props(f, "requires", d->requires_props);
 		list_props(f, "provides", d->provides_props);
 		list_props(f, "invalidates", d->invalidates_props);
+		uint32_t keep = vc_pass_preserves(d);
+		fprintf(f, "    preserves   ");
+		for (int a = 0; a < VC_AN_COUNT; a++)
+			if (keep >> a & 1)
+				fprintf(f, " %s", vc_analysis_name((vc_analysis_id)a));
+		fprintf(f, "%s\n", keep ? "" : " (no analysis)");
 		for (int o = 0; o < VC_MAX_OPTS && d->opts[o].name; o++) {
 			const vc_opt_decl *od = &d->opts[o];
 			fprintf(f, "    option %s: %s", od->name, kinds[od->kind]);

@@ -47,11 +47,23 @@ typedef struct vc_opts {
 
 typedef struct vc_pass vc_pass;
 
+/* Analyses (analysis.c), cached for one pipeline run. */
+typedef enum vc_analysis_id {
+	VC_AN_LIVENESS,     /* last user of every node in program order */
+	VC_AN_GEOMETRY,     /* vc_geom of every kernel */
+	VC_AN_CODE_SUMMARY, /* per kernel: instructions by opcode, micro-ops, tokens, micro-op executions */
+	VC_AN_COUNT
+} vc_analysis_id;
+#define VC_PRESERVES(a) (1u << (a))
+#define VC_PRESERVES_ALL ((1u << VC_AN_COUNT) - 1)
+typedef struct vc_am vc_am;
+
 /* The unit a pass runs on: the module plus, for kernel passes, one kernel. */
 typedef struct vc_unit {
 	vc_anchor anchor;
 	vc_kernel *kernel; /* VC_ANCHOR_KERNEL */
 	int index;
+	vc_am *am; /* the run's analyses: vc_analysis_get(u->am, m, id, &bytes) */
 } vc_unit;
 
 /* The one pass type: a static descriptor. */
@@ -59,6 +71,7 @@ typedef struct vc_pass_desc {
 	const char *name, *summary;
 	vc_anchor anchor;
 	uint64_t requires_props, provides_props, invalidates_props;
+	uint32_t preserves; /* VC_PRESERVES bits, for passes outside the registry's table */
 	vc_opt_decl opts[VC_MAX_OPTS];
 	const char *stats[VC_MAX_STATS];
 	/* 0 on success; -1 with a diagnostic in m->diag. */
@@ -84,6 +97,7 @@ typedef struct vc_pm vc_pm;
 /* Instruments (all optional). */
 typedef struct vc_instr {
 	int verify_each;
+	int verify_analyses; /* recompute every cached analysis after each pass; a stale one fails */
 	int time_passes;
 	int stats;
 	const char *print_before; /* pass name, or "all" */
@@ -140,7 +154,21 @@ int vc_pass_init(vc_pass *p, const vc_pass_desc *d, char *err, size_t n);
 int vc_pass_set_opt(vc_pass *p, int i, const char *text, char *err, size_t n);
 int vc_pass_opt_index(const vc_pass_desc *d, const char *name);
 
+/* analysis.c: the result of an analysis (computed now unless cached);
+ * NULL when out of memory. The manager's side: */
+const void *vc_analysis_get(vc_am *am, vc_module *m, vc_analysis_id id, size_t *bytes);
+const char *vc_analysis_name(vc_analysis_id id);
+vc_am *vc_am_new(void);
+void vc_am_free(vc_am *am);
+void vc_am_compute_all(vc_am *am, vc_module *m);
+/* After pass d: drop what it does not preserve; with verify, recompute the
+ * rest and fail (-1, message in m) on a stale one. */
+int vc_am_after_pass(vc_am *am, vc_module *m, const vc_pass_desc *d, int verify);
+
 /* registry.c */
+/* The analyses a pass preserves (VC_PRESERVES bits): the desc's own
+ * .preserves, or the registry's table for the compiler's passes. */
+uint32_t vc_pass_preserves(const vc_pass_desc *d);
 const vc_pass_desc *vc_pass_lookup(const char *name);
 int vc_pass_count(void);
 const vc_pass_desc *vc_pass_at(int i);

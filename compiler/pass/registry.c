@@ -77,6 +77,28 @@ const vc_pass_desc *vc_pass_lookup(const char *name)
 	return NULL;
 }
 
+/* What each pass preserves, in one place to review: graph passes change the
+ * nodes (nothing holds); tile and emit leave graph and code alone; lower and
+ * tokens write the kernel code. */
+static const struct {
+	const char *name;
+	uint32_t preserves;
+} preserved[] = {
+	{"tile", VC_PRESERVES_ALL},
+	{"lower", VC_PRESERVES(VC_AN_LIVENESS) | VC_PRESERVES(VC_AN_GEOMETRY)},
+	{"tokens", VC_PRESERVES(VC_AN_LIVENESS) | VC_PRESERVES(VC_AN_GEOMETRY)},
+	{"emit", VC_PRESERVES_ALL},
+	{"inject-fault", VC_PRESERVES_ALL}, /* a lie for mode=break-uops: --verify-analyses catches it */
+};
+
+uint32_t vc_pass_preserves(const vc_pass_desc *d)
+{
+	for (size_t i = 0; i < sizeof preserved / sizeof preserved[0]; i++)
+		if (vc_pass_lookup(preserved[i].name) == d)
+			return preserved[i].preserves;
+	return d->preserves;
+}
+
 const char *vc_pipeline_name_at(int i)
 {
 	return i >= 0 && (size_t)i < sizeof named / sizeof named[0] ? named[i].name : NULL;

@@ -4,7 +4,8 @@
  * of the default pipeline on MNIST, ResNet-8 (TFLite, float and int8) and
  * the Darknet cfgs (synthetic weights); a module parsed from the text of
  * the last graph pass compiles to the same artifact as the original; bad
- * text is refused with the line and what was wrong.
+ * text is refused with the line and what was wrong. Every pass runs with
+ * --verify-each and --verify-analyses.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -80,7 +81,7 @@ static int run_text(vc_module *m, const char *pipeline)
 	CHECK(pm != NULL);
 	if (!pm)
 		return -1;
-	vc_instr in = {.verify_each = 1};
+	vc_instr in = {.verify_each = 1, .verify_analyses = 1};
 	int rc = vc_pm_run(pm, m, &in);
 	if (rc)
 		printf("%s: %s\n", pipeline, m->diag.msg);
@@ -96,7 +97,7 @@ static void check_model(vc_module *m, const char *what, const char *calib, int c
 {
 	char err[1024];
 	vc_compile_opts co = {.pipeline = "canonicalize", .calib_path = calib, .calib_count = calib_count,
-			      .instr = {.verify_each = 1}};
+			      .instr = {.verify_each = 1, .verify_analyses = 1}};
 	if (every)
 		vc_module_free(round_trip(m, what));
 	CHECK_EQ(vc_compile(m, &co, err, sizeof err), 0);

@@ -5,7 +5,8 @@
  * as a pipeline on each kernel in turn (the hooks see the order), the pass
  * list, and reproducers: a deliberately failing pass (inject-fault) leaves
  * a reproducer that `vta opt REPRO` replays to the same failure, for an
- * error, a verifier failure and a crash (in a child process).
+ * error, a verifier failure and a crash (in a child process); a pass that
+ * declares an analysis preserved but changes it fails --verify-analyses.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -259,6 +260,18 @@ static void reproducers(void)
 		unlink(r1);
 		unlink(r2);
 	}
+
+	/* a pass that declares code-summary preserved but changes the code */
+	char *st1[] = {ir, "--passes=kernel(tile,lower,inject-fault{mode=break-uops,kernel=0})", "--verify-analyses",
+		       r1opt, "-o", out};
+	CHECK_EQ(opt(6, st1), 1);
+	char *ts = slurp(r1);
+	CHECK_STR_CONTAINS(ts, "# error: --verify-analyses: analysis code-summary is stale after pass inject-fault, "
+			       "which declares it preserved");
+	free(ts);
+	unlink(r1);
+	char *st2[] = {ir, "--passes=default", "--verify-analyses", "--verify-each", "-o", out};
+	CHECK_EQ(opt(6, st2), 0);
 
 	/* a crash: the guard writes the reproducer from the signal handler */
 	char *c1[] = {ir, "--passes=kernel(tile,inject-fault{mode=crash,kernel=1}),kernel(lower)", r1opt, "-o", out};
