@@ -172,7 +172,15 @@ int vta_cmd_opt(int argc, char **argv)
 			memcpy(remaining, rem, k);
 			remaining[k] = 0;
 			passes = remaining;
-			fprintf(stderr, "vta opt: replaying %s: --passes='%s'\n", in, passes);
+			const char *ins = strstr(text ? (const char *)text : "", "\ninstruments: ");
+			if (ins && ins < ir) {
+				char line[128];
+				snprintf(line, sizeof line, "%.*s", (int)strcspn(ins + 1, "\n"), ins + 1);
+				o.instr.verify_each |= strstr(line, "--verify-each") != NULL;
+				o.instr.verify_analyses |= strstr(line, "--verify-analyses") != NULL;
+			}
+			fprintf(stderr, "vta opt: replaying %s: --passes='%s'%s%s\n", in, passes,
+				o.instr.verify_each ? " --verify-each" : "", o.instr.verify_analyses ? " --verify-analyses" : "");
 		}
 		ir++;
 	} else

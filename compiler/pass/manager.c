@@ -417,7 +417,7 @@ static void missing_props(uint64_t need, uint64_t have, char *buf, size_t n)
  * `vta opt FILE` runs the remaining pipeline on it.
  */
 static char *render_reproducer(const vc_pm *pm, int from, int failed, const char *error, const char *ir,
-			       const char *context, size_t *len)
+			       const vc_instr *instr, size_t *len)
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
@@ -428,9 +428,12 @@ static char *render_reproducer(const vc_pm *pm, int from, int failed, const char
 		vc_pm_print(pm, text, 65536);
 		fprintf(f, "# vta compile reproducer: `vta opt FILE` runs the remaining pipeline on the module below;\n"
 			   "# `vta compile --replay=FILE -o OUT.vtam` re-runs the whole pipeline from the model\n");
-		fprintf(f, "pipeline: %s\n%s", text, context ? context : "");
+		fprintf(f, "pipeline: %s\n%s", text, instr->repro_context ? instr->repro_context : "");
 		print_range(pm, from, pm->n, text, 65536);
 		fprintf(f, "remaining: %s\n", text);
+		if (instr->verify_each || instr->verify_analyses) /* vta opt FILE turns them on */
+			fprintf(f, "instruments:%s%s\n", instr->verify_each ? " --verify-each" : "",
+				instr->verify_analyses ? " --verify-analyses" : "");
 	}
 	fprintf(f, "# failed pass: %s (#%d)\n# error: ", pm->passes[failed].desc->name, failed);
 	for (const char *e = error; *e; e++) /* one comment line */
@@ -551,8 +554,8 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 		char *before = instr->reproducer ? module_text(m) : NULL;
 		if (before && instr->guard) {
 			size_t len;
-			char *crash = render_reproducer(pm, i, i, "the pass crashed (a signal while it ran)", before,
-							instr->repro_context, &len);
+			char *crash = render_reproducer(pm, i, i, "the pass crashed (a signal while it ran)", before, instr,
+							&len);
 			if (crash)
 				instr->guard(instr->hook_ctx, crash, len);
 			free(crash);
@@ -580,7 +583,7 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 		if (rc) {
 			if (instr->reproducer) {
 				size_t len;
-				char *r = render_reproducer(pm, i, failed, m->diag.msg, before, instr->repro_context, &len);
+				char *r = render_reproducer(pm, i, failed, m->diag.msg, before, instr, &len);
 				if (r)
 					write_file(instr->reproducer, r, len);
 				free(r);
