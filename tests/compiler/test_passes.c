@@ -7,7 +7,13 @@
  * a reproducer that `vta opt REPRO` replays to the same failure, for an
  * error, a verifier failure and a crash (in a child process); a pass that
  * declares an analysis preserved but changes it fails --verify-analyses.
+ * Pass tests from IR files: every tests/compiler/passes/NAME.ir holds a
+ * module, a `# RUN: PIPELINE` line and the expected result as `# CHECK:`
+ * (substrings of the printed module, in order), `# CHECK-NOT:` (absent
+ * between the previous and the next match) or `# ERROR:` (the pipeline
+ * fails with a message containing it).
  */
+#include <dirent.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +305,130 @@ static void reproducers(void)
 	rmdir(dir);
 }
 
+/* The text after "# KEY: " on each line, in order, as directives. */
+typedef struct directive {
+	char kind; /* 'C' check, 'N' check-not, 'E' error, 'R' run */
+	char text[512];
+} directive;
+
+static int directives(const char *file, directive *d, int max)
+{
+	static const struct {
+		const char *key;
+		char kind;
+	} keys[] = {{"# CHECK: ", 'C'}, {"# CHECK-NOT: ", 'N'}, {"# ERROR: ", 'E'}, {"# RUN: ", 'R'}};
+	int n = 0;
+	for (const char *s = file; s && *s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+			size_t kl = strlen(keys[k].key);
+			if (!strncmp(s, keys[k].key, kl) && n < max) {
+				d[n].kind = keys[k].kind;
+				snprintf(d[n].text, sizeof d[n].text, "%.*s", (int)strcspn(s + kl, "\n"), s + kl);
+				n++;
+			}
+		}
+	return n;
+}
+
+static void run_ir_file(const char *path)
+{
+	char *file = slurp(path);
+	CHECK(file != NULL);
+	if (!file)
+		return;
+	directive d[64];
+	int nd = directives(file, d, 64);
+	const char *run = NULL;
+	for (int i = 0; i < nd; i++)
+		if (d[i].kind == 'R')
+			run = d[i].text;
+	CHECK(run != NULL);
+	vc_module *m = vc_module_new();
+	int rc = vc_parse_module(m, path, file, strlen(file));
+	if (rc)
+		printf("%s: %s\n", path, m->diag.msg);
+	CHECK_EQ(rc, 0);
+	char err[512];
+	vc_pm *pm = run && !rc ? vc_pm_parse(run, err, sizeof err) : NULL;
+	CHECK(rc || pm != NULL);
+	if (pm) {
+		vc_instr in = {.verify_each = 1, .verify_analyses = 1};
+		int prc = vc_pm_run(pm, m, &in);
+		char *out = NULL;
+		size_t len;
+		FILE *f = open_memstream(&out, &len);
+		vc_print_module(f, m, 0);
+		fclose(f);
+		const char *at = out;
+		for (int i = 0; i < nd; i++) {
+			if (d[i].kind == 'E') {
+				if (!prc || !strstr(m->diag.msg, d[i].text))
+					printf("%s: expected the error '%s', got '%s'\n", path, d[i].text,
+					       prc ? m->diag.msg : "(none)");
+				CHECK(prc && strstr(m->diag.msg, d[i].text));
+			} else if (d[i].kind == 'C') {
+				if (prc)
+					printf("%s: %s\n", path, m->diag.msg);
+				const char *hit = prc ? NULL : strstr(at, d[i].text);
+				if (!hit && !prc)
+					printf("%s: CHECK '%s' not found after byte %zu\n", path, d[i].text, (size_t)(at - out));
+				CHECK(hit != NULL);
+				if (hit)
+					at = hit + strlen(d[i].text);
+			} else if (d[i].kind == 'N') {
+				/* absent up to the next CHECK's match (or the end) */
+				const char *end = NULL;
+				for (int j = i + 1; j < nd && !end; j++)
+					if (d[j].kind == 'C')
+						end = strstr(at, d[j].text);
+				const char *bad = strstr(at, d[i].text);
+				int found = bad && (!end || bad < end);
+				if (found)
+					printf("%s: CHECK-NOT '%s' found at byte %zu\n", path, d[i].text, (size_t)(bad - out));
+				CHECK(!found);
+			}
+		}
+		free(out);
+		vc_pm_free(pm);
+	}
+	vc_module_free(m);
+	free(file);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void ir_files(void)
+{
+	/* the files are written for the default configuration (their headers) */
+	if (strcmp(VTA_CONFIG_NAME, "1x16_i8w8a32_15_15_18_17"))
+		return;
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s/tests/compiler/passes", test_root());
+	DIR *dp = opendir(dir);
+	CHECK(dp != NULL);
+	if (!dp)
+		return;
+	char *names[128];
+	int n = 0;
+	for (struct dirent *e; (e = readdir(dp)) && n < 128;) {
+		size_t l = strlen(e->d_name);
+		if (l > 3 && !strcmp(e->d_name + l - 3, ".ir"))
+			names[n++] = strdup(e->d_name);
+	}
+	closedir(dp);
+	qsort(names, (size_t)n, sizeof names[0], by_name);
+	CHECK(n >= 7);
+	for (int i = 0; i < n; i++) {
+		char path[1400];
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		run_ir_file(path);
+		free(names[i]);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const test_case_t cases[] = {
@@ -306,6 +436,7 @@ int main(int argc, char **argv)
 		{"list_passes", list_passes},
 		{"kernel_groups", kernel_groups},
 		{"reproducers", reproducers},
+		{"ir_files", ir_files},
 		{NULL, NULL},
 	};
 	return test_main(argc, argv, cases);
