@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The kernel and stream verifiers: MNIST compiled to the kernel level (after
- * tokens) and to the stream level (after emit) verifies; then, for every
- * check, the printed IR with one instruction changed so that it violates
- * that check (or, at the stream level, the encoded image changed) must be
- * refused with the kernel, the instruction and what is wrong. A
+ * tokens) and to the stream level (after emit) verifies (every kernel check
+ * has its failing IR file, tests/compiler/passes/verify-*.ir, run by
+ * test_passes); the stream checks on the emitted 1x1 convolution of
+ * tests/compiler/passes/emit.ir with its encoded image changed; a
  * deliberately broken pass is caught after it runs, with its name.
  */
 #include <stdlib.h>
@@ -59,105 +59,47 @@ static vc_module *parse(const char *text)
 	return m;
 }
 
-/* text with the first `from` after `anchor` replaced by `to`. */
-static char *replace(const char *text, const char *anchor, const char *from, const char *to)
-{
-	const char *a = strstr(text, anchor);
-	const char *p = a ? strstr(a, from) : NULL;
-	if (!p) {
-		printf("'%s' not found after '%s'\n", from, anchor);
-		CHECK(0);
-		return NULL;
-	}
-	size_t n = strlen(text), lf = strlen(from), lt = strlen(to);
-	char *out = malloc(n - lf + lt + 1);
-	memcpy(out, text, (size_t)(p - text));
-	memcpy(out + (p - text), to, lt);
-	memcpy(out + (p - text) + lt, p + lf, n - (size_t)(p - text) - lf + 1);
-	return out;
-}
-
-/* The kernel-level IR with `from` (inside kernel @k0) replaced by `to` must
- * fail verification with a message containing `needle`. */
-static void refuse(const char *text, const char *from, const char *to, const char *needle)
-{
-	char *bad = replace(text, "kernel @k0 ", from, to);
-	if (!bad)
-		return;
-	vc_module *m = parse(bad);
-	int rc = vc_verify(m);
-	if (rc != -1)
-		printf("'%s' -> '%s' verified, expected '%s'\n", from, to, needle);
-	CHECK_EQ(rc, -1);
-	if (rc == -1 && !strstr(m->diag.msg, needle))
-		printf("'%s' -> '%s': %s\n", from, to, m->diag.msg);
-	CHECK_STR_CONTAINS(m->diag.msg, needle);
-	vc_module_free(m);
-	free(bad);
-}
-
-/* The instruction text below is that of the default configuration. */
+/* The test modules of tests/compiler/passes are for the default configuration. */
 static int default_config(void)
 {
 	return !strcmp(VTA_CONFIG_NAME, "1x16_i8w8a32_15_15_18_17");
 }
 
-/* The kernel @k0 of MNIST (a 5x5 conv, 28x28 output; vta configuration):
- *   0 load uop, 1 gemm reset, 2 load inp, 3 load wgt push_next, 4 load uop,
- *   5 gemm pop_prev, 6 load acc (bias), 7 load uop, 8 alu add (bias),
- *   9 alu add, 10 alu shr, 11 alu max 0, 12 alu min 127 push_next,
- *   13 store pop_prev push_prev, 14 finish pop_next */
-static void kernel_checks(void)
+/* A module of tests/compiler/passes (its # comments are skipped). */
+static vc_module *pass_file(const char *name)
 {
-	char *text = mnist_text(KERNEL_PIPELINE);
+	char path[1024];
+	snprintf(path, sizeof path, "%s/tests/compiler/passes/%s", test_root(), name);
+	size_t len;
+	char err[256];
+	uint8_t *text = vc_read_all(path, &len, err, sizeof err);
+	CHECK(text != NULL);
 	if (!text)
-		return;
-	vc_module *ok = parse(text);
-	CHECK_EQ(vc_verify(ok), 0);
-	vc_module_free(ok);
-	if (!default_config()) {
-		free(text);
-		return;
-	}
-	/* GEMM and ALU indices for every micro-op and iteration */
-	/* slot 1 holds micro-op (0,0,0): dst = 80 o + 4 q first reaches 2048 at o = 26, q = 0 */
-	refuse(text, "gemm uop=1,101 iter=28,7 dst=28,4", "gemm uop=1,101 iter=28,7 dst=80,4",
-	       "kernel @k0 insn 5 (gemm): acc (dst) index 2080 at micro-op 1 iteration (26,0) is past the end of the "
-	       "buffer (2048 rows)");
-	refuse(text, "src=32,4 wgt=0,0", "src=80,4 wgt=0,0", "kernel @k0 insn 5 (gemm): inp (src) index");
-	refuse(text, "src=32,4 wgt=0,0", "src=32,4 wgt=40,0", "kernel @k0 insn 5 (gemm): wgt index");
-	refuse(text, "iter=1,784 dst=784,1 src=1,0", "iter=1,784 dst=784,1 src=1,2",
-	       "kernel @k0 insn 8 (alu add): acc (src) index");
-	/* micro-op ranges */
-	refuse(text, "gemm uop=1,101", "gemm uop=1,102", "kernel @k0 insn 5 (gemm): uses micro-op slot 101, which no earlier LOAD uop filled");
-	refuse(text, "gemm uop=1,101", "gemm uop=7,7", "kernel @k0 insn 5 (gemm): micro-op range 7..7 is not inside");
-	refuse(text, "load uop sram=1 dram=0x1 ", "load uop sram=1 dram=0x10 ",
-	       "kernel @k0 insn 4 (load): micro-ops 16..115 are outside the kernel's 102");
-	/* DMA: SRAM and DRAM ranges */
-	refuse(text, "load inp sram=0 ", "load inp sram=1100 ",
-	       "kernel @k0 insn 2 (load): inp SRAM rows 1100..2123 are past the end of the buffer (2048 rows)");
-	refuse(text, "load inp sram=0 dram=0x0 ", "load inp sram=0 dram=0x10 ",
-	       "kernel @k0 insn 2 (load): DRAM elements 16..799 are past the end of operand inp");
-	refuse(text, "store out sram=0 dram=0x0 y=1 x=784", "store out sram=0 dram=0x0 y=1 x=785",
-	       "kernel @k0 insn 13 (store): DRAM elements 0..784 are past the end of operand out");
-	/* stores only after the requantize clip */
-	refuse(text, "alu min uop=0,1 iter=28,28 dst=28,1 src=28,1 imm=127",
-	       "alu min uop=0,1 iter=28,28 dst=28,1 src=28,1 imm=300",
-	       "kernel @k0 insn 13 (store): stores ACC row 0 before it is clipped to 8 bits (it may hold [0,300])");
-	refuse(text, "alu max uop=0,1 iter=28,28 dst=28,1 src=28,1 imm=0", "alu max uop=0,1 iter=28,28 dst=28,1 src=28,1 imm=-200",
-	       "(it may hold [-200,127])");
-	/* tokens */
-	refuse(text, "stride=25 push_next", "stride=25", "kernel @k0 insn 5 (gemm): waits for a load->compute token that no "
-	       "instruction pushes (deadlock)");
-	refuse(text, "wgt=0,0 pop_prev", "wgt=0,0", "the kernel ends with 1 load->compute token pushed and never popped");
-	refuse(text, "stride=25 push_next", "stride=25 push_prev",
-	       "kernel @k0 insn 3 (load): a load-module instruction cannot use the push_prev queue");
-	/* FINISH */
-	refuse(text, "gemm reset uop=0,1 iter=28,28 dst=28,1 src=0,0 wgt=0,0", "finish",
-	       "kernel @k0 insn 1 (finish): FINISH before the end of the kernel");
-	refuse(text, "} finish pop_next", "} alu min uop=0,1 iter=1,1 dst=0,0 src=0,0 imm=1 pop_next",
-	       "kernel @k0 insn 14 (alu min): the kernel does not end with FINISH");
+		return NULL;
+	vc_module *m = vc_module_new();
+	int rc = vc_parse_module(m, path, (const char *)text, len);
+	if (rc)
+		printf("%s: %s\n", path, m->diag.msg);
+	CHECK_EQ(rc, 0);
 	free(text);
+	return m;
+}
+
+/* MNIST verifies at the kernel and the stream level (every check of each
+ * has a failing IR file in tests/compiler/passes/verify-*.ir). */
+static void mnist_verifies(void)
+{
+	char *k = mnist_text(KERNEL_PIPELINE), *s = mnist_text(NULL);
+	if (k && s) {
+		vc_module *a = parse(k), *b = parse(s);
+		CHECK_EQ(vc_verify(a), 0);
+		CHECK_EQ(vc_verify(b), 0);
+		CHECK(b->stream != NULL);
+		vc_module_free(a);
+		vc_module_free(b);
+	}
+	free(k);
+	free(s);
 }
 
 /* Stream level: the encoded instructions of kernel @k0 changed in the image. */
@@ -182,7 +124,7 @@ static void far_dram(vta_insn_t *in)
 
 static void high_sram(vta_insn_t *in)
 {
-	in->sram_base = 1100;
+	in->sram_base = 2040;
 }
 
 static void no_push(vta_insn_t *in)
@@ -190,20 +132,33 @@ static void no_push(vta_insn_t *in)
 	in->push_next = 0;
 }
 
-static void stream_refuse(const char *text, int insn, void (*change)(vta_insn_t *), int64_t insn_off,
-			  const char *needle)
+/* The 1x1 convolution of tests/compiler/passes/emit.ir after emit, with
+ * one encoded instruction of kernel @k0 changed (or its placement). Its
+ * instructions: 0 load uop, 1 gemm reset, 2 load inp, 3 load wgt push_next,
+ * 4 load uop, 5 gemm pop_prev, ...; the image is 1536 bytes, the
+ * instructions at 1280. */
+static void stream_refuse(int insn, void (*change)(vta_insn_t *), int64_t insn_off, const char *needle)
 {
-	vc_module *m = parse(text);
-	CHECK(m->stream != NULL);
-	if (!m->stream)
+	vc_module *m = pass_file("emit.ir");
+	if (!m)
 		return;
+	char err[256];
+	vc_pm *pm = vc_pm_parse("stream(emit)", err, sizeof err);
+	CHECK_EQ(vc_pm_run(pm, m, NULL), 0);
+	vc_pm_free(pm);
+	CHECK_EQ(vc_verify(m), 0);
+	CHECK(m->stream != NULL);
+	if (!m->stream) {
+		vc_module_free(m);
+		return;
+	}
 	if (change)
 		set_insn(m, insn, change);
 	if (insn_off >= 0)
 		m->kernels[0]->insn_off = insn_off;
 	int rc = vc_verify(m);
-	if (rc == -1 && !strstr(m->diag.msg, needle))
-		printf("%s\n", m->diag.msg);
+	if (rc != -1 || !strstr(m->diag.msg, needle))
+		printf("insn %d: %s\n", insn, rc ? m->diag.msg : "verified");
 	CHECK_EQ(rc, -1);
 	CHECK_STR_CONTAINS(m->diag.msg, needle);
 	vc_module_free(m);
@@ -211,22 +166,13 @@ static void stream_refuse(const char *text, int insn, void (*change)(vta_insn_t 
 
 static void stream_checks(void)
 {
-	char *text = mnist_text(NULL);
-	if (!text)
+	if (!default_config())
 		return;
-	vc_module *ok = parse(text);
-	CHECK_EQ(vc_verify(ok), 0);
-	int64_t size = ok->stream->size;
-	vc_module_free(ok);
-	if (!default_config()) {
-		free(text);
-		return;
-	}
-	stream_refuse(text, 2, far_dram, -1, "stream: kernel @k0 insn 2 (load): DRAM bytes");
-	stream_refuse(text, 2, high_sram, -1, "stream: kernel @k0 insn 2 (load): inp SRAM rows 1100..2123 are past the end");
-	stream_refuse(text, 3, no_push, -1, "stream: kernel @k0 insn 5 (gemm): waits for a load->compute token");
-	stream_refuse(text, 0, NULL, size - 16, "stream: kernel @k0: 15 instructions at");
-	free(text);
+	/* 0x3fffff input elements of 16 bytes: far past the 1536-byte image */
+	stream_refuse(2, far_dram, -1, "stream: kernel @k0 insn 2 (load): DRAM bytes 67108848..67109103 are not inside one segment of the 1536-byte image");
+	stream_refuse(2, high_sram, -1, "stream: kernel @k0 insn 2 (load): inp SRAM rows 2040..2055 are past the end of the buffer (2048 rows)");
+	stream_refuse(3, no_push, -1, "stream: kernel @k0 insn 5 (gemm): waits for a load->compute token");
+	stream_refuse(0, NULL, 1536 - 16, "stream: kernel @k0: 15 instructions at 1520 are not inside one segment of the 1536-byte image");
 }
 
 /* A kernel pass that points a GEMM at micro-ops nobody loaded. */
@@ -251,31 +197,27 @@ static const vc_pass_desc broken = {
 
 static void broken_pass(void)
 {
-	char *text = mnist_text(KERNEL_PIPELINE);
-	if (!text)
+	if (!default_config())
 		return;
-	if (!default_config()) {
-		free(text);
+	vc_module *m = pass_file("tokens.ir"); /* lowered: the GEMM is insn 5, micro-ops 1..4 loaded */
+	if (!m)
 		return;
-	}
-	vc_module *m = parse(text);
 	char err[512];
 	vc_pm *pm = vc_pm_parse("kernel(tokens)", err, sizeof err);
 	CHECK(pm != NULL);
 	CHECK_EQ(vc_pm_append(pm, &broken, err, sizeof err), 0);
 	vc_instr in = {.verify_each = 1};
 	CHECK_EQ(vc_pm_run(pm, m, &in), -1);
-	CHECK_STR_CONTAINS(m->diag.msg, "verifier failed after pass break-gemm: node %");
-	CHECK_STR_CONTAINS(m->diag.msg, "kernel @k0 insn 5 (gemm): uses micro-op slot 101, which no earlier LOAD uop filled");
+	CHECK_STR_CONTAINS(m->diag.msg, "verifier failed after pass break-gemm: node %5 (vta.conv 'conv'): "
+					"kernel @k0 insn 5 (gemm): uses micro-op slot 5, which no earlier LOAD uop filled");
 	vc_pm_free(pm);
 	vc_module_free(m);
-	free(text);
 }
 
 int main(int argc, char **argv)
 {
 	static const test_case_t cases[] = {
-		{"kernel_checks", kernel_checks},
+		{"mnist_verifies", mnist_verifies},
 		{"stream_checks", stream_checks},
 		{"broken_pass", broken_pass},
 		{NULL, NULL},
