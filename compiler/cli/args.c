@@ -137,3 +137,26 @@ int vc_preproc_recorded(const char *path, vc_preproc *p, char *err, size_t n)
 	memcpy(p->std, t.std, sizeof p->std);
 	return 1;
 }
+
+/* The instrument flags vta compile and vta opt share: 1 if argv[*i] was one. */
+int vc_instr_opt(int argc, char **argv, int *i, vc_instr *in)
+{
+	const char *v;
+	if (!strcmp(argv[*i], "--verify-each"))
+		in->verify_each = 1;
+	else if (!strcmp(argv[*i], "--verify-analyses"))
+		in->verify_analyses = 1;
+	else if (!strcmp(argv[*i], "--time-passes"))
+		in->time_passes = 1;
+	else if (!strcmp(argv[*i], "--stats"))
+		in->stats = 1;
+	else if ((v = vc_take_opt(argc, argv, i, "--print-ir-before")))
+		in->print_before = v;
+	else if ((v = vc_take_opt(argc, argv, i, "--print-ir-after")))
+		in->print_after = v;
+	else if ((v = vc_take_opt(argc, argv, i, "--reproducer")))
+		in->reproducer = v;
+	else
+		return 0;
+	return 1;
+}

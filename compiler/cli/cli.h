@@ -100,6 +100,9 @@ int vta_cmd_profile(int argc, char **argv);
 
 /* args.c: --opt=value or --opt value; NULL if argv[*i] is not that option. */
 const char *vc_take_opt(int argc, char **argv, int *i, const char *name);
+/* --verify-each --verify-analyses --time-passes --stats --print-ir-before/after
+ * --reproducer into in; 1 if argv[*i] was one of them. */
+int vc_instr_opt(int argc, char **argv, int *i, vc_instr *in);
 /* Progress for vc_module.progress: "\rwhat: done/total" on stderr (the
  * commands install it only when stderr is a terminal). */
 void vc_tty_progress(void *ctx, const char *what, int done, int total);

@@ -3,7 +3,7 @@
  * The compiler driver (vc_compile) and `vta compile`.
  *
  *   vta compile MODEL.onnx -o MODEL.vtam [--pipeline=TEXT|NAME] [--print-pipeline]
- *       [--verify-each] [--time-passes] [--stats] [--print-ir-before=PASS|all]
+ *       [--verify-each] [--verify-analyses] [--time-passes] [--stats] [--print-ir-before=PASS|all]
  *       [--print-ir-after=PASS|all] [--reproducer=FILE] --calib=DATA|synthetic [--calib-count=N]
  *       [--calib-offset=K]
  *   (DATA: an IDX or CIFAR .bin dataset, a folder of images, an image, raw float32 tensors)
@@ -126,7 +126,7 @@ const char vta_compile_usage[] =
 	"  --synthetic-weights=SEED  Darknet: deterministic random weights from SEED instead\n"
 	"  --input-size=N            Darknet: input N x N instead of the cfg's width x height\n"
 	"  --pipeline=TEXT|NAME      pass pipeline (default vta-default); --print-pipeline shows it\n"
-	"  --verify-each --time-passes --stats   instruments\n"
+	"  --verify-each --verify-analyses --time-passes --stats   instruments\n"
 	"  --print-ir-before=PASS|all --print-ir-after=PASS|all --reproducer=FILE\n"
 	"  --emit-ir=graph|kernel|stream  stop after that level and write its textual IR to -o\n"
 	"                            (continue with `vta opt FILE --passes=default -o MODEL.vtam`)\n"
@@ -183,20 +183,8 @@ int vta_cmd_compile(int argc, char **argv)
 			o.pipeline = v;
 		else if (!strcmp(argv[i], "--print-pipeline"))
 			print_pipeline = 1;
-		else if (!strcmp(argv[i], "--verify-each"))
-			o.instr.verify_each = 1;
-		else if (!strcmp(argv[i], "--verify-analyses"))
-			o.instr.verify_analyses = 1;
-		else if (!strcmp(argv[i], "--time-passes"))
-			o.instr.time_passes = 1;
-		else if (!strcmp(argv[i], "--stats"))
-			o.instr.stats = 1;
-		else if ((v = vc_take_opt(argc, argv, &i, "--print-ir-before")))
-			o.instr.print_before = v;
-		else if ((v = vc_take_opt(argc, argv, &i, "--print-ir-after")))
-			o.instr.print_after = v;
-		else if ((v = vc_take_opt(argc, argv, &i, "--reproducer")))
-			o.instr.reproducer = v;
+		else if (vc_instr_opt(argc, argv, &i, &o.instr))
+			;
 		else if ((v = vc_take_opt(argc, argv, &i, "--calib")))
 			o.calib_path = v;
 		else if ((v = vc_take_opt(argc, argv, &i, "--calib-count")))

@@ -122,20 +122,8 @@ int vta_cmd_opt(int argc, char **argv)
 		else if (!strcmp(argv[i], "--list-passes")) {
 			vc_pass_list(stdout);
 			return 0;
-		} else if ((v = vc_take_opt(argc, argv, &i, "--reproducer")))
-			o.instr.reproducer = v;
-		else if (!strcmp(argv[i], "--verify-each"))
-			o.instr.verify_each = 1;
-		else if (!strcmp(argv[i], "--verify-analyses"))
-			o.instr.verify_analyses = 1;
-		else if (!strcmp(argv[i], "--time-passes"))
-			o.instr.time_passes = 1;
-		else if (!strcmp(argv[i], "--stats"))
-			o.instr.stats = 1;
-		else if ((v = vc_take_opt(argc, argv, &i, "--print-ir-before")))
-			o.instr.print_before = v;
-		else if ((v = vc_take_opt(argc, argv, &i, "--print-ir-after")))
-			o.instr.print_after = v;
+		} else if (vc_instr_opt(argc, argv, &i, &o.instr))
+			;
 		else if ((v = vc_take_opt(argc, argv, &i, "--calib")))
 			o.calib_path = v;
 		else if ((v = vc_take_opt(argc, argv, &i, "--calib-count")))
