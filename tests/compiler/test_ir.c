@@ -217,30 +217,33 @@ static int same_file(const char *a, const char *b)
 /* The commands: vta compile M -o a.vtam equals vta compile M --emit-ir=L -o
  * L.ir then vta opt L.ir --passes=default -o L.vtam, for every level, and
  * vta opt --passes= writes the file it read. */
-static void commands(void)
+/* vta compile M == vta compile M --emit-ir=LEVEL then vta opt --passes=default,
+ * byte for byte, at every level; --passes= writes the file it read. args:
+ * the model and its options (calibration, ...). */
+static void commands_for(char **args, int nargs)
 {
-	char model[1024], calib[1100], dir[] = "/tmp/test_ir_XXXXXX";
-	shared_path(model, sizeof model, "models/mnist-8.onnx");
-	snprintf(calib, sizeof calib, "--calib=%s/../shared/data/mnist-10k-images-idx3-ubyte", test_root());
+	char dir[] = "/tmp/test_ir_XXXXXX";
 	CHECK(mkdtemp(dir) != NULL);
-	char a[128], ir[128], rt[128], b[128];
+	char a[128], ir[128], rt[128], b[128], emit[64];
+	char *c[16];
+	CHECK(nargs <= 12);
 	snprintf(a, sizeof a, "%s/a.vtam", dir);
-	char *c1[] = {model, calib, "--calib-count=20", "-o", a};
-	CHECK_EQ(vta_cmd_compile(5, c1), 0);
+	memcpy(c, args, (size_t)nargs * sizeof *c);
+	c[nargs] = "-o", c[nargs + 1] = a;
+	CHECK_EQ(vta_cmd_compile(nargs + 2, c), 0);
 	static const char *const levels[] = {"graph", "kernel", "stream"};
 	for (int i = 0; i < 3; i++) {
-		char emit[64];
 		snprintf(emit, sizeof emit, "--emit-ir=%s", levels[i]);
 		snprintf(ir, sizeof ir, "%s/%s.ir", dir, levels[i]);
 		snprintf(rt, sizeof rt, "%s/%s.rt.ir", dir, levels[i]);
 		snprintf(b, sizeof b, "%s/%s.vtam", dir, levels[i]);
-		char *c2[] = {model, calib, "--calib-count=20", emit, "-o", ir};
-		CHECK_EQ(vta_cmd_compile(6, c2), 0);
+		c[nargs] = emit, c[nargs + 1] = "-o", c[nargs + 2] = ir;
+		CHECK_EQ(vta_cmd_compile(nargs + 3, c), 0);
 		char *o1[] = {ir, "--passes=", "-o", rt};
 		CHECK_EQ(vta_cmd_opt(4, o1), 0);
 		CHECK(same_file(ir, rt));
-		char *o2[] = {ir, "--passes=default", "--verify-each", "-o", b};
-		CHECK_EQ(vta_cmd_opt(5, o2), 0);
+		char *o2[] = {ir, "--passes=default", "--verify-each", "--verify-analyses", "-o", b};
+		CHECK_EQ(vta_cmd_opt(6, o2), 0);
 		CHECK(same_file(a, b));
 		unlink(ir);
 		unlink(rt);
@@ -248,6 +251,25 @@ static void commands(void)
 	}
 	unlink(a);
 	rmdir(dir);
+}
+
+static void commands(void)
+{
+	char model[1024], calib[1100];
+	shared_path(model, sizeof model, "models/mnist-8.onnx");
+	snprintf(calib, sizeof calib, "--calib=%s/../shared/data/mnist-10k-images-idx3-ubyte", test_root());
+	char *mnist[] = {model, calib, "--calib-count=20"};
+	commands_for(mnist, 3);
+	if (!slow_cases_run_here())
+		return;
+	/* the real networks: ResNet-8 (TFLite int8), ResNet-18 (Darknet, synthetic) */
+	snprintf(calib, sizeof calib, "--calib=%s/../shared/data/cifar10-test-2k.bin", test_root());
+	shared_path(model, sizeof model, "models/resnet8-cifar10-int8.tflite");
+	char *r8[] = {model, calib, "--calib-count=8"};
+	commands_for(r8, 3);
+	shared_path(model, sizeof model, "models/resnet18.cfg");
+	char *r18[] = {model, "--synthetic-weights=1", "--input-size=32", "--calib=synthetic", "--calib-count=1"};
+	commands_for(r18, 5);
 }
 
 /* Text that must be refused, and a piece of the message. */
