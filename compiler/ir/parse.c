@@ -95,7 +95,8 @@ static int ident(lexer *lx, char *out, size_t n)
 	return k ? 0 : fail(lx, "expected an identifier");
 }
 
-static int integer(lexer *lx, int64_t *v)
+/* allow_hex = 0 inside AxB lists, where "0x5" is 0 by 5, not five. */
+static int integer_ex(lexer *lx, int64_t *v, int allow_hex)
 {
 	skip_ws(lx);
 	/* strtoll needs a terminated string: copy the digits */
@@ -104,7 +105,7 @@ static int integer(lexer *lx, int64_t *v)
 	const char *q = lx->p;
 	if (q < lx->end && (*q == '-' || *q == '+'))
 		buf[k++] = *q++;
-	int hex = lx->end - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X');
+	int hex = allow_hex && lx->end - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X');
 	if (hex) {
 		buf[k++] = *q++;
 		buf[k++] = *q++;
@@ -116,13 +117,15 @@ static int integer(lexer *lx, int64_t *v)
 		return fail(lx, "expected an integer");
 	errno = 0;
 	char *e;
-	long long x = strtoll(buf, &e, 0);
+	long long x = strtoll(buf, &e, hex ? 16 : 10);
 	if (errno || *e)
 		return fail(lx, "integer '%s' out of range", buf);
 	*v = x;
 	lx->p = q;
 	return 0;
 }
+
+static int integer(lexer *lx, int64_t *v) { return integer_ex(lx, v, 1); }
 
 static int int_in(lexer *lx, int64_t lo, int64_t hi, int *v)
 {
@@ -185,7 +188,7 @@ static int int_list(lexer *lx, char sep, int count, int64_t *v)
 			return fail(lx, "expected '%c' (%d values)", sep, count);
 		if (i)
 			lx->p++;
-		if (integer(lx, &v[i]))
+		if (integer_ex(lx, &v[i], sep != 'x'))
 			return -1;
 	}
 	return 0;
@@ -583,7 +586,8 @@ static int parse_kernel(lexer *lx)
 		if (ident(lx, key, sizeof key) || expect(lx, "=") || integer(lx, &v))
 			return -1;
 		int *i32 = !strcmp(key, "th") ? &k->tile.th : !strcmp(key, "tco") ? &k->tile.tco : !strcmp(key, "tci") ? &k->tile.tci
-			 : !strcmp(key, "pingpong") ? &k->tile.pingpong : !strcmp(key, "tiled") ? &k->tiled : NULL;
+			 : !strcmp(key, "pingpong") ? &k->tile.pingpong : !strcmp(key, "tiled") ? &k->tiled
+			 : !strcmp(key, "rows-outer") ? &k->tile.rows_outer : !strcmp(key, "resident") ? &k->tile.resident : NULL;
 		int64_t *i64 = !strcmp(key, "insn-off") ? &k->insn_off : !strcmp(key, "insn-count") ? &k->insn_count
 			     : !strcmp(key, "uop-off") ? &k->uop_off : !strcmp(key, "macs") ? &k->macs : NULL;
 		if (i32) {

@@ -182,7 +182,7 @@ static void print_hex(FILE *f, const uint8_t *p, size_t bytes, unsigned flags)
 }
 
 static const char *const arg_names[VC_NARGS] = {"inp", "wgt", "bias", "out", "uop", "res"};
-static const char *const res_names[VC_NRES] = {"inp0", "inp1", "wgt0", "wgt1", "acc0", "acc1", "uop"};
+static const char *const res_names[VC_NRES] = {"inp0", "inp1", "wgt0", "wgt1", "acc0", "acc1", "uop", "rin0", "rin1", "wid"};
 
 const char *vc_kernel_arg_name(int arg)
 {
@@ -215,9 +215,10 @@ void vc_print_kernel(FILE *f, const vc_kernel *kn, unsigned flags)
 {
 	(void)flags;
 	fprintf(f, "kernel @k%d for %%%d {th=%d tco=%d tci=%d pingpong=%d tiled=%d insn-off=%" PRId64 " insn-count=%" PRId64
-		   " uop-off=%" PRId64 " macs=%" PRId64 "} {\n",
+		   " uop-off=%" PRId64 " macs=%" PRId64 "%s%s} {\n",
 		kn->id, kn->node->id, kn->tile.th, kn->tile.tco, kn->tile.tci, kn->tile.pingpong, kn->tiled, kn->insn_off,
-		kn->insn_count, kn->uop_off, kn->macs);
+		kn->insn_count, kn->uop_off, kn->macs, kn->tile.rows_outer ? " rows-outer=1" : "",
+		kn->tile.resident ? " resident=1" : "");
 	if (kn->n_uops) {
 		fprintf(f, "  uops [");
 		for (int i = 0; i < kn->n_uops; i++) {

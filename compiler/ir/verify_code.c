@@ -367,8 +367,13 @@ int vc_verify_kernel(vc_module *m, const vc_kernel *k)
 			continue; /* check_code names what is wrong */
 		uint32_t eb = vta_mem_elem_bytes(ki->insn.memory_type);
 		if (ki->arg == VC_ARG_UOP) {
-			if (ki->insn.memory_type != VTA_MEM_ID_UOP)
-				rc = fail(&c, "operand uop on a %s transfer", vta_mem_name(ki->insn.memory_type));
+			/* the kernel's constant words: micro-ops, or a block loaded into another
+			 * buffer from them (the residual GEMM's identity weights) */
+			if (ki->insn.memory_type != VTA_MEM_ID_UOP && eb &&
+			    (dram_last(&ki->insn) + 1) * eb > (int64_t)k->n_uops * 4)
+				rc = fail(&c, "%s elements %u..%" PRId64 " are past the kernel's %d constant words",
+					  vta_mem_name(ki->insn.memory_type), ki->insn.dram_base, dram_last(&ki->insn),
+					  k->n_uops);
 			continue;
 		}
 		const vc_node *t = operand(k, ki->arg);
