@@ -92,9 +92,9 @@ const vc_pass_desc vc_pass_partition = {
 	.anchor = VC_ANCHOR_GRAPH,
 	.requires_props = VC_PROP_QUANTIZED,
 	.provides_props = VC_PROP_PARTITIONED,
-	.opts = {{"cpu", VC_OPT_STRING, "", "ops forced onto the CPU: names or node ids separated by ':'"},
-		 {"verbose", VC_OPT_BOOL, "false", "say why each op stays on the CPU"},
-		 {"depthwise", VC_OPT_STRING, "vta", "depthwise convolutions: vta (block-diagonal GEMM) or cpu (int8 on the host)"}},
+	.opts = {{"cpu", VC_OPT_STRING, "", "ops forced onto the CPU: names or node ids separated by ':'", NULL},
+		 {"verbose", VC_OPT_BOOL, "false", "say why each op stays on the CPU", NULL},
+		 {"depthwise", VC_OPT_STRING, "vta", "depthwise convolutions: vta (block-diagonal GEMM) or cpu (int8 on the host)", NULL}},
 	.stats = {"on-vta", "on-cpu"},
 	.run = partition,
 };

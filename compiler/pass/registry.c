@@ -36,7 +36,7 @@ static const vc_pass_desc vc_pass_inject_fault = {
 	.summary = "testing aid: fail, crash or break a GEMM's micro-op range on one kernel",
 	.anchor = VC_ANCHOR_KERNEL,
 	.opts = {{"mode", VC_OPT_ENUM, "error", "what to do", "error|crash|break-uops"},
-		 {"kernel", VC_OPT_INT, "0", "the kernel id to do it on"}},
+		 {"kernel", VC_OPT_INT, "0", "the kernel id to do it on", NULL}},
 	.run = inject_fault,
 };
 

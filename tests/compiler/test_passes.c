@@ -78,7 +78,7 @@ static void pipeline_text(void)
 	/* enum index and list items through the accessors */
 	static const vc_pass_desc d = {
 		.name = "t",
-		.opts = {{"e", VC_OPT_ENUM, "b", "", "a|b|c"}, {"l", VC_OPT_LIST, "", ""}},
+		.opts = {{"e", VC_OPT_ENUM, "b", "", "a|b|c"}, {"l", VC_OPT_LIST, "", "", NULL}},
 	};
 	vc_pass p;
 	char err[256], item[16];
