@@ -89,6 +89,16 @@ $(BIN)/bench_r18: $(OBJ)/tests/compiler/bench_r18.o $(TEST_HARNESS) $(LIB)/libvt
 		$(VC_LIBS) $(LDLIBS) $(if $(RTLSIM_LIB),$(RTL_LDLIBS))
 -include $(OBJ)/tests/compiler/test_stats.d $(OBJ)/tests/compiler/bench_r18.d
 
+# The cycle model against the RTL (the Verilator model is linked where it is built).
+ifneq ($(RTLSIM_LIB),)
+TEST_PROGS += $(BIN)/tests/compiler/test_cost
+$(BIN)/tests/compiler/test_cost: $(OBJ)/tests/compiler/test_cost.o $(OBJ)/tests/compiler/r18.o $(TEST_HARNESS) $(LIB)/libvtacc.a $(RTL_BACKEND_LINK)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/test_cost.o $(OBJ)/tests/compiler/r18.o $(TEST_HARNESS) $(LIB)/libvtacc.a $(RTL_BACKEND_LINK) \
+		$(VC_LIBS) $(LDLIBS) $(RTL_LDLIBS)
+endif
+-include $(OBJ)/tests/compiler/test_cost.d
+
 # With the Verilator model (hw/module.mk), the bench also runs on the rtl backend.
 BENCH_PROGS += $(BIN)/bench_compiler
 ifneq ($(RTLSIM_LIB),)
