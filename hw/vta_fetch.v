@@ -59,21 +59,40 @@ module vta_fetch #(
   // ---------------------------------------------------------------- requests
   reg  [AddrWidth-1:0] req_addr_q;   // byte address of the next instruction to request
   reg  [31:0]          req_left_q;   // instructions not yet requested
-  reg  [5:0]           pend_n_q;     // instructions of the request on the DMA port
   reg  [LogBuf+1:0]    inflight_q;   // requested (accepted by the DMA), not yet buffered
   reg                  stop_q;       // an illegal instruction was seen: drop the rest of the run
   wire                 buf_full, head_valid;
   wire [127:0]         head;
   wire [LogBuf:0]      buf_count;
 
-  wire [4:0]  to_line = 5'd16 - {1'b0, req_addr_q[7:4]};
-  wire [31:0] group_n = (req_left_q < {27'd0, to_line}) ? req_left_q : {27'd0, to_line};
-  wire [31:0] held    = {{(31-LogBuf){1'b0}}, buf_count} + {31'd0, head_valid} +
-                        {{(30-LogBuf){1'b0}}, inflight_q};
-  wire        room    = (held + group_n) <= (1 << LogBuf);
-  // beats of a request of group_n instructions from req_addr_q
-  wire [AddrWidth-1:0] req_end  = req_addr_q + ({{(AddrWidth-32){1'b0}}, group_n} << 4) - 1'b1;
-  wire [AddrWidth-1:0] req_span = (req_end >> LogBusBytes) - (req_addr_q >> LogBusBytes) + 1'b1;
+  // Request arithmetic on narrow, registered values (make timing,
+  // docs/timing.md): the size of the next group (group_n_q, set at the start and
+  // when a request is accepted, in 5 bits), its beats from the address bits
+  // below the bus width, and the following request's address and count computed
+  // when the request goes out, so the handshake only selects registered values.
+  // instructions of a group from addr: up to the next 256-byte line, at most left
+  function [4:0] group_of;
+    input [31:0] left;
+    input [3:0]  line_pos;  // address bits 7:4
+    reg   [4:0]  to_line;
+    begin
+      to_line  = 5'd16 - {1'b0, line_pos};
+      group_of = ((left[31:5] != 0) || (left[4:0] >= to_line)) ? to_line : left[4:0];
+    end
+  endfunction
+  reg  [4:0]  group_n_q;  // also the size of the request on the DMA port
+  wire [LogBuf+2:0] held = {2'b00, buf_count} + {{(LogBuf+2){1'b0}}, head_valid} +
+                           {1'b0, inflight_q};
+  wire        room     = ({{(LogBuf-2){1'b0}}, group_n_q} + held) <= (1 << LogBuf);
+  // beats of a request of group_n_q instructions from req_addr_q: only the offset
+  // within a beat matters, (off + 16 * group_n_q - 1) / bus bytes + 1
+  wire [15:0] span_end = {{(16-LogBusBytes){1'b0}}, req_addr_q[LogBusBytes-1:0]} +
+                         ({11'd0, group_n_q} << 4) - 16'd1;
+  wire [15:0] req_span = (span_end >> LogBusBytes) + 16'd1;
+  // after this group: the next 256-byte line (a group either ends there or is the
+  // stream's last), and the instructions left
+  reg  [AddrWidth-9:0] next_line_q;
+  reg  [31:0]          next_left_q;
   wire accept = dma_req_valid_o && dma_req_ready_i;
   wire halted = stop_q || halt_i;
 
@@ -175,6 +194,7 @@ module vta_fetch #(
         stop_q     <= 1'b0;
         req_addr_q <= insn_addr_i;
         req_left_q <= insn_count_i;
+        group_n_q  <= group_of(insn_count_i, insn_addr_i[7:4]);
         rcv_addr_q <= insn_addr_i;
         rcv_left_q <= insn_count_i;
       end
@@ -183,19 +203,22 @@ module vta_fetch #(
       if (dma_req_valid_o) begin
         if (accept) begin
           dma_req_valid_o <= 1'b0;
-          req_addr_q <= req_addr_q + ({{(AddrWidth-6){1'b0}}, pend_n_q} << 4);
-          req_left_q <= req_left_q - {26'd0, pend_n_q};
+          req_addr_q <= {next_line_q, 4'd0, req_addr_q[3:0]};
+          req_left_q <= next_left_q;
+          group_n_q  <= group_of(next_left_q, 4'd0);
         end else if (halted) begin
           dma_req_valid_o <= 1'b0;
         end
       end else if (req_left_q != 0 && !halted && room) begin
         dma_req_valid_o <= 1'b1;
         dma_req_addr_o  <= {req_addr_q[AddrWidth-1:LogBusBytes], {LogBusBytes{1'b0}}};
-        dma_req_beats_o <= Wide ? group_n[BeatWidth-1:0] * BeatsPerIns : req_span[BeatWidth-1:0];
-        pend_n_q        <= group_n[5:0];
+        dma_req_beats_o <= Wide ? {{(BeatWidth-5){1'b0}}, group_n_q} * BeatsPerIns :
+                                  {{(BeatWidth-16){1'b0}}, req_span};
+        next_line_q     <= req_addr_q[AddrWidth-1:8] + 1'b1;
+        next_left_q     <= req_left_q - {27'd0, group_n_q};
       end
       if (halted && !accept) req_left_q <= 0;
-      inflight_q <= inflight_q + (accept ? {{(LogBuf-4){1'b0}}, pend_n_q} : {(LogBuf+2){1'b0}}) -
+      inflight_q <= inflight_q + (accept ? {{(LogBuf-3){1'b0}}, group_n_q} : {(LogBuf+2){1'b0}}) -
                     {{(LogBuf+1){1'b0}}, buf_push};
 
       // data: instructions in stream order
@@ -213,6 +236,6 @@ module vta_fetch #(
   end
 
   // buf_full cannot happen: a group is requested only when it fits
-  wire unused_ok = buf_full ^ (^req_span) ^ (^req_end) ^ (^asm_q);
+  wire unused_ok = buf_full ^ (^req_span) ^ (^asm_q);
 endmodule
 `resetall

@@ -130,7 +130,11 @@ module vta_top #(
   wire [TokW-1:0] l2g_cnt, g2l_cnt, g2s_cnt, s2g_cnt;
 
   // ---------------------------------------------------------------- AXI4-Lite slave
-  wire wr_go = s_axil_awvalid && s_axil_wvalid && !s_axil_bvalid;
+  // A write is decoded in the cycle of its handshake; a start or soft-reset
+  // request acts in the next cycle (from registers: it fans out to every
+  // module), and B follows it, so the host sees the effect once it has B.
+  reg  wr_pend_q;     // a write was accepted last cycle: B goes out now
+  wire wr_go = s_axil_awvalid && s_axil_wvalid && !s_axil_bvalid && !wr_pend_q;
   wire rd_go = s_axil_arvalid && !s_axil_rvalid;
   assign s_axil_awready = wr_go;
   assign s_axil_wready  = wr_go;
@@ -144,10 +148,13 @@ module vta_top #(
   // progress; otherwise it is refused and STATUS_ERR_BUSY is raised.
   wire start_req   = wr_go && wa == `VTA_REG_FETCH_CTRL && wd[0];
   wire dev_busy    = running_q || fetch_start_q || sr_active;
-  wire fetch_start = start_req && !dev_busy;
-  wire start_busy  = start_req && dev_busy;
-  wire sr_req      = wr_go && wa == `VTA_REG_CONTROL && wd[`VTA_CONTROL_SOFT_RESET] &&
-                     (sr_state_q == SrIdle);
+  reg  fetch_start, start_busy, sr_req;  // the write's request, acting one cycle after it
+  always @(posedge clk) begin
+    fetch_start <= !rst && start_req && !dev_busy;
+    start_busy  <= !rst && start_req && dev_busy;
+    sr_req      <= !rst && wr_go && wa == `VTA_REG_CONTROL && wd[`VTA_CONTROL_SOFT_RESET] &&
+                   (sr_state_q == SrIdle);
+  end
 
   // Register reads: the mux is evaluated in the clocked block, only for an
   // accepted read (it is the widest mux of the design).
@@ -318,15 +325,18 @@ module vta_top #(
   // VTA_INSN_QUEUE_DEPTH instructions (the FIFO's RAM, its output register and the
   // module's current instruction): the depth of the golden model's queues, so a
   // program that fills a queue deadlocks exactly where the golden model does.
-  wire [LogInsnQ+1:0] ldq_occ = {1'b0, ldq_cnt} + {{(LogInsnQ+1){1'b0}}, ldq_valid} +
-                                {{(LogInsnQ+1){1'b0}}, ld_busy};
-  wire [LogInsnQ+1:0] cpq_occ = {1'b0, cpq_cnt} + {{(LogInsnQ+1){1'b0}}, cpq_valid} +
-                                {{(LogInsnQ+1){1'b0}}, cp_busy};
-  wire [LogInsnQ+1:0] stq_occ = {1'b0, stq_cnt} + {{(LogInsnQ+1){1'b0}}, stq_valid} +
-                                {{(LogInsnQ+1){1'b0}}, st_busy};
-  assign ldq_fullq = ldq_occ >= `VTA_INSN_QUEUE_DEPTH;
-  assign cpq_fullq = cpq_occ >= `VTA_INSN_QUEUE_DEPTH;
-  assign stq_fullq = stq_occ >= `VTA_INSN_QUEUE_DEPTH;
+  // The RAM count is compared with constants, so the module's busy flag (late
+  // in the cycle) only enters the last gate: occupancy >= depth.
+  function occ_full;
+    input [LogInsnQ:0] cnt;
+    input              valid, busy;
+    occ_full = ({1'b0, cnt} >= `VTA_INSN_QUEUE_DEPTH) ||
+               (({1'b0, cnt} >= `VTA_INSN_QUEUE_DEPTH - 1) && (valid || busy)) ||
+               (({1'b0, cnt} >= `VTA_INSN_QUEUE_DEPTH - 2) && valid && busy);
+  endfunction
+  assign ldq_fullq = occ_full(ldq_cnt, ldq_valid, ld_busy);
+  assign cpq_fullq = occ_full(cpq_cnt, cpq_valid, cp_busy);
+  assign stq_fullq = occ_full(stq_cnt, stq_valid, st_busy);
 
   // ---------------------------------------------------------------- status
   wire all_idle = !f_busy && !ld_busy && !cp_busy && !st_busy && !ldq_valid && !cpq_valid &&
@@ -338,10 +348,19 @@ module vta_top #(
   wire e_dram    = ev_ok && (f_err_dram || ld_err_dram || cp_err_dram || wr_err);
   wire e_token   = ev_ok && (l2g_ovf || g2l_ovf || g2s_ovf || s2g_ovf);
   wire progress  = f_progress || ld_progress || cp_progress || st_progress;
+  // The watchdog works one cycle behind the modules, from registered progress
+  // and a registered comparison (make timing): it fires two cycles later than
+  // a combinational one would, and only while the run is still on.
+  reg  progress_q, wd_hit_q;
   wire any_err   = err_illegal_q || err_range_q || err_dram_q || err_token_q || err_wd_q ||
                    err_busy_q;
   // WATCHDOG = 0 disables the watchdog
-  wire wd_fire   = running_q && !progress && (watchdog_q != 32'd0) && (wd_cnt_q >= watchdog_q);
+  wire wd_fire   = wd_hit_q && running_q;
+  always @(posedge clk) begin
+    progress_q <= progress;
+    wd_hit_q   <= !core_rst && running_q && !progress_q && (watchdog_q != 32'd0) &&
+                  (wd_cnt_q >= watchdog_q);
+  end
   wire e_stop    = e_illegal || e_range || e_dram || e_token || wd_fire;  // ends the run
   wire e_any     = e_stop || start_busy;
 
@@ -375,12 +394,20 @@ module vta_top #(
   wire [AddrWidth-1:0] f_err_off = dma_err_addr - insn_addr_q[AddrWidth-1:0];
   // deadlock: the earliest instruction a module waits at, else the last one
   // (the stream ended without FINISH), as the golden model reports it
-  reg [TagW-1:0] wd_idx, err_idx;
+  // The minimum of the four is taken in three registered steps (a deadlock
+  // holds still; the watchdog fires at least three cycles after the last
+  // progress): the stream's last instruction, then each busy module's.
+  reg [TagW-1:0] wd_a_q, wd_b_q, wd_c_q, wd_d_q, wd_ab_q, wd_cd_q, wd_idx, err_idx;
+  always @(posedge clk) begin
+    wd_a_q  <= insn_count_q - 1'b1;
+    wd_b_q  <= ld_busy ? ld_idx_q : {TagW{1'b1}};
+    wd_c_q  <= cp_busy ? cp_idx_q : {TagW{1'b1}};
+    wd_d_q  <= st_busy ? st_idx_q : {TagW{1'b1}};
+    wd_ab_q <= (wd_b_q < wd_a_q) ? wd_b_q : wd_a_q;
+    wd_cd_q <= (wd_d_q < wd_c_q) ? wd_d_q : wd_c_q;
+    wd_idx  <= (wd_cd_q < wd_ab_q) ? wd_cd_q : wd_ab_q;
+  end
   always @* begin
-    wd_idx = insn_count_q - 1'b1;
-    if (ld_busy && (ld_idx_q < wd_idx || wd_idx == {TagW{1'b1}})) wd_idx = ld_idx_q;
-    if (cp_busy && (cp_idx_q < wd_idx || wd_idx == {TagW{1'b1}})) wd_idx = cp_idx_q;
-    if (st_busy && (st_idx_q < wd_idx || wd_idx == {TagW{1'b1}})) wd_idx = st_idx_q;
     case (err_src)
       `VTA_ERRSRC_FETCH:    err_idx = f_err_illegal ? disp_idx_q : f_err_off[TagW+3:4];
       `VTA_ERRSRC_LOAD:     err_idx = ld_err_idx;
@@ -435,6 +462,14 @@ module vta_top #(
     end
   endgenerate
 
+  // The counters take their events and their clear one cycle late, from
+  // registers (make timing): each value is the same, one cycle later.
+  reg [NumCnt-1:0] cnt_inc_q;
+  reg              cnt_clr_q;
+  always @(posedge clk) begin
+    cnt_inc_q <= cnt_inc;
+    cnt_clr_q <= core_rst || fetch_start;
+  end
   // One 64-bit register per counter, each in a block of its own, cleared at reset and
   // at the start of a run: the simulator then updates machine words instead of
   // copying the whole counter vector on every clock (docs/rtl.md, Simulation speed).
@@ -443,8 +478,8 @@ module vta_top #(
     for (gc = 0; gc < NumCnt; gc = gc + 1) begin : gen_cnt_reg
       reg [63:0] c_q;
       always @(posedge clk) begin
-        if (core_rst || fetch_start) c_q <= 64'd0;
-        else if (cnt_inc[gc]) c_q <= c_q + {48'd0, CntStep[gc*16 +: 16]};
+        if (rst || cnt_clr_q) c_q <= 64'd0;
+        else if (cnt_inc_q[gc]) c_q <= c_q + {48'd0, CntStep[gc*16 +: 16]};
       end
       assign cnt_q[gc*64 +: 64] = c_q;
     end
@@ -467,11 +502,13 @@ module vta_top #(
       wd_cnt_q <= 0;
       sr_state_q <= SrIdle; sr_cnt_q <= 3'd0; reset_done_q <= 1'b1;
       s_axil_bvalid <= 1'b0;
+      wr_pend_q     <= 1'b0;
       s_axil_rvalid <= 1'b0;
     end else begin
       // AXI4-Lite handshakes
       if (s_axil_bvalid && s_axil_bready) s_axil_bvalid <= 1'b0;
-      if (wr_go) s_axil_bvalid <= 1'b1;
+      wr_pend_q <= wr_go;
+      if (wr_pend_q) s_axil_bvalid <= 1'b1;
       if (s_axil_rvalid && s_axil_rready) s_axil_rvalid <= 1'b0;
       if (rd_go) begin
         s_axil_rvalid <= 1'b1;
@@ -599,7 +636,7 @@ module vta_top #(
           err_addr_v_q <= 1'b1;
         end
         if (e_stop) running_q <= 1'b0;
-        wd_cnt_q <= (progress || !running_q) ? 32'd0 : wd_cnt_q + 1;
+        wd_cnt_q <= (progress_q || !running_q) ? 32'd0 : wd_cnt_q + 1;
       end
 
       // soft reset (see above); the request cleared STATUS, the reset phase does the rest
