@@ -81,9 +81,10 @@ module vta_fetch #(
     end
   endfunction
   reg  [4:0]  group_n_q;  // also the size of the request on the DMA port
-  wire [LogBuf+2:0] held = {2'b00, buf_count} + {{(LogBuf+2){1'b0}}, head_valid} +
-                           {1'b0, inflight_q};
-  wire        room     = ({{(LogBuf-2){1'b0}}, group_n_q} + held) <= (1 << LogBuf);
+  // instructions requested and not yet dispatched or dropped (in flight, in the
+  // buffer, at its head), counted in a register of its own
+  reg  [LogBuf+2:0] held_q;
+  wire        room     = ({{(LogBuf-2){1'b0}}, group_n_q} + held_q) <= (1 << LogBuf);
   // beats of a request of group_n_q instructions from req_addr_q: only the offset
   // within a beat matters, (off + 16 * group_n_q - 1) / bus bytes + 1
   wire [15:0] span_end = {{(16-LogBusBytes){1'b0}}, req_addr_q[LogBusBytes-1:0]} +
@@ -127,32 +128,49 @@ module vta_fetch #(
   wire buf_push = dma_valid_i && (Wide ? ({24'd0, bidx_q} == BeatsPerIns - 1) : 1'b1);
 
   // ---------------------------------------------------------------- dispatch of the buffer head
-  wire [2:0] op   = head[`VTA_MEM_OPCODE_LSB +: `VTA_MEM_OPCODE_WIDTH];
-  wire [2:0] mt   = head[`VTA_MEM_MEMORY_TYPE_LSB +: `VTA_MEM_MEMORY_TYPE_WIDTH];
-  wire to_ld = (op == `VTA_OPCODE_LOAD) && (mt == `VTA_MEM_ID_INP || mt == `VTA_MEM_ID_WGT);
-  wire to_st = (op == `VTA_OPCODE_STORE);
-  wire to_cp = !to_ld && !to_st;
+  // Each instruction is decoded as it enters the buffer (its queue and its
+  // legality travel with it), so the dispatch of the head only combines flags.
   // Static legality, checked at dispatch as the golden model does (docs/golden-model.md,
   // Errors): reserved opcode, LOAD of type 4/6/7 with x_size != 0, reserved ALU
   // opcode, STORE with padding, a dependency flag without a queue. An illegal
   // instruction is not dispatched; fetch stops and drops the rest of the stream.
-  wire [15:0] h_xsize = head[`VTA_MEM_X_SIZE_LSB +: `VTA_MEM_X_SIZE_WIDTH];
-  wire h_pads = (head[`VTA_MEM_Y_PAD_0_LSB +: `VTA_MEM_Y_PAD_0_WIDTH] != 0) ||
-                (head[`VTA_MEM_Y_PAD_1_LSB +: `VTA_MEM_Y_PAD_1_WIDTH] != 0) ||
-                (head[`VTA_MEM_X_PAD_0_LSB +: `VTA_MEM_X_PAD_0_WIDTH] != 0) ||
-                (head[`VTA_MEM_X_PAD_1_LSB +: `VTA_MEM_X_PAD_1_WIDTH] != 0);
-  wire [2:0] h_aluop = head[`VTA_ALU_ALU_OPCODE_LSB +: `VTA_ALU_ALU_OPCODE_WIDTH];
-  wire h_prev = head[`VTA_MEM_POP_PREV_LSB] || head[`VTA_MEM_PUSH_PREV_LSB];
-  wire h_next = head[`VTA_MEM_POP_NEXT_LSB] || head[`VTA_MEM_PUSH_NEXT_LSB];
-  wire bad = (op > `VTA_OPCODE_ALU) ||
-             ((op == `VTA_OPCODE_LOAD) && (h_xsize != 0) &&
-              (mt == `VTA_MEM_ID_OUT || mt > `VTA_MEM_ID_ACC_8BIT)) ||
-             (to_ld && h_prev) ||
-             (to_st && (h_next || ((h_xsize != 0) && h_pads))) ||
-             ((op == `VTA_OPCODE_ALU) && (h_aluop > `VTA_ALU_OPCODE_MUL));
+  // {bad, to_ld, to_st} of an instruction (to compute: neither load nor store)
+  function [2:0] decode;
+    input [127:0] insn;
+    reg   [2:0]   op, mt, aluop;
+    reg           ld, st, pads;
+    reg   [15:0]  xsize;
+    begin
+      op    = insn[`VTA_MEM_OPCODE_LSB +: `VTA_MEM_OPCODE_WIDTH];
+      mt    = insn[`VTA_MEM_MEMORY_TYPE_LSB +: `VTA_MEM_MEMORY_TYPE_WIDTH];
+      aluop = insn[`VTA_ALU_ALU_OPCODE_LSB +: `VTA_ALU_ALU_OPCODE_WIDTH];
+      xsize = insn[`VTA_MEM_X_SIZE_LSB +: `VTA_MEM_X_SIZE_WIDTH];
+      ld    = (op == `VTA_OPCODE_LOAD) && (mt == `VTA_MEM_ID_INP || mt == `VTA_MEM_ID_WGT);
+      st    = (op == `VTA_OPCODE_STORE);
+      pads  = (insn[`VTA_MEM_Y_PAD_0_LSB +: `VTA_MEM_Y_PAD_0_WIDTH] != 0) ||
+              (insn[`VTA_MEM_Y_PAD_1_LSB +: `VTA_MEM_Y_PAD_1_WIDTH] != 0) ||
+              (insn[`VTA_MEM_X_PAD_0_LSB +: `VTA_MEM_X_PAD_0_WIDTH] != 0) ||
+              (insn[`VTA_MEM_X_PAD_1_LSB +: `VTA_MEM_X_PAD_1_WIDTH] != 0);
+      decode[2] = (op > `VTA_OPCODE_ALU) ||
+                  ((op == `VTA_OPCODE_LOAD) && (xsize != 0) &&
+                   (mt == `VTA_MEM_ID_OUT || mt > `VTA_MEM_ID_ACC_8BIT)) ||
+                  (ld && (insn[`VTA_MEM_POP_PREV_LSB] || insn[`VTA_MEM_PUSH_PREV_LSB])) ||
+                  (st && (insn[`VTA_MEM_POP_NEXT_LSB] || insn[`VTA_MEM_PUSH_NEXT_LSB] ||
+                          ((xsize != 0) && pads))) ||
+                  ((op == `VTA_OPCODE_ALU) && (aluop > `VTA_ALU_OPCODE_MUL));
+      decode[1] = ld;
+      decode[0] = st;
+    end
+  endfunction
+  wire [2:0] head_dec;
+  wire bad   = head_dec[2];
+  wire to_ld = head_dec[1];
+  wire to_st = head_dec[0];
+  wire to_cp = !to_ld && !to_st;
   wire full  = to_ld ? ld_full_i : to_st ? st_full_i : cp_full_i;
   wire drop  = head_valid && (halted || bad);
   wire go    = head_valid && !halted && !bad && !full;
+  wire buf_pop = go || drop;
   assign ld_push_o = go && to_ld;
   assign st_push_o = go && to_st;
   assign cp_push_o = go && to_cp;
@@ -163,16 +181,16 @@ module vta_fetch #(
                      (head_valid && !bad && !stop_q && full);
   assign progress_o = beat || go;
 
-  vta_fifo #(.Width(128), .LogDepth(LogBuf)) u_buf (
+  vta_fifo #(.Width(131), .LogDepth(LogBuf)) u_buf (
       .clk_i       (clk_i),
       .rst_i       (rst_i),
       .clear_i     (1'b0),
       .push_i      (buf_push),
-      .push_data_i (insn_now),
+      .push_data_i ({decode(insn_now), insn_now}),
       .full_o      (buf_full),
       .out_valid_o (head_valid),
-      .out_data_o  (head),
-      .pop_i       (go || drop),
+      .out_data_o  ({head_dec, head}),
+      .pop_i       (buf_pop),
       .count_o     (buf_count)
   );
 
@@ -185,6 +203,7 @@ module vta_fetch #(
       req_left_q      <= 0;
       rcv_left_q      <= 0;
       inflight_q      <= 0;
+      held_q          <= 0;
       bidx_q          <= 0;
     end else begin
       err_dram_o    <= beat && dma_err_i;
@@ -218,6 +237,8 @@ module vta_fetch #(
         next_left_q     <= req_left_q - {27'd0, group_n_q};
       end
       if (halted && !accept) req_left_q <= 0;
+      held_q     <= held_q + (accept ? {{(LogBuf-2){1'b0}}, group_n_q} : {(LogBuf+3){1'b0}}) -
+                    {{(LogBuf+2){1'b0}}, buf_pop};
       inflight_q <= inflight_q + (accept ? {{(LogBuf-3){1'b0}}, group_n_q} : {(LogBuf+2){1'b0}}) -
                     {{(LogBuf+1){1'b0}}, buf_push};
 
