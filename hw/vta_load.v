@@ -75,7 +75,11 @@ module vta_load #(
   localparam integer LogWgtEI = clog2i(`VTA_WGT_ELEM_BYTES);
   localparam [3:0] LogWgtE = LogWgtEI[3:0];
 
-  localparam [2:0] LIdle = 3'd0, LTok = 3'd1, LStart = 3'd2, LDrain = 3'd3, LPush = 3'd4;
+  // LHold1/2: after a start, the cycles load2d takes to check the block's range
+  // (its err_range_o comes three cycles after the start), so that a refused
+  // LOAD stops the run before the next instruction takes its tokens
+  localparam [2:0] LIdle = 3'd0, LTok = 3'd1, LStart = 3'd2, LDrain = 3'd3, LPush = 3'd4,
+                   LHold1 = 3'd5, LHold2 = 3'd6;
   reg [2:0]   state_q;
   // push_next of the instructions in load2d, oldest first (at most two)
   reg [1:0]   pend_n_q;
@@ -162,7 +166,9 @@ module vta_load #(
           if (pop_prev || push_prev) err_illegal_o <= 1'b1;
           state_q <= (x_size != 0) ? LStart : LDrain;
         end
-        LStart: if (l2d_ready) state_q <= LIdle;
+        LStart: if (l2d_ready) state_q <= LHold1;
+        LHold1: state_q <= LHold2;
+        LHold2: state_q <= LIdle;
         LDrain: if (pend_n_q == 0) state_q <= LPush;   // a no-op pushes after the loads before it
         LPush: state_q <= LIdle;
         default: state_q <= LIdle;

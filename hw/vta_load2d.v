@@ -68,48 +68,48 @@ module vta_load2d #(
   wire [3:0]  f_xp0   = insn_i[`VTA_MEM_X_PAD_0_LSB +: `VTA_MEM_X_PAD_0_WIDTH];
   wire [3:0]  f_xp1   = insn_i[`VTA_MEM_X_PAD_1_LSB +: `VTA_MEM_X_PAD_1_WIDTH];
 
-  wire [31:0] width_w = {28'd0, f_xp0} + {16'd0, f_xsize} + {28'd0, f_xp1};
-  wire [31:0] rows_w  = {28'd0, f_yp0} + {16'd0, f_ysize} + {28'd0, f_yp1};
-  wire [47:0] block_w = rows_w * width_w;
-
-  // The instruction taken and waiting for the write side (which may still be
-  // busy with the previous one while this one's requests already go out).
-  reg                 nx_valid_q, nx_skip_q;
-  reg [127:0]         nx_insn_q;
+  // The instruction taken and not yet handed to the write side. It is decoded
+  // in three cycles (docs/timing.md: no multiply, variable shift or wide
+  // compare sits between an instruction register and a control signal):
+  //   stage 1 (the cycle after the start): products and shifts of the fields,
+  //   stage 2: the range check (err_range_o), the byte quantities of the requests,
+  //   stage 3: decoded; its requests start when those of the previous one are all
+  //            taken, its writes when the write side is free.
+  // So err_range_o pulses three cycles after the start (vta_load waits that long
+  // before it takes the next instruction: an error stops the run first).
+  reg                 nx_valid_q, nx_rq_q, nx_skip_q, nx_zero_q, nx_merge_q, nx_narrow_q;
+  reg [1:0]           nx_stage_q;
+  reg [15:0]          nx_sram_q, nx_ysize_q, nx_xsize_q, nx_xstr_q;
+  reg [31:0]          nx_dram_q;
+  reg [3:0]           nx_yp0_q, nx_yp1_q, nx_xp0_q, nx_xp1_q;
   reg [AddrWidth-1:0] nx_base_q;
   reg [3:0]           nx_log_e_q;
   reg [2:0]           nx_tag_q;
-  wire [15:0] n_sram  = nx_insn_q[`VTA_MEM_SRAM_BASE_LSB +: `VTA_MEM_SRAM_BASE_WIDTH];
-  wire [31:0] n_dram  = nx_insn_q[`VTA_MEM_DRAM_BASE_LSB +: `VTA_MEM_DRAM_BASE_WIDTH];
-  wire [15:0] n_ysize = nx_insn_q[`VTA_MEM_Y_SIZE_LSB +: `VTA_MEM_Y_SIZE_WIDTH];
-  wire [15:0] n_xsize = nx_insn_q[`VTA_MEM_X_SIZE_LSB +: `VTA_MEM_X_SIZE_WIDTH];
-  wire [15:0] n_xstr  = nx_insn_q[`VTA_MEM_X_STRIDE_LSB +: `VTA_MEM_X_STRIDE_WIDTH];
-  wire [3:0]  n_yp0   = nx_insn_q[`VTA_MEM_Y_PAD_0_LSB +: `VTA_MEM_Y_PAD_0_WIDTH];
-  wire [3:0]  n_yp1   = nx_insn_q[`VTA_MEM_Y_PAD_1_LSB +: `VTA_MEM_Y_PAD_1_WIDTH];
-  wire [3:0]  n_xp0   = nx_insn_q[`VTA_MEM_X_PAD_0_LSB +: `VTA_MEM_X_PAD_0_WIDTH];
-  wire [3:0]  n_xp1   = nx_insn_q[`VTA_MEM_X_PAD_1_LSB +: `VTA_MEM_X_PAD_1_WIDTH];
-  wire [31:0] n_width = {28'd0, n_xp0} + {16'd0, n_xsize} + {28'd0, n_xp1};
-  wire        n_merge = (n_xstr == n_xsize);   // DRAM rows back to back: one request
-
-  // ---------------------------------------------------------------- shared state
-  reg [3:0]           log_e_q;
-  reg [15:0]          xsize_q, stride_q;
-  reg                 merge_q;
-  wire narrow = (log_e_q < LogBusBytes);
+  reg [16:0]          nx_width_q, nx_rows_q;   // W and H with the pads
+  reg [48:0]          nx_lim_q;                // depth - sram_base (two's complement)
+  reg [47:0]          nx_block_q;              // W * H
+  reg [31:0]          nx_seg_q;                // elements per request
+  reg [31:0]          nx_top_q, nx_bot_q;      // zero elements of the top and bottom pads
+  reg [AddrWidth-1:0] nx_eoff_q;               // byte offset of the first element
+  reg [LogBusBytes:0] nx_ebytes_q;             // element bytes (narrow)
+  reg [BusBits-1:0]   nx_emask_q;              // the bits of an element in a beat (narrow)
+  reg [15:0]          nx_blast_q;              // beats of an element less one (wide)
+  reg [LogBusBytes-1:0] nx_soff_q;             // stride bytes modulo the beat (narrow)
+  reg [AddrWidth-1:0] nx_addr_q, nx_step_q;    // request side: first address, step
+  reg [47:0]          nx_bytes_q;              // bytes per request
+  reg [31:0]          nx_count_q;              // requests
 
   // ---------------------------------------------------------------- request side
-  wire range_bad = ({32'd0, f_sram} + block_w > {16'd0, depth_i});
   wire req_busy;
-  assign ready_o = !req_busy && !nx_valid_q;
+  assign ready_o = !nx_valid_q;
   wire accept  = start_i && ready_o;
-  wire go_load = accept && (f_xsize != 0) && !range_bad;
+  wire decoded = nx_valid_q && (nx_stage_q == 2'd3);
+  wire rq_go   = decoded && !nx_skip_q && !nx_rq_q && !req_busy;
   vta_rowreq #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_req (
-      .clk_i(clk_i), .rst_i(rst_i), .start_i(go_load), .base_i(base_i), .elem_i(f_dram),
-      .rows_i(f_ysize), .xsize_i(f_xsize), .stride_i(f_xstr), .log_e_i(log_elem_i),
+      .clk_i(clk_i), .rst_i(rst_i), .start_i(rq_go), .addr_i(nx_addr_q), .step_i(nx_step_q),
+      .bytes_i(nx_bytes_q), .count_i(nx_count_q), .narrow_i(nx_narrow_q),
       .busy_o(req_busy), .req_valid_o(dma_req_valid_o), .req_addr_o(dma_req_addr_o),
       .req_beats_o(dma_req_beats_o), .req_ready_i(dma_req_ready_i));
-  reg  [31:0] seg_n_q;     // elements per request
-  wire [AddrWidth-1:0] start_addr = nx_base_q + ({{(AddrWidth-32){1'b0}}, n_dram} << nx_log_e_q);
 
   // ---------------------------------------------------------------- write side
   localparam [2:0] SIdle = 3'd0, STop = 3'd1, SLeft = 3'd2, SData = 3'd3, SRight = 3'd4,
@@ -118,31 +118,44 @@ module vta_load2d #(
   reg [31:0] p_q;          // next SRAM row
   reg [31:0] cnt_q;        // zero rows/elements left in a pad phase, elements left in SData
   reg [15:0] row_left_q;   // DRAM rows left (including the current one)
-  reg [47:0] c_elem_q;     // DRAM element index of the current row
+  reg [31:0] seg_n_q;      // elements per request
   reg [31:0] seg_left_q;   // elements left in the current request's data
-  reg [31:0] wpad_q;       // W
+  reg [31:0] bot_q;        // zero elements of the bottom pad
+  reg [15:0] xsize_q;
+  reg        merge_q;
   reg [3:0]  xp0_q, xp1_q, yp1_q;
+  reg                   narrow_q;  // elements narrower than a beat
+  reg [LogBusBytes:0]   ebytes_q;  // narrow: element bytes
+  reg [BusBits-1:0]     emask_q;   // narrow: the element's bits
+  reg [15:0]            blast_q;   // wide: beats per element less one
+  reg [LogBusBytes-1:0] soff_q;    // narrow: stride bytes modulo the beat
   reg [LogBusBytes-1:0] off_q;     // narrow: byte offset of the next element in its beat
   reg [LogBusBytes-1:0] row_off_q; // narrow: byte offset of the current row's first element
   reg                   first_q;   // still on the first DRAM row
   reg [BidxW-1:0]       bidx_q;    // wide: beat within the element
   assign busy_o = (state_q != SIdle) || nx_valid_q || req_busy;
+  wire take = (state_q == SIdle) && decoded && (nx_skip_q || nx_rq_q || rq_go);
 
-  wire [15:0] elem_beats = narrow ? 16'd1 : (16'd1 << (log_e_q - LogBusBytes));
-  wire [LogBusBytes:0] e_bytes = {{LogBusBytes{1'b0}}, 1'b1} << log_e_q;  // narrow only
-  wire [LogBusBytes:0] off_next = {1'b0, off_q} + e_bytes;
-  wire [AddrWidth-1:0] stride_bytes = {{(AddrWidth-16){1'b0}}, stride_q} << log_e_q;
-  wire [LogBusBytes-1:0] row_off_next = row_off_q + stride_bytes[LogBusBytes-1:0];
+  wire [LogBusBytes:0] off_next = {1'b0, off_q} + ebytes_q;
+  wire [LogBusBytes-1:0] row_off_next = row_off_q + soff_q;
   wire seg_last = (seg_left_q == 1);
   // a narrow beat is released with its last element, or with the last of its request
   assign dma_ready_o = (state_q == SData) && (seg_left_q != 0) &&
-                       (!narrow || off_next[LogBusBytes] || seg_last);
-  wire take = (state_q == SData) && (seg_left_q != 0) && dma_valid_i;
+                       (!narrow_q || off_next[LogBusBytes] || seg_last);
+  wire beat_in = (state_q == SData) && (seg_left_q != 0) && dma_valid_i;
 
   // element cut out of a beat (narrow): the bytes from off_q, zero above the element
   wire [BusBits-1:0] shifted = dma_data_i >> {off_q, 3'b000};
-  wire [BusBits-1:0] e_mask  = ~({BusBits{1'b1}} << {e_bytes, 3'b000});
-  wire [BusBits-1:0] narrow_elem = shifted & e_mask;
+  wire [BusBits-1:0] narrow_elem = shifted & emask_q;
+
+  // decode of the fields (stage 1)
+  wire [AddrWidth-1:0] d_eoff   = {{(AddrWidth-32){1'b0}}, nx_dram_q} << nx_log_e_q;
+  wire [LogBusBytes:0] d_ebytes = {{LogBusBytes{1'b0}}, 1'b1} << nx_log_e_q;
+  wire [BusBits-1:0]   d_emask  = ~({BusBits{1'b1}} << {d_ebytes, 3'b000});
+  wire [15:0]          d_beats  = (nx_log_e_q < LogBusBytes) ? 16'd1 : (16'd1 << (nx_log_e_q - LogBusBytes));
+  wire [AddrWidth-1:0] d_sbytes = {{(AddrWidth-16){1'b0}}, nx_xstr_q} << nx_log_e_q;
+  // stage 2
+  wire [47:0]          d_bytes  = {16'd0, nx_seg_q} << nx_log_e_q;
 
   // next phase after a row's data (or its absence)
   task goto_after_data;
@@ -160,7 +173,6 @@ module vta_load2d #(
     begin
       if (row_left_q > 1) begin
         row_left_q <= row_left_q - 1'b1;
-        c_elem_q   <= c_elem_q + {32'd0, stride_q};
         row_off_q  <= row_off_next;
         first_q    <= 1'b0;
         goto_row_start(1'b1);
@@ -168,7 +180,7 @@ module vta_load2d #(
         row_left_q <= 0;
         if (yp1_q != 0) begin
           state_q <= SBottom;
-          cnt_q   <= {28'd0, yp1_q} * wpad_q;
+          cnt_q   <= bot_q;
         end else begin
           state_q <= SIdle;
           done_o  <= 1'b1;
@@ -214,6 +226,8 @@ module vta_load2d #(
       elem_o          <= 1'b0;
       done_o          <= 1'b0;
       nx_valid_q      <= 1'b0;
+      nx_rq_q         <= 1'b0;
+      nx_stage_q      <= 2'd0;
     end else begin
       err_range_o <= 1'b0;
       err_dram_o  <= 1'b0;
@@ -221,44 +235,83 @@ module vta_load2d #(
       elem_o      <= 1'b0;
       done_o      <= 1'b0;
 
-      // a start: its requests begin at once (vta_rowreq), its writes when the
-      // write side is free; a block beyond the SRAM is refused before any access
-      // (the golden model checks before it writes anything) and only counted done
+      // a start: decoded in three cycles, then its requests begin (vta_rowreq)
+      // and, when the write side is free, its writes; a block beyond the SRAM
+      // is refused before any access (the golden model checks before it writes
+      // anything) and only counted done
       if (accept) begin
         nx_valid_q <= 1'b1;
-        nx_skip_q  <= (f_xsize == 0) || range_bad;
-        nx_insn_q  <= insn_i;
+        nx_rq_q    <= 1'b0;
+        nx_stage_q <= 2'd1;
+        nx_sram_q  <= f_sram;
+        nx_dram_q  <= f_dram;
+        nx_ysize_q <= f_ysize;
+        nx_xsize_q <= f_xsize;
+        nx_xstr_q  <= f_xstr;
+        nx_yp0_q   <= f_yp0;
+        nx_yp1_q   <= f_yp1;
+        nx_xp0_q   <= f_xp0;
+        nx_xp1_q   <= f_xp1;
         nx_base_q  <= base_i;
         nx_log_e_q <= log_elem_i;
         nx_tag_q   <= tag_i;
-        if (f_xsize != 0 && range_bad) err_range_o <= 1'b1;
+        nx_width_q <= {13'd0, f_xp0} + {1'b0, f_xsize} + {13'd0, f_xp1};
+        nx_rows_q  <= {13'd0, f_yp0} + {1'b0, f_ysize} + {13'd0, f_yp1};
+        nx_lim_q   <= {17'd0, depth_i} - {33'd0, f_sram};
+        nx_zero_q  <= (f_xsize == 0);
+        nx_merge_q <= (f_xstr == f_xsize);   // DRAM rows back to back: one request
       end
+      if (nx_valid_q && nx_stage_q == 2'd1) begin
+        nx_stage_q  <= 2'd2;
+        nx_block_q  <= {31'd0, nx_rows_q} * {31'd0, nx_width_q};
+        nx_seg_q    <= nx_merge_q ? {16'd0, nx_ysize_q} * {16'd0, nx_xsize_q} : {16'd0, nx_xsize_q};
+        nx_top_q    <= {28'd0, nx_yp0_q} * {15'd0, nx_width_q};
+        nx_bot_q    <= {28'd0, nx_yp1_q} * {15'd0, nx_width_q};
+        nx_eoff_q   <= d_eoff;
+        nx_narrow_q <= (nx_log_e_q < LogBusBytes);
+        nx_ebytes_q <= d_ebytes;
+        nx_emask_q  <= d_emask;
+        nx_blast_q  <= d_beats - 16'd1;
+        nx_step_q   <= d_sbytes;
+        nx_soff_q   <= d_sbytes[LogBusBytes-1:0];
+      end
+      if (nx_valid_q && nx_stage_q == 2'd2) begin
+        nx_stage_q <= 2'd3;
+        nx_skip_q  <= nx_zero_q || nx_lim_q[48] || (nx_block_q > nx_lim_q[47:0]);
+        if (!nx_zero_q && (nx_lim_q[48] || (nx_block_q > nx_lim_q[47:0]))) err_range_o <= 1'b1;
+        nx_addr_q  <= nx_base_q + nx_eoff_q;
+        nx_bytes_q <= d_bytes;
+        nx_count_q <= (nx_ysize_q == 0 || nx_zero_q) ? 32'd0 : nx_merge_q ? 32'd1 : {16'd0, nx_ysize_q};
+      end
+      if (rq_go) nx_rq_q <= 1'b1;
 
       case (state_q)
-        SIdle: if (nx_valid_q) begin
+        SIdle: if (take) begin
           nx_valid_q <= 1'b0;
           wr_tag_o   <= nx_tag_q;
           if (nx_skip_q) begin
             done_o <= 1'b1;
           end else begin
-            p_q        <= {16'd0, n_sram};
-            wpad_q     <= n_width;
-            xp0_q      <= n_xp0;
-            xp1_q      <= n_xp1;
-            yp1_q      <= n_yp1;
-            xsize_q    <= n_xsize;
-            stride_q   <= n_xstr;
-            merge_q    <= n_merge;
-            log_e_q    <= nx_log_e_q;
-            c_elem_q   <= {16'd0, n_dram};
-            row_off_q  <= start_addr[LogBusBytes-1:0];
+            p_q        <= {16'd0, nx_sram_q};
+            xp0_q      <= nx_xp0_q;
+            xp1_q      <= nx_xp1_q;
+            yp1_q      <= nx_yp1_q;
+            xsize_q    <= nx_xsize_q;
+            merge_q    <= nx_merge_q;
+            narrow_q   <= nx_narrow_q;
+            ebytes_q   <= nx_ebytes_q;
+            emask_q    <= nx_emask_q;
+            blast_q    <= nx_blast_q;
+            soff_q     <= nx_soff_q;
+            row_off_q  <= nx_addr_q[LogBusBytes-1:0];
             first_q    <= 1'b1;
-            row_left_q <= n_ysize;
-            seg_n_q    <= n_merge ? {16'd0, n_ysize} * {16'd0, n_xsize} : {16'd0, n_xsize};
+            row_left_q <= nx_ysize_q;
+            seg_n_q    <= nx_seg_q;
             seg_left_q <= 0;
             bidx_q     <= 0;
+            bot_q      <= nx_bot_q;
             state_q    <= STop;
-            cnt_q      <= {28'd0, n_yp0} * n_width;
+            cnt_q      <= nx_top_q;
           end
         end
         STop: if (cnt_q != 0) begin
@@ -282,9 +335,9 @@ module vta_load2d #(
           goto_data(1'b0);
         end
         SData: begin
-          if (take) begin
+          if (beat_in) begin
             if (dma_err_i) err_dram_o <= 1'b1;
-            if (narrow) begin
+            if (narrow_q) begin
               wr_en_o    <= 1'b1;
               elem_o     <= 1'b1;
               wr_idx_o   <= p_q;
@@ -298,7 +351,7 @@ module vta_load2d #(
             end else begin
               for (j = 0; j < MaxBeats; j = j + 1)
                 if ({{(32-BidxW){1'b0}}, bidx_q} == j) wr_data_o[j*LowW +: LowW] <= dma_data_i[LowW-1:0];
-              if ({{(16-BidxW){1'b0}}, bidx_q} == elem_beats - 1) begin
+              if ({{(16-BidxW){1'b0}}, bidx_q} == blast_q) begin
                 bidx_q     <= 0;
                 wr_en_o    <= 1'b1;
                 elem_o     <= 1'b1;
@@ -336,7 +389,6 @@ module vta_load2d #(
       endcase
     end
   end
-  wire unused_ok = ^{stride_bytes[AddrWidth-1:LogBusBytes], start_addr[AddrWidth-1:LogBusBytes],
-                     narrow_elem, req_busy};
+  wire unused_ok = ^narrow_elem;
 endmodule
 `resetall

@@ -5,6 +5,8 @@
 // takes them, so later rows are in flight while earlier ones transfer.
 // Elements narrower than the bus are requested from the beat that holds the
 // first one to the beat that holds the last.
+// The caller gives byte quantities, computed in its decode cycles, so no
+// multiply or variable shift sits in front of a request (docs/timing.md).
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -16,12 +18,11 @@ module vta_rowreq #(
     input  wire                 clk_i,
     input  wire                 rst_i,
     input  wire                 start_i,     // pulse (ignored while busy)
-    input  wire [AddrWidth-1:0] base_i,      // base register of the memory type
-    input  wire [31:0]          elem_i,      // dram_base: element index of row 0
-    input  wire [15:0]          rows_i,      // y_size
-    input  wire [15:0]          xsize_i,
-    input  wire [15:0]          stride_i,
-    input  wire [3:0]           log_e_i,     // log2 of the element bytes
+    input  wire [AddrWidth-1:0] addr_i,      // byte address of the first request
+    input  wire [AddrWidth-1:0] step_i,      // bytes from one request to the next
+    input  wire [47:0]          bytes_i,     // bytes per request
+    input  wire [31:0]          count_i,     // requests (0: none)
+    input  wire                 narrow_i,    // elements narrower than a beat
     output wire                 busy_o,      // requests not yet all taken
     output reg                  req_valid_o,
     output reg  [AddrWidth-1:0] req_addr_o,
@@ -30,23 +31,18 @@ module vta_rowreq #(
 );
   localparam LogBusBytes = `VTA_LOG_BUS_WIDTH - 3;
 
-  reg  [AddrWidth-1:0] base_q;
-  reg  [3:0]           log_e_q;
-  reg  [15:0]          stride_q;
-  reg                  merge_q;
+  reg  [AddrWidth-1:0] addr_q;    // byte address of the next request
+  reg  [AddrWidth-1:0] step_q;
+  reg  [47:0]          bpm_q;     // narrow: bytes + the bytes of a beat less one
+  reg  [BeatWidth-1:0] wbeats_q;  // wide: beats per request
+  reg                  narrow_q;
   reg  [31:0]          left_q;    // requests still to hand over
-  reg  [47:0]          elem_q;    // element index of the next request
-  reg  [31:0]          n_q;       // elements per request
   assign busy_o = (left_q != 0) || req_valid_o;
 
-  wire narrow = (log_e_q < LogBusBytes);
   wire [AddrWidth-1:0] bus_mask = {{(AddrWidth-LogBusBytes){1'b0}}, {LogBusBytes{1'b1}}};
-  wire [AddrWidth-1:0] addr  = base_q + ({{(AddrWidth-48){1'b0}}, elem_q} << log_e_q);
-  wire [AddrWidth-1:0] bytes = {{(AddrWidth-32){1'b0}}, n_q} << log_e_q;
   // narrow: from the beat of the first byte to the beat of the last
-  wire [AddrWidth-1:0] beats = narrow ? ((addr & bus_mask) + bytes + bus_mask) >> LogBusBytes
-                                      : bytes >> LogBusBytes;
-  wire merge = (stride_i == xsize_i);
+  wire [47:0] nbeats = ({{(48-LogBusBytes){1'b0}}, addr_q[LogBusBytes-1:0]} + bpm_q) >> LogBusBytes;
+  wire [47:0] wbeats = bytes_i >> LogBusBytes;
 
   always @(posedge clk_i) begin
     if (rst_i) begin
@@ -54,27 +50,26 @@ module vta_rowreq #(
       left_q      <= 0;
     end else begin
       if (start_i && !busy_o) begin
-        base_q   <= base_i;
-        log_e_q  <= log_e_i;
-        stride_q <= stride_i;
-        merge_q  <= merge;
-        elem_q   <= {16'd0, elem_i};
-        left_q   <= (rows_i == 0 || xsize_i == 0) ? 32'd0 : merge ? 32'd1 : {16'd0, rows_i};
-        n_q      <= merge ? {16'd0, rows_i} * {16'd0, xsize_i} : {16'd0, xsize_i};
+        addr_q   <= addr_i;
+        step_q   <= step_i;
+        bpm_q    <= bytes_i + {{(48-LogBusBytes){1'b0}}, {LogBusBytes{1'b1}}};
+        wbeats_q <= wbeats[BeatWidth-1:0];
+        narrow_q <= narrow_i;
+        left_q   <= count_i;
       end else if (req_valid_o) begin
         if (req_ready_i) begin
           req_valid_o <= 1'b0;
-          elem_q <= elem_q + (merge_q ? {16'd0, n_q} : {32'd0, stride_q});
+          addr_q <= addr_q + step_q;
           left_q <= left_q - 1;
         end
       end else if (left_q != 0) begin
         req_valid_o <= 1'b1;
-        req_addr_o  <= narrow ? (addr & ~bus_mask) : addr;
-        req_beats_o <= beats[BeatWidth-1:0];
+        req_addr_o  <= narrow_q ? (addr_q & ~bus_mask) : addr_q;
+        req_beats_o <= narrow_q ? nbeats[BeatWidth-1:0] : wbeats_q;
       end
     end
   end
 
-  wire unused_ok = ^beats[AddrWidth-1:BeatWidth];
+  wire unused_ok = ^{nbeats[47:BeatWidth], wbeats[47:BeatWidth]};
 endmodule
 `resetall

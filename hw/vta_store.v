@@ -85,7 +85,9 @@ module vta_store #(
   endfunction
   localparam LogOutE = clog2i(ElemBytes);
 
-  localparam [2:0] SIdle = 3'd0, STok = 3'd1, SRun = 3'd2, SPush = 3'd3;
+  // SDec, SChk: the products and the range check of the instruction, registered
+  // (docs/timing.md), before its tokens are taken
+  localparam [2:0] SIdle = 3'd0, STok = 3'd1, SRun = 3'd2, SPush = 3'd3, SDec = 3'd4, SChk = 3'd5;
   reg [2:0]   state_q;
   reg [127:0] insn_q;
   wire       pop_prev  = insn_q[`VTA_MEM_POP_PREV_LSB];
@@ -99,8 +101,10 @@ module vta_store #(
   wire [15:0] f_xstr  = insn_q[`VTA_MEM_X_STRIDE_LSB +: `VTA_MEM_X_STRIDE_WIDTH];
   wire [15:0] f_pads  = insn_q[`VTA_MEM_Y_PAD_0_LSB +: 16];
   wire        tok_ready = run_i && !flush_i && (!pop_prev || g2s_avail_i);
-  wire [31:0] f_elems = {16'd0, f_ysize} * {16'd0, f_xsize};
-  wire        f_merge = (f_xstr == f_xsize);
+  reg  [31:0] elems_q;     // y_size * x_size
+  reg         merge_q;     // x_stride == x_size: the rows are back to back, one request
+  reg         bad_q;       // the block does not fit the OUT buffer
+  reg  [AddrWidth-1:0] addr_q;   // DRAM byte address of the first element
 
   assign insn_pop_o = (state_q == SIdle) && insn_valid_i && run_i;
   assign g2s_pop_o  = (state_q == STok) && tok_ready && pop_prev;
@@ -109,15 +113,16 @@ module vta_store #(
   assign tokwait_o  = (state_q == STok) && !tok_ready;
   assign busy_o     = (state_q != SIdle);
 
-  wire [AddrWidth-1:0] start_addr = out_base_i + ({{(AddrWidth-32){1'b0}}, f_dram} << LogOutE);
-
   // ---------------------------------------------------------------- request side
-  wire range_bad = ({16'd0, f_sram} + f_elems > (32'd1 << LogOut)) && (f_xsize != 0);
-  wire go_store  = (state_q == STok) && tok_ready && !flush_i && !range_bad;
+  wire go_store  = (state_q == STok) && tok_ready && !flush_i && !bad_q;
   wire req_busy;
+  wire [31:0] f_seg = merge_q ? elems_q : {16'd0, f_xsize};   // elements per request
   vta_rowreq #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_req (
-      .clk_i(clk_i), .rst_i(rst_i), .start_i(go_store), .base_i(out_base_i), .elem_i(f_dram),
-      .rows_i(f_ysize), .xsize_i(f_xsize), .stride_i(f_xstr), .log_e_i(LogOutE[3:0]),
+      .clk_i(clk_i), .rst_i(rst_i), .start_i(go_store), .addr_i(addr_q),
+      .step_i({{(AddrWidth-16){1'b0}}, f_xstr} << LogOutE),
+      .bytes_i({16'd0, f_seg} << LogOutE),
+      .count_i((f_ysize == 0 || f_xsize == 0) ? 32'd0 : merge_q ? 32'd1 : {16'd0, f_ysize}),
+      .narrow_i(Narrow != 0),
       .busy_o(req_busy), .req_valid_o(dma_req_valid_o), .req_addr_o(dma_req_addr_o),
       .req_beats_o(dma_req_beats_o), .req_ready_i(dma_req_ready_i));
   reg  [31:0] seg_n_q;     // elements per request
@@ -187,21 +192,33 @@ module vta_store #(
       case (state_q)
         SIdle: if (insn_valid_i && run_i) begin
           insn_q  <= insn_i;
+          state_q <= SDec;
+        end
+        SDec: if (flush_i) state_q <= SIdle;
+        else begin
+          elems_q <= {16'd0, f_ysize} * {16'd0, f_xsize};
+          merge_q <= (f_xstr == f_xsize);
+          addr_q  <= out_base_i + ({{(AddrWidth-32){1'b0}}, f_dram} << LogOutE);
+          state_q <= SChk;
+        end
+        SChk: if (flush_i) state_q <= SIdle;
+        else begin
+          bad_q   <= ({16'd0, f_sram} + elems_q > (32'd1 << LogOut)) && (f_xsize != 0);
           state_q <= STok;
         end
         STok: if (flush_i) state_q <= SIdle;
         else if (tok_ready) begin
           if (pop_next || push_next || (f_xsize != 0 && f_pads != 0)) err_illegal_o <= 1'b1;
-          if (range_bad) begin
+          if (bad_q) begin
             err_range_o <= 1'b1;   // the golden model checks before it writes anything
             state_q     <= SIdle;
           end else begin
-            seg_n_q    <= f_merge ? f_elems : {16'd0, f_xsize};
+            seg_n_q    <= f_seg;
             seg_left_q <= 0;
             stride_q   <= f_xstr;
             src_q      <= {16'd0, f_sram};
-            rd_left_q  <= (f_xsize == 0) ? 32'd0 : f_elems;
-            seg_off_q  <= start_addr[LogBusBytes-1:0];
+            rd_left_q  <= (f_xsize == 0) ? 32'd0 : elems_q;
+            seg_off_q  <= addr_q[LogBusBytes-1:0];
             state_q    <= (f_xsize != 0 && f_ysize != 0) ? SRun : SPush;
           end
         end
@@ -248,7 +265,6 @@ module vta_store #(
     end
   end
 
-  wire unused_ok = ^{stride_bytes[AddrWidth-1:LogBusBytes],
-                     start_addr[AddrWidth-1:LogBusBytes]};
+  wire unused_ok = ^stride_bytes[AddrWidth-1:LogBusBytes];
 endmodule
 `resetall
