@@ -126,11 +126,25 @@ module vta_dma #(
     end
   endfunction
 
+  // The burst above is the last of its request.
+  function burst_last;
+    input [AddrWidth-1:0] addr;
+    input [BeatWidth-1:0] left;
+    begin
+      burst_last = (left == {{(BeatWidth-LenW){1'b0}}, burst_beats(addr, left)});
+    end
+  endfunction
+
   // ================================================================ reads
   // client requests being cut into bursts
   reg [NumRd-1:0]           ract_q;
   reg [NumRd*AddrWidth-1:0] raddr_q;
   reg [NumRd*BeatWidth-1:0] rleft_q;
+  // the next burst of each client (beats, last of the request), registered
+  // (make timing): valid in rok_q from the cycle after the request is taken or
+  // a burst issued, so a client issues at most every other cycle
+  reg [NumRd-1:0]           rok_q, rlast_q;
+  reg [NumRd*LenW-1:0]      rburst_q;
   assign rd_req_ready_o = hold_i ? {NumRd{1'b0}} : ~ract_q;
 
   // bursts in flight: {owner, beats, address}, pushed when AR is loaded
@@ -159,19 +173,18 @@ module vta_dma #(
     pick = 0;
     pick_valid = 1'b0;
     for (k = NumRd - 1; k >= 0; k = k - 1)
-      if (ract_q[k] && k <= {{(32-OwnW){1'b0}}, rr_q}) begin
+      if (ract_q[k] && rok_q[k] && k <= {{(32-OwnW){1'b0}}, rr_q}) begin
         pick = k[OwnW-1:0];
         pick_valid = 1'b1;
       end
     for (k = NumRd - 1; k >= 0; k = k - 1)
-      if (ract_q[k] && k > {{(32-OwnW){1'b0}}, rr_q}) begin
+      if (ract_q[k] && rok_q[k] && k > {{(32-OwnW){1'b0}}, rr_q}) begin
         pick = k[OwnW-1:0];
         pick_valid = 1'b1;
       end
   end
   wire [AddrWidth-1:0] pick_addr  = raddr_q[pick*AddrWidth +: AddrWidth];
-  wire [BeatWidth-1:0] pick_left  = rleft_q[pick*BeatWidth +: BeatWidth];
-  wire [LenW-1:0]      pick_burst = burst_beats(pick_addr, pick_left);
+  wire [LenW-1:0]      pick_burst = rburst_q[pick*LenW +: LenW];
   wire [8:0]           pick_len   = {{(9-LenW){1'b0}}, pick_burst} - 9'd1;  // ARLEN
   wire                 issue      = rd_slot && pick_valid;
   assign rf_push = issue;
@@ -181,10 +194,12 @@ module vta_dma #(
   always @(posedge clk_i) begin
     if (rst_i) begin
       ract_q        <= 0;
+      rok_q         <= 0;
       rr_q          <= 0;
       m_axi_arvalid <= 1'b0;
     end else if (hold_i) begin
       ract_q <= 0;
+      rok_q  <= 0;
       if (m_axi_arvalid && m_axi_arready) m_axi_arvalid <= 1'b0;
     end else begin
       if (m_axi_arvalid && m_axi_arready) m_axi_arvalid <= 1'b0;
@@ -195,14 +210,25 @@ module vta_dma #(
         rr_q          <= pick;
       end
       for (c = 0; c < NumRd; c = c + 1) begin
+        // the next burst of a client, computed in the cycle after its address moved
+        if (ract_q[c] && !rok_q[c]) begin
+          rok_q[c] <= 1'b1;
+          rburst_q[c*LenW +: LenW] <= burst_beats(raddr_q[c*AddrWidth +: AddrWidth],
+                                                  rleft_q[c*BeatWidth +: BeatWidth]);
+          rlast_q[c] <= burst_last(raddr_q[c*AddrWidth +: AddrWidth],
+                                   rleft_q[c*BeatWidth +: BeatWidth]);
+        end
         if (issue && {{(32-OwnW){1'b0}}, pick} == c) begin
-          raddr_q[c*AddrWidth +: AddrWidth] <= pick_addr +
-              ({{(AddrWidth-LenW){1'b0}}, pick_burst} << LogBusBytes);
-          rleft_q[c*BeatWidth +: BeatWidth] <= pick_left - {{(BeatWidth-LenW){1'b0}}, pick_burst};
-          if (pick_left == {{(BeatWidth-LenW){1'b0}}, pick_burst}) ract_q[c] <= 1'b0;
+          raddr_q[c*AddrWidth +: AddrWidth] <= raddr_q[c*AddrWidth +: AddrWidth] +
+              ({{(AddrWidth-LenW){1'b0}}, rburst_q[c*LenW +: LenW]} << LogBusBytes);
+          rleft_q[c*BeatWidth +: BeatWidth] <= rleft_q[c*BeatWidth +: BeatWidth] -
+              {{(BeatWidth-LenW){1'b0}}, rburst_q[c*LenW +: LenW]};
+          rok_q[c] <= 1'b0;
+          if (rlast_q[c]) ract_q[c] <= 1'b0;
         end
         if (rd_req_valid_i[c] && !ract_q[c] && rd_req_beats_i[c*BeatWidth +: BeatWidth] != 0) begin
           ract_q[c] <= 1'b1;
+          rok_q[c]  <= 1'b0;
           raddr_q[c*AddrWidth +: AddrWidth] <= rd_req_addr_i[c*AddrWidth +: AddrWidth];
           rleft_q[c*BeatWidth +: BeatWidth] <= rd_req_beats_i[c*BeatWidth +: BeatWidth];
         end
@@ -271,10 +297,12 @@ module vta_dma #(
   reg [LogWrOut+1:0]  wopen_q;    // bursts whose AW was accepted and whose data is not all sent
   reg [LenW-1:0]      wbeat_q;    // beats of the oldest open burst sent so far
 
-  wire [LenW-1:0] w_burst = burst_beats(waddr_q, wleft_q);
+  // the next burst, registered as for the reads (valid in wok_q)
+  reg             wok_q, wlast_q;
+  reg [LenW-1:0]  w_burst;
   wire [8:0]      w_len   = {{(9-LenW){1'b0}}, w_burst} - 9'd1;  // AWLEN
   wire            b_in    = m_axi_bvalid;   // BREADY is always high
-  wire            w_issue = wact_q && (!m_axi_awvalid || m_axi_awready) && (wout_q < WrOut) &&
+  wire            w_issue = wact_q && wok_q && (!m_axi_awvalid || m_axi_awready) && (wout_q < WrOut) &&
                             !hold_i;
 
   // beats of each issued burst (for WLAST), its tag and address (for an error on B)
@@ -310,6 +338,7 @@ module vta_dma #(
   always @(posedge clk_i) begin
     if (rst_i) begin
       wact_q        <= 1'b0;
+      wok_q         <= 1'b0;
       m_axi_awvalid <= 1'b0;
       wout_q        <= 0;
       wopen_q       <= 0;
@@ -317,9 +346,15 @@ module vta_dma #(
       wfill_q       <= 1'b0;
     end else begin
       wfill_q <= use_fill && m_axi_wvalid && !m_axi_wready;
+      if (wact_q && !wok_q) begin
+        wok_q   <= 1'b1;
+        w_burst <= burst_beats(waddr_q, wleft_q);
+        wlast_q <= burst_last(waddr_q, wleft_q);
+      end
       if (hold_i) wact_q <= 1'b0;
       else if (wr_req_valid_i && !wact_q && wr_req_beats_i != 0) begin
         wact_q  <= 1'b1;
+        wok_q   <= 1'b0;
         waddr_q <= wr_req_addr_i;
         wleft_q <= wr_req_beats_i;
         wtag_q  <= wr_req_tag_i;
@@ -331,7 +366,8 @@ module vta_dma #(
         m_axi_awlen   <= w_len[7:0];
         waddr_q       <= waddr_q + ({{(AddrWidth-LenW){1'b0}}, w_burst} << LogBusBytes);
         wleft_q       <= wleft_q - {{(BeatWidth-LenW){1'b0}}, w_burst};
-        if (wleft_q == {{(BeatWidth-LenW){1'b0}}, w_burst}) wact_q <= 1'b0;
+        wok_q         <= 1'b0;
+        if (wlast_q) wact_q <= 1'b0;
       end
       wout_q  <= wout_q + {{(LogWrOut+1){1'b0}}, w_issue} - {{(LogWrOut+1){1'b0}}, b_in};
       wopen_q <= wopen_q + {{(LogWrOut+1){1'b0}}, m_axi_awvalid && m_axi_awready} -
