@@ -9,8 +9,10 @@
 # then the worst path inside each module, writes the worst path in full to
 # SYNTH_DIR/<part>.path.txt and fails when a part is over its budget.
 set -e
-sta=$1; dir=$2
-here=$(dirname "$0")/timing
+sta=$1
+case $sta in */*) sta=$(cd "$(dirname "$sta")" && pwd)/$(basename "$sta") ;; esac
+dir=$(cd "$2" && pwd)
+here=$(cd "$(dirname "$0")/timing" && pwd)
 status=0
 # part family budget (ns): xc7z020 -1 at 100 MHz with margin, xczu3eg -1 at 187.5 MHz
 for spec in "xc7z020 xc7 8.0" "xczu3eg xcup 4.8"; do
@@ -22,9 +24,10 @@ for spec in "xc7z020 xc7 8.0" "xczu3eg xcup 4.8"; do
 	awk -v types="$dir/$part.types" -f "$here/netprep.awk" "$dir/$part.sta.v" > "$dir/$part.net.v"
 	awk -v family="$fam" -f "$here/libgen.awk" "$dir/$part.cells.v" "$dir/$part.types" > "$dir/$part.lib" || {
 		echo "timing: no library for $part (see above)"; exit 1; }
-	STA_LIB="$dir/$part.lib" STA_NET="$dir/$part.net.v" STA_PERIOD="$budget" STA_TOP="${VTA_TOP:-vta_top}" \
-		STA_REPORT="$dir/$part.path.txt" \
-		"$sta" -no_splash -exit "$here/sta.tcl" > "$dir/$part.sta.log" 2>&1 || {
+	# from the netlist's folder: OpenSTA writes its command history (.history_sta) where it runs
+	(cd "$dir" && STA_LIB="$dir/$part.lib" STA_NET="$dir/$part.net.v" STA_PERIOD="$budget" \
+		STA_TOP="${VTA_TOP:-vta_top}" STA_REPORT="$dir/$part.path.txt" \
+		"$sta" -no_splash -exit "$here/sta.tcl") > "$dir/$part.sta.log" 2>&1 || {
 		tail -20 "$dir/$part.sta.log"; echo "timing: OpenSTA failed for $part"; exit 1; }
 	awk -v part="$part" -v budget="$budget" '
 		$1 == "WORST" { est = $2; printf "TIMING %s est_ns=%.2f levels=%d path=%s -> %s\n", part, $2, $3, $4, $5 }
