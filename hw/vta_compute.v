@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Compute module (VTA-SPEC 4.5): LOAD UOP/ACC/ACC_8BIT, GEMM, ALU and FINISH.
-// Owns the UOP and ACC SRAMs, reads INP/WGT, writes OUT. GEMM and ALU share one
-// pipeline that never stalls behind its read stage (docs/rtl.md, Compute
-// pipeline); k is the cycle after the micro-op was issued:
+// Owns the UOP and ACC SRAMs, reads INP/WGT, writes OUT. A GEMM runs in the
+// GEMM unit, the rest in the sequencer and the ALU pipeline; neither stalls
+// behind its read stage (docs/rtl.md, Compute pipeline). An ALU instruction
+// may start while the GEMM before it still runs, once the GEMM's ACC footprint
+// is known and no index of it is out of range; the ALU then waits for rows of
+// that footprint and for ACC banks the GEMM uses, so the results are those of
+// running the instructions one after the other. k is the cycle after the
+// micro-op was issued:
 //   k=0  loop counters, UOP read
 //   k=1  indices (offset + micro-op field), range and bank checks
 //   k=2  INP/WGT reads (GEMM) or the ACC reads (ALU: dst and src)
@@ -54,6 +59,10 @@ module vta_compute #(
     output wire                            out_wr_en_o,
     output wire [`VTA_LOG_OUT_BUFF_DEPTH-1:0] out_wr_addr_o,
     output wire [`VTA_OUT_MATRIX_WIDTH-1:0] out_wr_data_o,
+    // OUT write port of the ALU (a different OUT bank, row % 4, than port G when both write)
+    output wire                            out_alu_wr_en_o,
+    output wire [`VTA_LOG_OUT_BUFF_DEPTH-1:0] out_alu_wr_addr_o,
+    output wire [`VTA_OUT_MATRIX_WIDTH-1:0] out_alu_wr_data_o,
     // DMA read client
     output wire                            dma_req_valid_o,
     output wire [AddrWidth-1:0]            dma_req_addr_o,
@@ -148,13 +157,9 @@ module vta_compute #(
                    ({1'b0, uop_end} <= {2'b0, uop_bgn});
 
   wire tok_ready = run_i && !flush_i && (!pop_prev || l2g_avail_i) && (!pop_next || s2g_avail_i);
-  assign insn_pop_o = (state_q == CIdle) && insn_valid_i && run_i;
   assign l2g_pop_o  = (state_q == CTok) && tok_ready && pop_prev;
   assign s2g_pop_o  = (state_q == CTok) && tok_ready && pop_next;
-  assign g2l_push_o = (state_q == CPush) && push_prev;
-  assign g2s_push_o = (state_q == CPush) && push_next;
   assign tokwait_o  = (state_q == CTok) && !tok_ready;
-  assign busy_o     = (state_q != CIdle);
 
   // ---------------------------------------------------------------- loads
   wire                  l2d_busy, l2d_err_range, l2d_wr_en;
@@ -248,46 +253,260 @@ module vta_compute #(
   end
 
   // ---------------------------------------------------------------- UOP SRAM
-  wire              uop_rd_en;
-  wire [LogUop-1:0] uop_rd_addr;
-  wire [31:0]       uop_rd_data;
+  // Two copies written by the same loads: one read port for the ALU's and one
+  // for the GEMM unit's loop, which run at once.
+  wire              uop_rd_en, g_uop_rd_en;
+  wire [LogUop-1:0] uop_rd_addr, g_uop_rd_addr;
+  wire [31:0]       uop_rd_data, g_uop_rd_data;
   vta_sram #(.Width(32), .LogDepth(LogUop)) u_uop (
       .clk_i(clk_i), .wr_en_i(load_uop_wr), .wr_addr_i(l2d_wr_idx[LogUop-1:0]),
       .wr_data_i(l2d_wr_data[31:0]), .rd_en_i(uop_rd_en), .rd_addr_i(uop_rd_addr),
       .rd_data_o(uop_rd_data));
+  vta_sram #(.Width(32), .LogDepth(LogUop)) u_uop_g (
+      .clk_i(clk_i), .wr_en_i(load_uop_wr), .wr_addr_i(l2d_wr_idx[LogUop-1:0]),
+      .wr_data_i(l2d_wr_data[31:0]), .rd_en_i(g_uop_rd_en), .rd_addr_i(g_uop_rd_addr),
+      .rd_data_o(g_uop_rd_data));
 
   // ---------------------------------------------------------------- ACC SRAM: four banks
-  // Row r lives in bank r % 4 at row r / 4. Each bank has its own read port, so
-  // a register-mode ALU micro-op reads dst and src in one cycle when they lie in
-  // different banks. The bank outputs are registered (read latency 2).
+  // Row r lives in bank r % 4 at row r / 4. Each bank has its own read port and
+  // its own write port (address and data per bank): the GEMM unit and the ALU
+  // read and write different banks in the same cycle (the ALU waits when they
+  // would not). The bank outputs are registered (read latency 2).
   localparam NBank  = 4;
   localparam LogRow = LogAcc - 2;
   reg  [NBank-1:0]      bk_rd_en;
   reg  [NBank*LogRow-1:0] bk_rd_addr;
   wire [NBank*AccBits-1:0] bk_rd_data;
   reg  [NBank-1:0]      bk_wr_en;
-  wire [LogRow-1:0]     bk_wr_addr;
-  wire [AccBits-1:0]    bk_wr_data;
+  reg  [NBank*LogRow-1:0] bk_wr_addr;
+  reg  [NBank*AccBits-1:0] bk_wr_data;
   genvar gbk;
   generate
     for (gbk = 0; gbk < NBank; gbk = gbk + 1) begin : gen_bank
       vta_sram #(.Width(AccBits), .LogDepth(LogRow), .OutReg(1)) u_acc (
-          .clk_i(clk_i), .wr_en_i(bk_wr_en[gbk]), .wr_addr_i(bk_wr_addr),
-          .wr_data_i(bk_wr_data), .rd_en_i(bk_rd_en[gbk]),
+          .clk_i(clk_i), .wr_en_i(bk_wr_en[gbk]), .wr_addr_i(bk_wr_addr[gbk*LogRow +: LogRow]),
+          .wr_data_i(bk_wr_data[gbk*AccBits +: AccBits]), .rd_en_i(bk_rd_en[gbk]),
           .rd_addr_i(bk_rd_addr[gbk*LogRow +: LogRow]),
           .rd_data_o(bk_rd_data[gbk*AccBits +: AccBits]));
     end
   endgenerate
 
-  // static per instruction (the pipeline drains before the next one starts)
-  wire gemm_rst = is_gemm && g_reset;
+  // static per instruction of the ALU pipeline (it drains before the next one starts)
   wire alu_reg  = is_alu && !use_imm;
   wire alu_mul  = is_alu && (alu_op == `VTA_ALU_OPCODE_MUL);
   // the same as registers of small fanout for the k=2 control (set in CTok,
   // before the instruction runs)
-  reg  ctl_alu_q, ctl_reg_q, ctl_mul_q;
-  reg  ctl_ge_q;  // a GEMM that multiplies (not a reset): the INP/WGT reads and the array run
+  reg  ctl_reg_q, ctl_mul_q;
 
+  // Index widths: dst LogAcc, src LogInp (GEMM) or LogAcc (ALU), wgt LogWgt. An
+  // index is out of range when the offset has a bit at or above the depth, the
+  // micro-op field has one, or the low-part sum carries there (the sums stay
+  // far below 2^32, so this equals "offset + field >= depth").
+  function hi_nz;  // any bit of v at or above position n
+    input [31:0] v;
+    input integer n;
+    begin
+      hi_nz = (v >> n) != 0;
+    end
+  endfunction
+
+  // ================================================================ GEMM unit
+  // Takes a GEMM from the instruction sequencer and runs it to its end and its
+  // token pushes on its own pipeline (k=0 counters .. PA, history G1..G3), so
+  // the sequencer can go on with ALU instructions meanwhile. Its footprint (the
+  // ACC rows it reads and writes) is the interval [dst_min, dst_max +
+  // (iter_out-1)*dst_factor_out + (iter_in-1)*dst_factor_in] of the micro-op
+  // fields seen in its first pass over the micro-ops (the factors are unsigned);
+  // g_safe_q says that interval is known and that no index of the GEMM (dst,
+  // src, wgt, computed the same way) is out of range, so it raises no error.
+  localparam [1:0] GIdle = 2'd0, GRun = 2'd1, GPush = 2'd2;
+  reg [1:0]  g_st_q;
+  reg        g_rst_q, g_pp_q, g_pn_q;  // reset micro-ops; push flags
+  reg [`VTA_GEMM_UOP_BGN_WIDTH-1:0] g_bgn_q;
+  reg [`VTA_GEMM_UOP_END_WIDTH-1:0] g_ulast_q, g_u_q;
+  reg [`VTA_GEMM_ITER_IN_WIDTH-1:0] g_ilast_q, g_i_q;
+  reg [`VTA_GEMM_ITER_OUT_WIDTH-1:0] g_olast_q, g_o_q;
+  reg [31:0] g_fdo_q, g_fdi_q, g_fso_q, g_fsi_q, g_fwo_q, g_fwi_q;
+  reg [31:0] g_od_q, g_os_q, g_ow_q, g_id_q, g_is_q, g_iw_q;
+  reg        g_gen_q;
+  wire       g_idle  = (g_st_q == GIdle);
+  wire       g_start = (state_q == CTok) && tok_ready && g_idle && is_gemm && !zero_iter;
+  assign g_uop_rd_en   = g_gen_q;
+  assign g_uop_rd_addr = g_u_q[LogUop-1:0];
+
+  // k=1: indices (the first pass: outer and inner counters at 0)
+  reg        g1_v, g1_first, g1_lastfirst;
+  reg [LogAcc-1:0] g1_od;
+  reg [LogInp-1:0] g1_os;
+  reg [LogWgt-1:0] g1_ow;
+  reg        g1_dhi, g1_shi, g1_whi;
+  wire [31:0] gu_dst = {{(32-`VTA_UOP_DST_IDX_WIDTH){1'b0}}, g_uop_rd_data[`VTA_UOP_DST_IDX_LSB +: `VTA_UOP_DST_IDX_WIDTH]};
+  wire [31:0] gu_src = {{(32-`VTA_UOP_SRC_IDX_WIDTH){1'b0}}, g_uop_rd_data[`VTA_UOP_SRC_IDX_LSB +: `VTA_UOP_SRC_IDX_WIDTH]};
+  wire [31:0] gu_wgt = {{(32-`VTA_UOP_WGT_IDX_WIDTH){1'b0}}, g_uop_rd_data[`VTA_UOP_WGT_IDX_LSB +: `VTA_UOP_WGT_IDX_WIDTH]};
+  wire unused_ok_g = &{1'b0, g_uop_rd_data};
+  wire [LogAcc:0] ga_sum = {1'b0, gu_dst[LogAcc-1:0]} + {1'b0, g1_od};
+  wire [LogInp:0] gs_sum = {1'b0, gu_src[LogInp-1:0]} + {1'b0, g1_os};
+  wire [LogWgt:0] gw_sum = {1'b0, gu_wgt[LogWgt-1:0]} + {1'b0, g1_ow};
+  wire ga_bad = g1_dhi || ga_sum[LogAcc] || hi_nz(gu_dst, LogAcc);
+  wire gs_bad = g1_shi || gs_sum[LogInp] || hi_nz(gu_src, LogInp);
+  wire gw_bad = g1_whi || gw_sum[LogWgt] || hi_nz(gu_wgt, LogWgt);
+  wire g_idx_bad = g_rst_q ? ga_bad : (ga_bad || gs_bad || gw_bad);
+
+  // footprint: field extremes of the first pass, loop extents times the factors
+  reg [31:0] gf_dmin_q, gf_dmax_q, gf_smax_q, gf_wmax_q;
+  reg        gf_done_q, g_safe_q;
+  reg [31:0] gp_do_q, gp_di_q, gp_so_q, gp_si_q, gp_wo_q, gp_wi_q;
+  reg [LogAcc-1:0] g_lo_q, g_hi_q;
+  wire [33:0] gf_dhi = {2'b0, gf_dmax_q} + {2'b0, gp_do_q} + {2'b0, gp_di_q};
+  wire [33:0] gf_shi = {2'b0, gf_smax_q} + {2'b0, gp_so_q} + {2'b0, gp_si_q};
+  wire [33:0] gf_whi = {2'b0, gf_wmax_q} + {2'b0, gp_wo_q} + {2'b0, gp_wi_q};
+  wire gf_ok = (gf_dhi < (34'd1 << LogAcc)) &&
+               (g_rst_q || ((gf_shi < (34'd1 << LogInp)) && (gf_whi < (34'd1 << LogWgt))));
+
+  // k=2: INP/WGT reads
+  reg        g2_v, g2_bad;
+  reg [LogAcc-1:0] g2_a;
+  reg [LogInp-1:0] g2_s;
+  reg [LogWgt-1:0] g2_w;
+  assign inp_rd_en_o   = g2_v && !g_rst_q;
+  assign inp_rd_addr_o = g2_s;
+  assign wgt_rd_en_o   = g2_v && !g_rst_q;
+  assign wgt_rd_addr_o = g2_w;
+
+  // k=3..6: the dot-product array; ACC read of dst at k=5
+  reg        g3_v, g4_v, g5_v, g6_v, g3_ge;
+  reg [LogAcc-1:0] g3_a, g4_a, g5_a, g6_a;
+  wire [Lanes*32-1:0] dots;
+  vta_gemm_array u_array (
+      .clk_i(clk_i), .rst_i(rst_i), .en_i(g3_ge),
+      .inp_i(inp_rd_data_i), .wgt_i(wgt_rd_data_i), .dot_o(dots));
+  wire g_rd = g5_v && !g_rst_q;  // reset micro-ops read nothing
+
+  // PA: the forwarded ACC row + the dot product to G1, written one cycle later;
+  // the rows written since the read at k=5 are exactly G1..G3 (the GEMM unit's
+  // own results: the ALU writes no row of the GEMM's footprint while it runs)
+  reg        gpa_v, gh1_v, gh2_v;
+  reg [LogAcc-1:0] gpa_a, gh1_a, gh2_a;
+  function [1:0] gfwd_sel;
+    input [LogAcc-1:0] idx;
+    begin
+      if (gpa_v && gpa_a == idx) gfwd_sel = 2'd0;
+      else if (gh1_v && gh1_a == idx) gfwd_sel = 2'd1;
+      else if (gh2_v && gh2_a == idx) gfwd_sel = 2'd2;
+      else gfwd_sel = 2'd3;
+    end
+  endfunction
+  wire [1:0] g_sel = gfwd_sel(g6_a);
+  wire g_pipe_empty = !g_gen_q && !g1_v && !g2_v && !g3_v && !g4_v && !g5_v && !g6_v &&
+                      !gpa_v && !gh1_v;
+  assign busy_gemm_o = (g_st_q == GRun);
+
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      g_st_q <= GIdle;
+      g_gen_q <= 1'b0;
+      g1_v <= 1'b0; g2_v <= 1'b0; g3_v <= 1'b0; g3_ge <= 1'b0; g4_v <= 1'b0;
+      g5_v <= 1'b0; g6_v <= 1'b0; gpa_v <= 1'b0; gh1_v <= 1'b0; gh2_v <= 1'b0;
+      gf_done_q <= 1'b0; g_safe_q <= 1'b0;
+    end else begin
+      case (g_st_q)
+        GIdle: if (g_start) g_st_q <= GRun;
+        GRun: if (g_pipe_empty) g_st_q <= GPush;
+        default: g_st_q <= GIdle;  // GPush: one cycle
+      endcase
+      if (g_start) begin
+        g_rst_q <= g_reset;
+        g_pp_q <= push_prev;
+        g_pn_q <= push_next;
+        g_bgn_q <= uop_bgn;
+        g_u_q <= {1'b0, uop_bgn};
+        g_i_q <= 0;
+        g_o_q <= 0;
+        g_ulast_q <= uop_end - 1'b1;
+        g_ilast_q <= iter_in - 1'b1;
+        g_olast_q <= iter_out - 1'b1;
+        g_fdo_q <= fd_out; g_fdi_q <= fd_in; g_fso_q <= fs_out; g_fsi_q <= fs_in;
+        g_fwo_q <= fw_out; g_fwi_q <= fw_in;
+        g_od_q <= 0; g_os_q <= 0; g_ow_q <= 0;
+        g_id_q <= 0; g_is_q <= 0; g_iw_q <= 0;
+        g_gen_q <= 1'b1;
+        gf_dmin_q <= 32'hffffffff;
+        gf_dmax_q <= 0; gf_smax_q <= 0; gf_wmax_q <= 0;
+        gf_done_q <= 1'b0;
+        g_safe_q <= 1'b0;
+      end
+      // k=0 (never waits)
+      if (g_gen_q) begin
+        if (g_u_q != g_ulast_q) begin
+          g_u_q <= g_u_q + 1'b1;
+        end else begin
+          g_u_q <= {1'b0, g_bgn_q};
+          if (g_i_q != g_ilast_q) begin
+            g_i_q  <= g_i_q + 1'b1;
+            g_id_q <= g_id_q + g_fdi_q;
+            g_is_q <= g_is_q + g_fsi_q;
+            g_iw_q <= g_iw_q + g_fwi_q;
+          end else begin
+            g_i_q <= 0;
+            if (g_o_q != g_olast_q) begin
+              g_o_q  <= g_o_q + 1'b1;
+              g_od_q <= g_od_q + g_fdo_q; g_os_q <= g_os_q + g_fso_q; g_ow_q <= g_ow_q + g_fwo_q;
+              g_id_q <= g_od_q + g_fdo_q; g_is_q <= g_os_q + g_fso_q; g_iw_q <= g_ow_q + g_fwo_q;
+            end else begin
+              g_gen_q <= 1'b0;
+            end
+          end
+        end
+      end
+      // k=1
+      g1_v <= g_gen_q;
+      g1_first <= (g_i_q == 0) && (g_o_q == 0);
+      g1_lastfirst <= (g_i_q == 0) && (g_o_q == 0) && (g_u_q == g_ulast_q);
+      g1_od  <= g_id_q[LogAcc-1:0];
+      g1_os  <= g_is_q[LogInp-1:0];
+      g1_ow  <= g_iw_q[LogWgt-1:0];
+      g1_dhi <= hi_nz(g_id_q, LogAcc);
+      g1_shi <= hi_nz(g_is_q, LogInp);
+      g1_whi <= hi_nz(g_iw_q, LogWgt);
+      // the footprint (products registered, the sum and the checks a cycle later)
+      gp_do_q <= g_olast_q * g_fdo_q[`VTA_GEMM_DST_FACTOR_OUT_WIDTH-1:0];
+      gp_di_q <= g_ilast_q * g_fdi_q[`VTA_GEMM_DST_FACTOR_IN_WIDTH-1:0];
+      gp_so_q <= g_olast_q * g_fso_q[`VTA_GEMM_SRC_FACTOR_OUT_WIDTH-1:0];
+      gp_si_q <= g_ilast_q * g_fsi_q[`VTA_GEMM_SRC_FACTOR_IN_WIDTH-1:0];
+      gp_wo_q <= g_olast_q * g_fwo_q[`VTA_GEMM_WGT_FACTOR_OUT_WIDTH-1:0];
+      gp_wi_q <= g_ilast_q * g_fwi_q[`VTA_GEMM_WGT_FACTOR_IN_WIDTH-1:0];
+      if (g1_v && g1_first) begin
+        if (gu_dst < gf_dmin_q) gf_dmin_q <= gu_dst;
+        if (gu_dst > gf_dmax_q) gf_dmax_q <= gu_dst;
+        if (gu_src > gf_smax_q) gf_smax_q <= gu_src;
+        if (gu_wgt > gf_wmax_q) gf_wmax_q <= gu_wgt;
+        if (g1_lastfirst) gf_done_q <= 1'b1;
+      end
+      if (gf_done_q && (g_st_q == GRun)) begin
+        g_safe_q <= gf_ok;
+        g_lo_q   <= gf_dmin_q[LogAcc-1:0];
+        g_hi_q   <= gf_dhi[LogAcc-1:0];
+      end
+      if (g_st_q == GPush) g_safe_q <= 1'b0;
+      // k=2
+      g2_v <= g1_v;
+      g2_a <= ga_sum[LogAcc-1:0];
+      g2_s <= gs_sum[LogInp-1:0];
+      g2_w <= gw_sum[LogWgt-1:0];
+      g2_bad <= g1_v && g_idx_bad;
+      // k=3..6
+      g3_v <= g2_v;  g3_ge <= g2_v && !g_rst_q;  g3_a <= g2_a;
+      g4_v <= g3_v;  g4_a <= g3_a;
+      g5_v <= g4_v;  g5_a <= g4_a;
+      g6_v <= g5_v;  g6_a <= g5_a;
+      // PA and history
+      gpa_v <= g6_v; gpa_a <= g6_a;
+      gh1_v <= gpa_v; gh1_a <= gpa_a;
+      gh2_v <= gh1_v; gh2_a <= gh1_a;
+    end
+  end
+
+  // ================================================================ ALU pipeline
   // ---------------------------------------------------------------- k=0: loop counters
   reg        gen_q;
   reg [`VTA_GEMM_UOP_END_WIDTH-1:0] u_q;
@@ -299,50 +518,38 @@ module vta_compute #(
   reg [`VTA_GEMM_UOP_END_WIDTH-1:0] u_last_q;
   reg [`VTA_GEMM_ITER_IN_WIDTH-1:0] i_last_q;
   reg [`VTA_GEMM_ITER_OUT_WIDTH-1:0] o_last_q;
-  reg [31:0] od_q, os_q, ow_q;   // outer offsets
-  reg [31:0] id_q, is_q, iw_q;   // current (outer + inner) offsets
+  reg [31:0] od_q, os_q;   // outer offsets
+  reg [31:0] id_q, is_q;   // current (outer + inner) offsets
   wire       hold;               // the micro-op at k=2 does not advance
   wire       s0_issue = gen_q && !hold;
   assign uop_rd_en   = s0_issue;
   assign uop_rd_addr = u_q[LogUop-1:0];
 
-  // Index widths: dst/ACC LogAcc, src the wider of INP and ACC, wgt LogWgt. An
-  // index is out of range when the offset has a bit at or above the depth, the
-  // micro-op field has one, or the low-part sum carries there (the sums stay
-  // far below 2^32, so this equals "offset + field >= depth").
-  localparam LogS = (LogInp > LogAcc) ? LogInp : LogAcc;
-  function hi_nz;  // any bit of v at or above position n
-    input [31:0] v;
-    input integer n;
-    begin
-      hi_nz = (v >> n) != 0;
-    end
-  endfunction
-
   // ---------------------------------------------------------------- k=1: indices
   reg        r1_v;
   reg [LogAcc-1:0] r1_od;
-  reg [LogS-1:0]   r1_os;
-  reg [LogWgt-1:0] r1_ow;
-  reg        r1_dhi, r1_shi, r1_whi;  // the offset alone is out of range
+  reg [LogAcc-1:0] r1_os;
+  reg        r1_dhi, r1_shi;  // the offset alone is out of range
   wire [31:0] u_dst = {{(32-`VTA_UOP_DST_IDX_WIDTH){1'b0}}, uop_rd_data[`VTA_UOP_DST_IDX_LSB +: `VTA_UOP_DST_IDX_WIDTH]};
   wire [31:0] u_src = {{(32-`VTA_UOP_SRC_IDX_WIDTH){1'b0}}, uop_rd_data[`VTA_UOP_SRC_IDX_LSB +: `VTA_UOP_SRC_IDX_WIDTH]};
-  wire [31:0] u_wgt = {{(32-`VTA_UOP_WGT_IDX_WIDTH){1'b0}}, uop_rd_data[`VTA_UOP_WGT_IDX_LSB +: `VTA_UOP_WGT_IDX_WIDTH]};
   wire unused_ok = &{1'b0, uop_rd_data};  // small configurations leave top bits unused
   wire [LogAcc:0] a_sum = {1'b0, u_dst[LogAcc-1:0]} + {1'b0, r1_od};
-  wire [LogS:0]   s_sum = {1'b0, u_src[LogS-1:0]} + {1'b0, r1_os};
-  wire [LogWgt:0] w_sum = {1'b0, u_wgt[LogWgt-1:0]} + {1'b0, r1_ow};
+  wire [LogAcc:0] s_sum = {1'b0, u_src[LogAcc-1:0]} + {1'b0, r1_os};
   wire a_bad = r1_dhi || a_sum[LogAcc] || hi_nz(u_dst, LogAcc);
-  wire s_bad_acc = r1_shi || hi_nz(u_src, LogAcc) || hi_nz({{(31-LogS){1'b0}}, s_sum}, LogAcc);
-  wire s_bad_inp = r1_shi || hi_nz(u_src, LogInp) || hi_nz({{(31-LogS){1'b0}}, s_sum}, LogInp);
-  wire w_bad = r1_whi || w_sum[LogWgt] || hi_nz(u_wgt, LogWgt);
-  wire idx_bad = is_alu ? (a_bad || s_bad_acc) : gemm_rst ? a_bad : (a_bad || s_bad_inp || w_bad);
+  wire s_bad = r1_shi || s_sum[LogAcc] || hi_nz(u_src, LogAcc);
+  wire idx_bad = a_bad || s_bad;
+  // a row of the running GEMM's footprint
+  function in_fp;
+    input [LogAcc-1:0] r;
+    begin
+      in_fp = (r >= g_lo_q) && (r <= g_hi_q);
+    end
+  endfunction
 
   // ---------------------------------------------------------------- k=2: reads
-  reg        r2_v, r2_bad, r2_conf, r2_hit;
+  reg        r2_v, r2_bad, r2_conf, r2_hit, r2_fp;
   reg [LogAcc-1:0] r2_a;
-  reg [LogS-1:0]   r2_s;
-  reg [LogWgt-1:0] r2_w;
+  reg [LogAcc-1:0] r2_sa;
   reg        phase_q;   // the src of a same-bank micro-op has been read
   // Source-row cache: the row the last fresh src read of this instruction
   // fetched (tag at k=2, value at PA, kept coherent with every write). A
@@ -359,33 +566,24 @@ module vta_compute #(
   // result is in H1 (r2_dep: set when it enters k=2 behind that micro-op, for
   // its first cycle there).
   reg  r2_dep;
-  wire emit      = r2_v && !mul_busy && !r2_dep;  // something enters k=3
+  // Beside a running GEMM the micro-op waits while its rows lie in the GEMM's
+  // footprint (until the GEMM has written its last row), while the GEMM reads a
+  // bank it reads (k=5 now) and while the GEMM would write its dst bank in the
+  // cycle it does (the GEMM micro-op at k=4: both write four cycles on). (MUL,
+  // three cycles, never runs beside a GEMM.)
+  wire g_conf    = !g_idle && (r2_fp ||
+                   (g_rd && (g5_a[1:0] == r2_a[1:0] || (ctl_reg_q && g5_a[1:0] == r2_sa[1:0]))) ||
+                   (g4_v && g4_a[1:0] == r2_a[1:0]));
+  wire emit      = r2_v && !mul_busy && !r2_dep && !g_conf;  // something enters k=3
   wire pseudo    = emit && r2_conf && !r2_hit && !phase_q; // a src-only read (same-bank operands)
   wire adv2      = emit && !pseudo;             // the micro-op itself leaves k=2
   assign hold    = r2_v && !adv2;
-  wire [LogAcc-1:0] r2_sa = r2_s[LogAcc-1:0];
 
-  assign inp_rd_en_o   = r2_v && ctl_ge_q;
-  assign inp_rd_addr_o = r2_s[LogInp-1:0];
-  assign wgt_rd_en_o   = r2_v && ctl_ge_q;
-  assign wgt_rd_addr_o = r2_w;
+  assign busy_alu_o  = (state_q == CRun);
 
-  assign busy_gemm_o = (state_q == CRun) && is_gemm;
-  assign busy_alu_o  = (state_q == CRun) && is_alu;
-
-  // ---------------------------------------------------------------- k=3..6 (GEMM)
-  reg        r4_v, r5_v, r6_v;
-  reg        r3_ge;  // r3_v of a multiplying GEMM: the array's enable straight from a register
-               // (it loads about 500 operand registers and DSP clock enables)
-  reg [LogAcc-1:0] r3_a, r4_a, r5_a, r6_a;
-  reg [LogAcc-1:0] r3_s;
-  wire [Lanes*32-1:0] dots;
-  vta_gemm_array u_array (
-      .clk_i(clk_i), .rst_i(rst_i), .en_i(r3_ge),
-      .inp_i(inp_rd_data_i), .wgt_i(wgt_rd_data_i), .dot_o(dots));
-
-  // ACC bank reads: ALU at k=2 (dst, and src unless it waits in the history),
-  // GEMM at k=5 (dst; reset micro-ops read nothing)
+  // ACC bank reads: the GEMM unit's at its k=5 (dst; reset micro-ops read
+  // nothing), the ALU's at k=2 (dst, and src unless it waits in the cache) in
+  // the other banks
   wire rd_a_alu = adv2;
   wire rd_s_alu = pseudo || (adv2 && alu_reg && !r2_conf && !r2_hit);
   // the tag after this cycle (a fresh src read replaces it)
@@ -394,9 +592,9 @@ module vta_compute #(
   integer bi;
   always @* begin
     for (bi = 0; bi < NBank; bi = bi + 1) begin
-      if (is_gemm) begin
-        bk_rd_en[bi] = r5_v && !g_reset && (r5_a[1:0] == bi[1:0]);
-        bk_rd_addr[bi*LogRow +: LogRow] = r5_a[LogAcc-1:2];
+      if (g_rd && g5_a[1:0] == bi[1:0]) begin
+        bk_rd_en[bi] = 1'b1;
+        bk_rd_addr[bi*LogRow +: LogRow] = g5_a[LogAcc-1:2];
       end else begin
         bk_rd_en[bi] = (rd_a_alu && r2_a[1:0] == bi[1:0]) || (rd_s_alu && r2_sa[1:0] == bi[1:0]);
         bk_rd_addr[bi*LogRow +: LogRow] = (rd_s_alu && r2_sa[1:0] == bi[1:0]) ?
@@ -405,14 +603,13 @@ module vta_compute #(
     end
   end
 
-  // ---------------------------------------------------------------- PA: accumulate / ALU
-  // GEMM: PA adds the dot product to the forwarded ACC row, the result goes to
-  // H1. ALU: PA selects the operands and computes MIN/MAX/ADD and the shift
-  // amount, PA2 the shift, then H1 (an ALU micro-op reading the row of the one
-  // just ahead waits at k=2, see alu_dep). Operand selects, computed when a
-  // micro-op enters PA: 0..2 = H1..H3 (the results of the micro-ops before it,
-  // newest first), 3 = the SRAM bank. Each lane has its own copy of the selects
-  // and of the instruction's mode (their fanout stays within a lane).
+  // ---------------------------------------------------------------- PA: ALU
+  // PA selects the operands and computes MIN/MAX/ADD and the shift amount, PA2
+  // the shift, then H1 (an ALU micro-op reading the row of the one just ahead
+  // waits at k=2, see r2_dep). Operand selects, computed when a micro-op enters
+  // PA: 0..2 = H1..H3 (the results of the micro-ops before it, newest first),
+  // 3 = the SRAM bank. Each lane has its own copy of the selects and of the
+  // instruction's mode (their fanout stays within a lane).
   reg [LogAcc-1:0] pa_a;
   reg        pa_bc;      // B comes from the source-row cache
   reg [LogAcc-1:0] pa_s, bc_a;  // src row; the row the cache holds
@@ -422,17 +619,14 @@ module vta_compute #(
   reg [LogAcc-1:0] h1_a, h2_a;
   reg        m0_v, m1_v;
   reg [LogAcc-1:0] m0_a, m1_a;
-  wire       pa_wr  = pa_v && is_gemm;                       // GEMM writes from PA
-  wire       pa_alu = pa_v && !is_gemm && !pa_pseudo && !alu_mul;  // to PA2
+  reg [LogAcc-1:0] r3_a, r3_s;
+  wire       pa_alu = pa_v && !pa_pseudo && !alu_mul;  // to PA2
   // the cache after PA: a fresh src read loads it; a write of its row updates it
   wire       pa_fresh = pa_v && alu_reg && !pa_bc;
   wire       bc_snoop = (pa2_v && pa2_a == bc_a) || (m1_v && m1_a == bc_a);
   // what H1 will hold in the next cycle
-  wire       nh1_v = m1_v || pa_wr || pa2_v;
-  wire [LogAcc-1:0] nh1_a = m1_v ? m1_a : is_gemm ? pa_a : pa2_a;
-  wire       x_v = is_gemm ? r6_v : r3_v;                 // the micro-op entering PA
-  wire [LogAcc-1:0] x_a = is_gemm ? r6_a : r3_a;
-  wire [LogAcc-1:0] x_s = r3_s;
+  wire       nh1_v = m1_v || pa2_v;
+  wire [LogAcc-1:0] nh1_a = m1_v ? m1_a : pa2_a;
   function [1:0] fwd_sel;
     input [LogAcc-1:0] idx;
     begin
@@ -442,7 +636,7 @@ module vta_compute #(
       else fwd_sel = 2'd3;
     end
   endfunction
-  wire [1:0] x_sel_a = fwd_sel(x_a), x_sel_b = fwd_sel(x_s);
+  wire [1:0] x_sel_a = fwd_sel(r3_a), x_sel_b = fwd_sel(r3_s);
 
   wire [31:0] imm32 = {{16{imm[15]}}, imm};
   // The lane datapath is written as functions called in the clocked blocks, so
@@ -504,36 +698,40 @@ module vta_compute #(
     end
   endfunction
 
-  wire [AccBits-1:0] h1_data;
-  wire [`VTA_OUT_MATRIX_WIDTH-1:0] h1_out;  // its OUT image (low bytes)
+  wire [AccBits-1:0] h1_data, gh1_data;
+  wire [`VTA_OUT_MATRIX_WIDTH-1:0] h1_out, gh1_out;  // their OUT images (low bytes)
   genvar gl;
   generate
     for (gl = 0; gl < Lanes; gl = gl + 1) begin : gen_lane
       // this lane's copy of the selects and of the instruction's mode (kept:
       // synthesis must not merge the copies back into one)
-      (* keep *) reg [1:0] sel_a, sel_b, bank_a, bank_b;
+      (* keep *) reg [1:0] sel_a, sel_b, bank_a, bank_b, gsel, gbank;
       (* keep *) reg       use_bc, grst, use_i, is_shr;
       (* keep *) reg [2:0] aop;
       (* keep *) reg [AccW-1:0] immv;
       // (loaded only when a micro-op enters PA, resp. before an instruction runs)
       (* keep *)
       always @(posedge clk_i) begin
-        if (x_v) begin
+        if (r3_v) begin
           sel_a  <= x_sel_a;
           sel_b  <= x_sel_b;
-          bank_a <= x_a[1:0];
-          bank_b <= x_s[1:0];
-          use_bc <= !is_gemm && r3_bc;
+          bank_a <= r3_a[1:0];
+          bank_b <= r3_s[1:0];
+          use_bc <= r3_bc;
         end
+        if (g6_v) begin
+          gsel  <= g_sel;
+          gbank <= g6_a[1:0];
+        end
+        if (g_start) grst <= g_reset;
         if (state_q == CTok) begin
-          grst   <= g_reset;
           use_i  <= use_imm;
           aop    <= alu_op;
           is_shr <= alu_op == `VTA_ALU_OPCODE_SHR;
           immv   <= imm32;
         end
       end
-      reg  [AccW-1:0] h1_q, h2_q, h3_q, bc_q;
+      reg  [AccW-1:0] h1_q, h2_q, h3_q, bc_q, g1_q, g2_q, g3_q;
       reg  [AccW-1:0] r1_q, sa_q;   // PA2: MIN/MAX/ADD result, the value to shift
       reg  [5:0]      amt_q;
       // MUL: wrap32(A * B) from three 16 x 16 products (one DSP each)
@@ -544,11 +742,14 @@ module vta_compute #(
       wire [AccW-1:0] b2 = bk_rd_data[2*AccBits + gl*AccW +: AccW];
       wire [AccW-1:0] b3 = bk_rd_data[3*AccBits + gl*AccW +: AccW];
       always @(posedge clk_i) begin
-        // H1: a MUL result, a GEMM result (from PA) or an ALU result (from PA2)
+        // GEMM unit: G1 from PA
+        if (gpa_v)
+          g1_q <= grst ? {AccW{1'b0}} : opnd(gsel, gbank, g1_q, g2_q, g3_q, b0, b1, b2, b3) + dots[gl*32 +: AccW];
+        if (gh1_v) g2_q <= g1_q;
+        if (gh2_v) g3_q <= g2_q;
+        // ALU: H1 from a MUL or from PA2
         if (m1_v)
           h1_q <= lo_q + {mh1_q + mh2_q, 16'd0};
-        else if (pa_wr)
-          h1_q <= grst ? {AccW{1'b0}} : opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3) + dots[gl*32 +: AccW];
         else if (pa2_v)
           h1_q <= is_shr ? shift(sa_q, amt_q) : r1_q;
         if (h1_v) h2_q <= h1_q;
@@ -575,33 +776,68 @@ module vta_compute #(
       end
       assign h1_data[gl*AccW +: AccW] = h1_q;
       assign h1_out[gl*OutW +: OutW] = h1_q[OutW-1:0];
+      assign gh1_data[gl*AccW +: AccW] = g1_q;
+      assign gh1_out[gl*OutW +: OutW] = g1_q[OutW-1:0];
     end
   endgenerate
 
   // ---------------------------------------------------------------- ACC / OUT writes
-  // H1 one cycle after PA; a loaded element (ld_*) only while the pipeline is empty
+  // G1 and H1 one cycle after they are loaded (in different banks when both
+  // are: the ALU waits otherwise); a loaded element (ld_*) only while both
+  // pipelines are empty. OUT has the same four banks (vta_top): port G takes
+  // the GEMM's results and loaded elements, port A the ALU's.
   always @* begin
-    for (bi = 0; bi < NBank; bi = bi + 1)
-      bk_wr_en[bi] = h1_v ? (h1_a[1:0] == bi[1:0]) : (ld_v_q && ld_idx_q[1:0] == bi[1:0]);
+    for (bi = 0; bi < NBank; bi = bi + 1) begin
+      if (gh1_v && gh1_a[1:0] == bi[1:0]) begin
+        bk_wr_en[bi] = 1'b1;
+        bk_wr_addr[bi*LogRow +: LogRow] = gh1_a[LogAcc-1:2];
+        bk_wr_data[bi*AccBits +: AccBits] = gh1_data;
+      end else if (h1_v && h1_a[1:0] == bi[1:0]) begin
+        bk_wr_en[bi] = 1'b1;
+        bk_wr_addr[bi*LogRow +: LogRow] = h1_a[LogAcc-1:2];
+        bk_wr_data[bi*AccBits +: AccBits] = h1_data;
+      end else begin
+        bk_wr_en[bi] = ld_v_q && ld_idx_q[1:0] == bi[1:0];
+        bk_wr_addr[bi*LogRow +: LogRow] = ld_idx_q[LogAcc-1:2];
+        bk_wr_data[bi*AccBits +: AccBits] = ld_acc_q;
+      end
+    end
   end
-  assign bk_wr_addr = h1_v ? h1_a[LogAcc-1:2] : ld_idx_q[LogAcc-1:2];
-  assign bk_wr_data = h1_v ? h1_data : ld_acc_q;
-  assign out_wr_en_o   = h1_v || ld_v_q;
-  assign out_wr_addr_o = h1_v ? h1_a : ld_idx_q;
-  assign out_wr_data_o = h1_v ? h1_out : ld_out_q;
+  assign out_wr_en_o       = gh1_v || ld_v_q;
+  assign out_wr_addr_o     = gh1_v ? gh1_a : ld_idx_q;
+  assign out_wr_data_o     = gh1_v ? gh1_out : ld_out_q;
+  assign out_alu_wr_en_o   = h1_v;
+  assign out_alu_wr_addr_o = h1_a;
+  assign out_alu_wr_data_o = h1_out;
 
-  wire pipe_empty = !gen_q && !r1_v && !r2_v && !r3_v && !r4_v && !r5_v && !r6_v && !pa_v &&
+  wire pipe_empty = !gen_q && !r1_v && !r2_v && !r3_v && !pa_v &&
                     !pa2_v && !h1_v && !m0_v && !m1_v;
   // registered outputs (counters and the watchdog see them one cycle later)
   always @(posedge clk_i) begin
-    gemm_uop_o  <= !rst_i && adv2 && is_gemm && !g_reset;
-    reset_uop_o <= !rst_i && adv2 && gemm_rst;
-    alu_uop_o   <= !rst_i && adv2 && is_alu;
-    progress_o  <= !rst_i && (s0_issue || adv2 || h1_v || ld_v_q || (state_q == CPush) ||
+    gemm_uop_o  <= !rst_i && g2_v && !g_rst_q;
+    reset_uop_o <= !rst_i && g2_v && g_rst_q;
+    alu_uop_o   <= !rst_i && adv2;
+    progress_o  <= !rst_i && (s0_issue || adv2 || h1_v || g_gen_q || gh1_v || ld_v_q ||
+                              (state_q == CPush) || (g_st_q == GPush) ||
                               insn_pop_o || (dma_valid_i && dma_ready_o));
   end
 
   // ---------------------------------------------------------------- sequencing
+  // An instruction with push flags pushes after every earlier one has ended: a
+  // GEMM in the GEMM unit's last cycle, anything else in CPush once the GEMM
+  // unit is idle.
+  wire fg_push = (state_q == CPush) && g_idle;
+  assign g2l_push_o = (fg_push && push_prev) || ((g_st_q == GPush) && g_pp_q);
+  assign g2s_push_o = (fg_push && push_next) || ((g_st_q == GPush) && g_pn_q);
+  assign busy_o     = (state_q != CIdle) || !g_idle;
+  // The next instruction is taken while the GEMM unit runs only if it is an
+  // ALU instruction that may run beside it (not MUL, a legal opcode) and the
+  // GEMM can raise no error any more (so the instruction the top reports an
+  // error at stays the golden model's).
+  wire [2:0] nx_op  = insn_i[`VTA_GEMM_OPCODE_LSB +: `VTA_GEMM_OPCODE_WIDTH];
+  wire [2:0] nx_aop = insn_i[`VTA_ALU_ALU_OPCODE_LSB +: `VTA_ALU_ALU_OPCODE_WIDTH];
+  wire nx_beside = (nx_op == `VTA_OPCODE_ALU) && (nx_aop < `VTA_ALU_OPCODE_MUL);
+  assign insn_pop_o = (state_q == CIdle) && insn_valid_i && run_i && (g_idle || (g_safe_q && nx_beside));
 
   always @(posedge clk_i) begin
     if (rst_i) begin
@@ -613,10 +849,6 @@ module vta_compute #(
       phase_q       <= 1'b0;
       tag_v         <= 1'b0;
       r3_v          <= 1'b0;
-      r3_ge         <= 1'b0;
-      r4_v          <= 1'b0;
-      r5_v          <= 1'b0;
-      r6_v          <= 1'b0;
       pa_v          <= 1'b0;
       pa2_v         <= 1'b0;
       h1_v          <= 1'b0;
@@ -629,16 +861,16 @@ module vta_compute #(
     end else begin
       finish_o      <= 1'b0;
       err_illegal_o <= 1'b0;
-      err_range_o   <= l2d_err_range;
+      err_range_o   <= l2d_err_range || g2_bad;
       ld_v_q        <= load_acc_wr;
 
       case (state_q)
-        CIdle: if (insn_valid_i && run_i) begin
+        CIdle: if (insn_pop_o) begin
           insn_q  <= insn_i;
           state_q <= CTok;
         end
         CTok: if (flush_i) state_q <= CIdle;
-        else if (tok_ready) begin
+        else if (tok_ready && (g_idle || is_alu)) begin
           state_q <= CPush;
           if (is_load) begin
             if (x_size != 0) begin
@@ -650,16 +882,20 @@ module vta_compute #(
               err_illegal_o <= 1'b1;
             end else if (!zero_iter) begin
               if ({{(32-`VTA_GEMM_UOP_END_WIDTH){1'b0}}, uop_end} > (32'd1 << LogUop)) err_range_o <= 1'b1;
-              state_q <= CRun;
-              gen_q   <= 1'b1;
-              u_q     <= {1'b0, uop_bgn};
-              i_q     <= 0;
-              o_q     <= 0;
-              u_last_q <= uop_end - 1'b1;
-              i_last_q <= iter_in - 1'b1;
-              o_last_q <= iter_out - 1'b1;
-              od_q <= 0; os_q <= 0; ow_q <= 0;
-              id_q <= 0; is_q <= 0; iw_q <= 0;
+              if (is_gemm) begin
+                state_q <= CIdle;  // the GEMM unit runs it (g_start) and pushes its tokens
+              end else begin
+                state_q <= CRun;
+                gen_q   <= 1'b1;
+                u_q     <= {1'b0, uop_bgn};
+                i_q     <= 0;
+                o_q     <= 0;
+                u_last_q <= uop_end - 1'b1;
+                i_last_q <= iter_in - 1'b1;
+                o_last_q <= iter_out - 1'b1;
+                od_q <= 0; os_q <= 0;
+                id_q <= 0; is_q <= 0;
+              end
             end
           end else if (is_fin) begin
             finish_o <= 1'b1;
@@ -670,7 +906,7 @@ module vta_compute #(
         CLoadStart: state_q <= CLoadWait;
         CLoadWait: if (!l2d_busy && !ld_v_q) state_q <= CPush;
         CRun: if (pipe_empty) state_q <= CPush;
-        CPush: state_q <= CIdle;
+        CPush: if (g_idle || !(push_prev || push_next)) state_q <= CIdle;
         default: state_q <= CIdle;
       endcase
 
@@ -684,13 +920,12 @@ module vta_compute #(
             i_q  <= i_q + 1'b1;
             id_q <= id_q + fd_in;
             is_q <= is_q + fs_in;
-            iw_q <= iw_q + fw_in;
           end else begin
             i_q <= 0;
             if (o_q != o_last_q) begin
               o_q  <= o_q + 1'b1;
-              od_q <= od_q + fd_out; os_q <= os_q + fs_out; ow_q <= ow_q + fw_out;
-              id_q <= od_q + fd_out; is_q <= os_q + fs_out; iw_q <= ow_q + fw_out;
+              od_q <= od_q + fd_out; os_q <= os_q + fs_out;
+              id_q <= od_q + fd_out; is_q <= os_q + fs_out;
             end else begin
               gen_q <= 1'b0;
             end
@@ -704,31 +939,27 @@ module vta_compute #(
         r2_v <= r1_v;
         if (s0_issue) begin
           r1_od  <= id_q[LogAcc-1:0];
-          r1_os  <= is_q[LogS-1:0];
-          r1_ow  <= iw_q[LogWgt-1:0];
+          r1_os  <= is_q[LogAcc-1:0];
           r1_dhi <= hi_nz(id_q, LogAcc);
-          r1_shi <= hi_nz(is_q, is_alu ? LogAcc : LogInp);
-          r1_whi <= hi_nz(iw_q, LogWgt);
+          r1_shi <= hi_nz(is_q, LogAcc);
         end
         if (r1_v) begin
           r2_a    <= a_sum[LogAcc-1:0];
-          r2_s    <= s_sum[LogS-1:0];
-          r2_w    <= w_sum[LogWgt-1:0];
+          r2_sa   <= s_sum[LogAcc-1:0];
           r2_bad  <= idx_bad;
           r2_conf <= alu_reg && (a_sum[1:0] == s_sum[1:0]);
           r2_hit  <= alu_reg && tag_vn && (tag_n == s_sum[LogAcc-1:0]);
+          r2_fp   <= in_fp(a_sum[LogAcc-1:0]) || (alu_reg && in_fp(s_sum[LogAcc-1:0]));
           // the micro-op now at k=2 moves to k=3 in this cycle, ahead of this one
-          r2_dep  <= ctl_alu_q && r2_v && (r2_a == a_sum[LogAcc-1:0] ||
-                                           (ctl_reg_q && r2_a == s_sum[LogAcc-1:0]));
+          r2_dep  <= r2_v && (r2_a == a_sum[LogAcc-1:0] ||
+                              (ctl_reg_q && r2_a == s_sum[LogAcc-1:0]));
         end
       end
       if (hold) r2_dep <= 1'b0;  // the micro-op ahead has moved on
       if (state_q != CRun) tag_v <= 1'b0;  // a new instruction starts uncached
       if (state_q == CTok) begin
-        ctl_alu_q <= is_alu;
         ctl_reg_q <= alu_reg;
         ctl_mul_q <= alu_mul;
-        ctl_ge_q  <= is_gemm && !g_reset;
       end
       else if (rd_s_alu) begin
         tag_v <= 1'b1;
@@ -740,23 +971,19 @@ module vta_compute #(
         if (r2_bad) err_range_o <= 1'b1;
       end
 
-      // k=3..6
+      // k=3
       r3_v      <= emit;
-      r3_ge     <= emit && ctl_ge_q;
       r3_pseudo <= pseudo;
       r3_bc     <= adv2 && (r2_hit || r2_conf);
       r3_a      <= r2_a;
       r3_s      <= r2_sa;
-      r4_v <= r3_v && is_gemm;  r4_a <= r3_a;
-      r5_v <= r4_v;             r5_a <= r4_a;
-      r6_v <= r5_v;             r6_a <= r5_a;
 
       // PA
-      pa_v      <= x_v;
-      pa_pseudo <= !is_gemm && r3_pseudo;
-      pa_bc     <= !is_gemm && r3_bc;
-      pa_s      <= x_s;
-      pa_a      <= x_a;
+      pa_v      <= r3_v;
+      pa_pseudo <= r3_pseudo;
+      pa_bc     <= r3_bc;
+      pa_s      <= r3_s;
+      pa_a      <= r3_a;
       pa2_v     <= pa_alu;
       pa2_a     <= pa_a;
 

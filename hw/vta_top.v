@@ -237,9 +237,29 @@ module vta_top #(
   vta_sram #(.Width(`VTA_WGT_MATRIX_WIDTH), .LogDepth(`VTA_LOG_WGT_BUFF_DEPTH)) u_wgt (
       .clk_i(clk), .wr_en_i(wgt_wr_en), .wr_addr_i(wgt_wr_addr), .wr_data_i(wgt_wr_data),
       .rd_en_i(wgt_rd_en), .rd_addr_i(wgt_rd_addr), .rd_data_o(wgt_rd_data));
-  vta_sram #(.Width(`VTA_OUT_MATRIX_WIDTH), .LogDepth(`VTA_LOG_OUT_BUFF_DEPTH)) u_out (
-      .clk_i(clk), .wr_en_i(out_wr_en), .wr_addr_i(out_wr_addr), .wr_data_i(out_wr_data),
-      .rd_en_i(out_rd_en), .rd_addr_i(out_rd_addr), .rd_data_o(out_rd_data));
+  // OUT in four banks (row % 4) like ACC: compute writes the GEMM unit's
+  // results (port G) and the ALU's (port A) in the same cycle, in different banks
+  localparam LogOutRow = `VTA_LOG_OUT_BUFF_DEPTH - 2;
+  wire out_a_wr_en;
+  wire [`VTA_LOG_OUT_BUFF_DEPTH-1:0] out_a_wr_addr;
+  wire [`VTA_OUT_MATRIX_WIDTH-1:0] out_a_wr_data;
+  wire [4*`VTA_OUT_MATRIX_WIDTH-1:0] out_bk_rd_data;
+  reg  [1:0] out_rd_bank_q;
+  always @(posedge clk) if (out_rd_en) out_rd_bank_q <= out_rd_addr[1:0];
+  assign out_rd_data = out_bk_rd_data[out_rd_bank_q*`VTA_OUT_MATRIX_WIDTH +: `VTA_OUT_MATRIX_WIDTH];
+  genvar gob;
+  generate
+    for (gob = 0; gob < 4; gob = gob + 1) begin : gen_out_bank
+      wire g_hit = out_wr_en && out_wr_addr[1:0] == gob;
+      wire a_hit = out_a_wr_en && out_a_wr_addr[1:0] == gob;
+      vta_sram #(.Width(`VTA_OUT_MATRIX_WIDTH), .LogDepth(LogOutRow)) u_out (
+          .clk_i(clk), .wr_en_i(g_hit || a_hit),
+          .wr_addr_i(g_hit ? out_wr_addr[`VTA_LOG_OUT_BUFF_DEPTH-1:2] : out_a_wr_addr[`VTA_LOG_OUT_BUFF_DEPTH-1:2]),
+          .wr_data_i(g_hit ? out_wr_data : out_a_wr_data),
+          .rd_en_i(out_rd_en && out_rd_addr[1:0] == gob), .rd_addr_i(out_rd_addr[`VTA_LOG_OUT_BUFF_DEPTH-1:2]),
+          .rd_data_o(out_bk_rd_data[gob*`VTA_OUT_MATRIX_WIDTH +: `VTA_OUT_MATRIX_WIDTH]));
+    end
+  endgenerate
 
   wire ld_err_illegal, ld_err_range, ld_err_dram, ld_busy, ld_tokwait, ld_progress;
   wire ld_elem, cp_elem;  // a DRAM element (not a pad) was written to an SRAM
@@ -278,6 +298,7 @@ module vta_top #(
       .inp_rd_en_o(inp_rd_en), .inp_rd_addr_o(inp_rd_addr), .inp_rd_data_i(inp_rd_data),
       .wgt_rd_en_o(wgt_rd_en), .wgt_rd_addr_o(wgt_rd_addr), .wgt_rd_data_i(wgt_rd_data),
       .out_wr_en_o(out_wr_en), .out_wr_addr_o(out_wr_addr), .out_wr_data_o(out_wr_data),
+      .out_alu_wr_en_o(out_a_wr_en), .out_alu_wr_addr_o(out_a_wr_addr), .out_alu_wr_data_o(out_a_wr_data),
       .dma_req_valid_o(rd_req_valid[2]), .dma_req_addr_o(rd_req_addr[2*AddrWidth +: AddrWidth]),
       .dma_req_beats_o(rd_req_beats[2*BeatWidth +: BeatWidth]), .dma_req_ready_i(rd_req_ready[2]),
       .dma_valid_i(rd_valid[2]), .dma_ready_o(rd_ready[2]), .dma_data_i(rd_data), .dma_err_i(rd_err),

@@ -1679,6 +1679,162 @@ static void test_pipe_throughput(void)
 		test_fail_(__FILE__, __LINE__, "register-mode ALU: %.3f micro-ops per cycle", rtl_upc(1));
 }
 
+/* ------------------------------------------------------------ GEMM beside ALU */
+/* An ALU instruction behind a GEMM runs beside it (docs/rtl.md, GEMM unit)
+ * when the GEMM's footprint is known and error-free; the ALU waits for rows of
+ * that footprint and for the ACC banks the GEMM uses. Each case is checked
+ * against the golden model, which runs the instructions one after the other.
+ * The GEMM: micro-ops 0..7 accumulate INP j x WGT j into rows gdst + j*gstep,
+ * 16 times (dst factors 0). The ALU: micro-op 8 (dst adst, src asrc), rows
+ * adst + 8 * k ... over 8 outer iterations of factor afac. */
+static uint64_t cycles_of(void) { return vta_rtlsim_counters(C()->rtl)->cycles; }
+static void overlap_prog(uint32_t gdst, uint32_t gstep, uint32_t adst, uint32_t asrc, uint32_t afac, int use_imm,
+			 int drain)
+{
+	begin();
+	for (uint32_t j = 0; j < 8; j++)
+		uop(j, gdst + j * gstep, j, j);
+	uop(8, adst, asrc, 0);
+	emit(ld_uops());
+	load_operands(40);
+	emit(gemm(0, 8, 4, 4));
+	if (drain) /* a LOAD UOP no-op: everything before it ends first */
+		emit(cnop());
+	vta_insn_t a = alu(VTA_ALU_OPCODE_ADD, use_imm, 3, 8, 9, 8, 4);
+	a.dst_factor_out = afac, a.src_factor_out = afac;
+	a.dst_factor_in = 0, a.src_factor_in = 0;
+	emit(a);
+	emit(alu(VTA_ALU_OPCODE_SHR, 1, 1, 8, 9, 8, 1));
+	store_acc_bytes(40);
+}
+static void test_overlap_cases(void)
+{
+	static const struct {
+		uint32_t gdst, gstep, adst, asrc, afac;
+		int imm, beside; /* beside: the ALU must hide (most of) its time under the GEMM */
+	} cs[] = {
+		{0, 1, 16, 24, 1, 0, 1}, /* disjoint rows, register mode */
+		{0, 1, 16, 0, 1, 1, 1},  /* disjoint, immediate mode (src field in the footprint, unread) */
+		{0, 1, 4, 30, 1, 0, 0},  /* ALU dst rows 4..11 overlap the GEMM's 0..7: waits */
+		{0, 1, 16, 2, 1, 0, 0},  /* ALU src rows 2..9 in the footprint: waits */
+		{0, 4, 32, 33, 4, 0, 0}, /* GEMM rows 0,4,..,28 and ALU rows 32,36,..: one bank for both */
+		{1, 1, 9, 17, 1, 0, 0},  /* footprint 1..8, ALU dst 9..16 (adjacent), src 17..: no overlap */
+	};
+	for (size_t k = 0; k < sizeof cs / sizeof cs[0]; k++) {
+		overlap_prog(cs[k].gdst, cs[k].gstep, cs[k].adst, cs[k].asrc, cs[k].afac, cs[k].imm, 1);
+		go(0);
+		uint64_t serial = cycles_of();
+		overlap_prog(cs[k].gdst, cs[k].gstep, cs[k].adst, cs[k].asrc, cs[k].afac, cs[k].imm, 0);
+		go(0);
+		uint64_t both = cycles_of();
+		/* the first ALU has 32 micro-ops: beside the GEMM's 128 it costs (almost) nothing */
+		if (cs[k].beside && both + 24 > serial)
+			test_fail_(__FILE__, __LINE__, "case %zu: %llu cycles beside, %llu in series", k,
+				   (unsigned long long)both, (unsigned long long)serial);
+		if (both > serial + 8)
+			test_fail_(__FILE__, __LINE__, "case %zu: %llu cycles beside, %llu in series", k,
+				   (unsigned long long)both, (unsigned long long)serial);
+	}
+}
+
+/* Tokens and order around a GEMM running beside ALU instructions: the GEMM
+ * pushes g2s for a STORE of its rows, the ALU behind it (other rows) pushes
+ * g2s for a STORE of its own, a compute no-op and FINISH pop the stores' s2g;
+ * a MUL (never beside), a reset GEMM and ALU chains on the GEMM's rows. */
+static void test_overlap_tokens(void)
+{
+	begin();
+	for (uint32_t j = 0; j < 8; j++)
+		uop(j, j, j, j);
+	uop(8, 16, 24, 0);
+	uop(9, 0, 0, 0);
+	uop(10, 16, 0, 0);
+	emit(ld_uops());
+	load_operands(40);
+	vta_insn_t g = gemm(0, 8, 4, 4);
+	g.push_next = 1;
+	emit(g);
+	vta_insn_t a = alu(VTA_ALU_OPCODE_ADD, 0, 0, 8, 9, 8, 1);
+	a.dst_factor_out = a.src_factor_out = 1;
+	a.push_next = 1;
+	emit(a);
+	vta_insn_t s = st(0, OA, 1, 8, 8);
+	s.pop_prev = s.push_prev = 1;
+	emit(s);
+	s = st(16, OA + 8, 1, 8, 8);
+	s.pop_prev = s.push_prev = 1;
+	emit(s);
+	vta_insn_t n = cnop();
+	n.pop_next = 1;
+	emit(n);
+	/* a reset GEMM, then ALU work right behind it on other rows and on its rows */
+	vta_insn_t r = gemm(0, 8, 1, 1);
+	r.reset = 1;
+	emit(r);
+	emit(alu(VTA_ALU_OPCODE_MUL, 1, 3, 10, 11, 1, 8)); /* row 16, eight times */
+	emit(gemm(0, 8, 2, 2));
+	a = alu(VTA_ALU_OPCODE_MAX, 1, -5, 9, 10, 8, 1); /* rows 0..7: the GEMM's */
+	a.dst_factor_out = a.src_factor_out = 1;
+	emit(a);
+	a = alu(VTA_ALU_OPCODE_ADD, 0, 0, 10, 11, 8, 1); /* rows 16..23 += rows 0..7 */
+	a.dst_factor_out = a.src_factor_out = 1;
+	emit(a);
+	vta_insn_t f = fin();
+	f.pop_next = 1;
+	emit(f);
+	go(0);
+	begin();
+	/* the same rows afterwards, narrowed */
+	for (uint32_t j = 0; j < 8; j++)
+		uop(j, j, j, j);
+	uop(8, 16, 0, 0);
+	emit(ld_uops());
+	load_operands(40);
+	emit(gemm(0, 8, 4, 4));
+	a = alu(VTA_ALU_OPCODE_ADD, 0, 0, 8, 9, 8, 1);
+	a.dst_factor_out = a.src_factor_out = 1;
+	emit(a);
+	store_acc_bytes(24);
+	go(0);
+}
+
+/* Errors next to a GEMM: a GEMM whose last iterations leave ACC, INP or WGT
+ * (the ALU behind it must not start: the error is the GEMM's), and a GEMM
+ * followed by an ALU with an index out of range, an illegal ALU opcode or a
+ * micro-op range past the UOP SRAM. */
+static void test_overlap_errors(void)
+{
+	for (unsigned k = 0; k < 7; k++) {
+		begin();
+		for (uint32_t j = 0; j < 8; j++)
+			uop(j, j, j, j);
+		uop(8, 16, 24, 0);
+		emit(ld_uops());
+		load_operands(40);
+		vta_insn_t g = gemm(0, 8, 4, 4);
+		if (k == 0)
+			g.dst_factor_out = VTA_ACC_BUFF_DEPTH / 3;
+		if (k == 1)
+			g.src_factor_out = VTA_INP_BUFF_DEPTH / 3;
+		if (k == 2)
+			g.wgt_factor_out = VTA_WGT_BUFF_DEPTH / 3;
+		emit(g);
+		vta_insn_t a = alu(VTA_ALU_OPCODE_ADD, 0, 0, 8, 9, 8, 1);
+		a.dst_factor_out = a.src_factor_out = 1;
+		if (k == 3)
+			a.src_factor_out = VTA_ACC_BUFF_DEPTH / 7;
+		if (k == 4)
+			a.alu_opcode = 6;
+		if (k == 5)
+			a.uop_bgn = VTA_UOP_BUFF_DEPTH - 1, a.uop_end = VTA_UOP_BUFF_DEPTH + 1;
+		emit(a);
+		if (k == 6) /* an ALU after the GEMM pops a token nobody pushes: deadlock */
+			a.pop_prev = 1, emit(a);
+		store_acc_bytes(24);
+		go(k == 4 ? VTA_EILLEGAL : k == 6 ? VTA_EDEADLOCK : VTA_ERANGE);
+	}
+}
+
 /* ------------------------------------------------------------ random */
 static void check_seed(uint64_t seed, int kind)
 {
@@ -1835,6 +1991,9 @@ int main(int argc, char **argv)
 		{"pipe_src_cache", test_pipe_src_cache},
 		{"pipe_across", test_pipe_across},
 		{"pipe_throughput", test_pipe_throughput},
+		{"overlap_cases", test_overlap_cases},
+		{"overlap_tokens", test_overlap_tokens},
+		{"overlap_errors", test_overlap_errors},
 		{"alu_ops", test_alu_ops},
 		{"alu_loops", test_alu_loops},
 		{"narrowing", test_narrowing},
