@@ -21,6 +21,11 @@
  *   - GEMM and ALU issue one micro-op a cycle; an ALU micro-op that reads
  *     the row the one ahead writes takes two, and so does a register-mode
  *     one whose src row (other than the last one read) lies in dst's bank;
+ *   - a GEMM runs in the GEMM unit: the ALU instructions behind it (not MUL)
+ *     start beside it once its first pass over its micro-ops has shown its
+ *     ACC footprint, if their rows (dst, and src in register mode) lie
+ *     outside it; anything else, and an ALU with token pushes at its end,
+ *     waits for the GEMM to end;
  *   - STORE streams its beats through the write engine (store's alone) and
  *     ends when the last response has come back.
  */
@@ -92,6 +97,22 @@ static int64_t compute_cycles(const vc_timing *tm, const vta_insn_t *in, const u
 				prev = d;
 			}
 	return done < total ? (int64_t)((double)c * (double)total / (double)done + 0.5) : c;
+}
+
+/* The rows an instruction's loops reach: [lo, hi] of dst (src: of src), from
+ * the micro-op fields and the loop extents (the factors are unsigned). */
+static void footprint(const vta_insn_t *in, const uint32_t *sram, int src, int64_t *lo, int64_t *hi)
+{
+	*lo = INT64_MAX, *hi = -1;
+	for (uint32_t k = in->uop_bgn; k < in->uop_end; k++) {
+		vta_uop_t u;
+		vta_uop_decode(sram[k % VTA_UOP_BUFF_DEPTH], &u);
+		int64_t v = src ? u.src_idx : u.dst_idx;
+		*lo = v < *lo ? v : *lo;
+		*hi = v > *hi ? v : *hi;
+	}
+	*hi += (int64_t)(in->iter_out ? in->iter_out - 1 : 0) * (src ? in->src_factor_out : in->dst_factor_out) +
+	       (int64_t)(in->iter_in ? in->iter_in - 1 : 0) * (src ? in->src_factor_in : in->dst_factor_in);
 }
 
 /* ---- DMA ------------------------------------------------------------- */
@@ -210,6 +231,7 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 	int64_t *arrive = calloc((size_t)n + 1, sizeof *arrive);
 	int64_t *tok_mem = calloc(VTA_Q_COUNT * ((size_t)n + 1), sizeof *tok_mem);
 	int *mods = calloc((size_t)n + 1, sizeof *mods);
+	int64_t *fp = calloc(4 * ((size_t)n + 1), sizeof *fp); /* dst lo, hi, src lo, hi */
 	modq q[NM];
 	memset(q, 0, sizeof q);
 	for (int m = 0; m < NM; m++)
@@ -218,7 +240,7 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 	int64_t *gdone = NULL;
 	int64_t *inflight = calloc((size_t)tm->bursts_in_flight + 1, sizeof *inflight);
 	int rc = -1;
-	if (!local || !bfirst || !sram || !arrive || !tok_mem || !mods || !inflight || !q[0].idx || !q[1].idx ||
+	if (!local || !bfirst || !sram || !arrive || !tok_mem || !mods || !fp || !inflight || !q[0].idx || !q[1].idx ||
 	    !q[2].idx || !q[3].idx)
 		goto done;
 
@@ -259,6 +281,8 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 		} else if (in->opcode == VTA_OPCODE_GEMM || in->opcode == VTA_OPCODE_ALU) {
 			int64_t c = compute_cycles(tm, in, sram);
 			local[i] = c ? c + tm->pipe : 0;
+			footprint(in, sram, 0, &fp[4 * i], &fp[4 * i + 1]);
+			footprint(in, sram, 1, &fp[4 * i + 2], &fp[4 * i + 3]);
 		} else if (in->opcode == VTA_OPCODE_STORE && in->x_size) {
 			local[i] = store_cycles(tm, in);
 		}
@@ -291,6 +315,9 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 	int rr = 0;
 	int64_t now = 0;
 	int finished = 0;
+	/* the GEMM in the GEMM unit: its instruction, start, end (pushes), when its footprint is known */
+	int bg = -1;
+	int64_t bg_start = 0, bg_end = 0, bg_safe = 0;
 
 	while (!finished) {
 		int progress = 1;
@@ -305,6 +332,15 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 				if (mq->busy == 0) {
 					if (arrive[i] > now)
 						continue;
+					if (m == M_COMPUTE && bg >= 0) { /* beside the GEMM, or after it */
+						const int64_t *g = &fp[4 * bg], *a = &fp[4 * i];
+						int rows_free = a[1] < g[0] || a[0] > g[1];
+						if (!in->use_imm && !(a[3] < g[0] || a[2] > g[1]))
+							rows_free = 0;
+						if (in->opcode != VTA_OPCODE_ALU || in->alu_opcode >= VTA_ALU_OPCODE_MUL ||
+						    now < bg_safe || !rows_free || !local[i])
+							continue;
+					}
 					if (!mq->seen)
 						mq->seen = now + 1;
 					int pop[2], push[2], ok = 1;
@@ -335,6 +371,14 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 						c->ready = now + tm->insn_start + tm->load_first;
 						c->wpos = c->ready;
 						mq->busy = 2;
+					} else if (in->opcode == VTA_OPCODE_GEMM && local[i]) { /* to the GEMM unit */
+						bg = i;
+						bg_start = now;
+						bg_end = now + tm->insn_start + local[i] + tm->insn_end;
+						bg_safe = now + tm->insn_start + (in->uop_end - in->uop_bgn) + 4;
+						mq->pos++;
+						if (mq->pos < mq->n && arrive[mq->idx[mq->pos]] < now + 2)
+							arrive[mq->idx[mq->pos]] = now + 2;
 					} else {
 						mq->busy = 1;
 						mq->t = now + tm->insn_start + local[i];
@@ -345,6 +389,8 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 				if (mq->busy == 1 && mq->t <= now) {
 					int pop[2], push[2];
 					pops_pushes(m, in, pop, push);
+					if (bg >= 0 && (push[0] >= 0 || push[1] >= 0))
+						continue; /* pushes in program order: after the GEMM's */
 					int64_t end = now + tm->insn_end;
 					for (int j = 0; j < 2; j++)
 						if (push[j] >= 0)
@@ -373,6 +419,19 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 						arrive[mq->idx[mq->pos]] = end;
 					progress = 1;
 				}
+			}
+			if (bg >= 0 && bg_end <= now) { /* the GEMM unit's instruction ends */
+				int pop[2], push[2];
+				pops_pushes(M_COMPUTE, &code[bg], pop, push);
+				for (int j = 0; j < 2; j++)
+					if (push[j] >= 0)
+						push_t[push[j]][pushed[push[j]]++] = bg_end + tm->token;
+				if (ev)
+					ev[bg].end = bg_end;
+				out->gemm_busy += bg_end - bg_start;
+				out->insns++;
+				bg = -1;
+				progress = 1;
 			}
 			while (fetch_done < fetch_started && gdone[fetch_done] && gdone[fetch_done] <= now) {
 				fetch_done++;
@@ -445,6 +504,10 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 			if (mq->busy == 0 && arrive[mq->idx[mq->pos]] > now && arrive[mq->idx[mq->pos]] < next)
 				next = arrive[mq->idx[mq->pos]];
 		}
+		if (bg >= 0 && bg_end > now && bg_end < next)
+			next = bg_end;
+		if (bg >= 0 && bg_safe > now && bg_safe < next)
+			next = bg_safe;
 		for (int j = 0; j < VTA_Q_COUNT; j++)
 			if (popped[j] < pushed[j] && push_t[j][popped[j]] > now && push_t[j][popped[j]] < next)
 				next = push_t[j][popped[j]];
@@ -475,6 +538,7 @@ done:
 	free(inflight);
 	free(bursts);
 	free(mods);
+	free(fp);
 	free(tok_mem);
 	free(arrive);
 	free(sram);
