@@ -46,8 +46,10 @@ int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g);
  * wait for the first (the GEMM pipeline's depth behind S1). */
 #define VC_HAZARD_SPAN 3
 /* Output columns per GEMM micro-op group: the least divisor of ow that, with
- * tco output blocks, puts VC_HAZARD_SPAN micro-ops between writes of a row. */
-int64_t vc_column_group(int64_t tco, int64_t ow);
+ * tco output blocks (th*ow rows apart), puts VC_HAZARD_SPAN micro-ops between
+ * writes of a row and whose micro-ops write all four ACC banks (row % 4), so
+ * an ALU instruction running beside the GEMM finds a free bank every cycle. */
+int64_t vc_column_group(int64_t tco, int64_t th, int64_t ow);
 /* A 1x1 kernel with a row stride and no row padding: the rows between
  * output rows are never read, so a tile loads only the rows it reads. */
 int vc_skips_rows(const vc_geom *g);

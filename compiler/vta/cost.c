@@ -9,7 +9,9 @@
  *     flight; an instruction reaches its queue a cycle after the one before;
  *   - load (INP, WGT), compute (UOP, ACC, ACC_8BIT loads; GEMM; ALU) and
  *     store run their queues in order; an instruction starts when its
- *     module is free and the tokens it pops have been pushed;
+ *     module is free and the tokens it pops have been pushed; load takes the
+ *     next LOAD once the last request of the one before is out (its data
+ *     still arriving) and ends them, with their pushes, in order;
  *   - a LOAD hands the read engine one request per DRAM row (one for all rows
  *     when they are contiguous), cut into bursts of 16 beats that never cross
  *     4 KiB; the engine issues one burst address a cycle, round robin
@@ -318,6 +320,14 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 	/* the GEMM in the GEMM unit: its instruction, start, end (pushes), when its footprint is known */
 	int bg = -1;
 	int64_t bg_start = 0, bg_end = 0, bg_safe = 0;
+	/* LOADs of the load module whose requests are out: instruction, data end, start */
+	int *lp_i = calloc((size_t)n + 1, sizeof *lp_i), lp_head = 0, lp_tail = 0;
+	int64_t *lp_t = calloc(2 * ((size_t)n + 1), sizeof *lp_t);
+	if (!lp_i || !lp_t) {
+		free(lp_i);
+		free(lp_t);
+		goto done;
+	}
 
 	while (!finished) {
 		int progress = 1;
@@ -369,7 +379,8 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 						c->nb = bfirst[i + 1] - bfirst[i];
 						c->next = 0;
 						c->ready = now + tm->insn_start + tm->load_first;
-						c->wpos = c->ready;
+						/* (the load module's SRAM side: after the data of the LOAD before) */
+						c->wpos = m == M_LOAD && c->wpos > c->ready ? c->wpos : c->ready;
 						mq->busy = 2;
 					} else if (in->opcode == VTA_OPCODE_GEMM && local[i]) { /* to the GEMM unit */
 						bg = i;
@@ -419,6 +430,21 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 						arrive[mq->idx[mq->pos]] = end;
 					progress = 1;
 				}
+			}
+			while (lp_head < lp_tail && lp_t[2 * lp_head] <= now) { /* a LOAD's data is in */
+				int li = lp_i[lp_head];
+				int pop[2], push[2];
+				pops_pushes(M_LOAD, &code[li], pop, push);
+				int64_t end = lp_t[2 * lp_head] + tm->insn_end;
+				for (int j = 0; j < 2; j++)
+					if (push[j] >= 0)
+						push_t[push[j]][pushed[push[j]]++] = end + tm->token;
+				if (ev)
+					ev[li].end = end;
+				out->load_busy += end - lp_t[2 * lp_head + 1];
+				out->insns++;
+				lp_head++;
+				progress = 1;
 			}
 			if (bg >= 0 && bg_end <= now) { /* the GEMM unit's instruction ends */
 				int pop[2], push[2];
@@ -480,8 +506,20 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 							if (i < n && (arrive[i] == INT64_MAX || arrive[i] < de + 1 + j))
 								arrive[i] = de + 1 + j;
 						}
+					} else if (c == 1 && b->last) { /* the next LOAD may start */
+						modq *mq = &q[M_LOAD];
+						lp_i[lp_tail] = mq->idx[mq->pos];
+						lp_t[2 * lp_tail] = de + b->post;
+						lp_t[2 * lp_tail + 1] = mq->started;
+						lp_tail++;
+						x->wpos = de + b->post;
+						mq->pos++;
+						mq->busy = 0;
+						if (mq->pos < mq->n && arrive[mq->idx[mq->pos]] < now + 1)
+							arrive[mq->idx[mq->pos]] = now + 1;
+						x->nb = 0;
 					} else if (c && b->last) {
-						modq *mq = &q[c == 1 ? M_LOAD : M_COMPUTE];
+						modq *mq = &q[M_COMPUTE];
 						mq->busy = 1;
 						mq->t = de + b->post;
 						x->nb = 0;
@@ -504,6 +542,8 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 			if (mq->busy == 0 && arrive[mq->idx[mq->pos]] > now && arrive[mq->idx[mq->pos]] < next)
 				next = arrive[mq->idx[mq->pos]];
 		}
+		if (lp_head < lp_tail && lp_t[2 * lp_head] > now && lp_t[2 * lp_head] < next)
+			next = lp_t[2 * lp_head];
 		if (bg >= 0 && bg_end > now && bg_end < next)
 			next = bg_end;
 		if (bg >= 0 && bg_safe > now && bg_safe < next)
@@ -526,11 +566,15 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 		if (next == INT64_MAX) { /* nothing can happen: a deadlock */
 			out->cycles = -1;
 			rc = 0;
+			free(lp_i);
+			free(lp_t);
 			goto done;
 		}
 		now = next;
 	}
 	rc = 0;
+	free(lp_i);
+	free(lp_t);
 done:
 	free(gdone);
 	for (int m = 0; m < NM; m++)

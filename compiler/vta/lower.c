@@ -312,6 +312,217 @@ static int resident(lowering *L, const vc_geom *g, const vc_tiling *tl, int64_t 
 	return 0;
 }
 
+/* A reset GEMM over io x ii accumulator rows from row base (f rows apart
+ * outside). */
+static int reset_rows(lowering *L, uint32_t base, uint32_t io, uint32_t ii, uint32_t f, int ares)
+{
+	uint32_t w;
+	int ub;
+	vc_kinsn *ki;
+	if (uop_word(L, base, 0, 0, &w) || (ub = uops(L, &w, 1)) < 0 || !(ki = emit(L)))
+		return -1;
+	ki->insn.opcode = VTA_OPCODE_GEMM;
+	ki->insn.reset = 1;
+	ki->insn.uop_bgn = (uint32_t)ub, ki->insn.uop_end = (uint32_t)ub + 1;
+	ki->insn.iter_out = io, ki->insn.iter_in = ii;
+	ki->insn.dst_factor_out = f, ki->insn.dst_factor_in = 1;
+	ki->writes = 1u << ares;
+	ki->reads = 1u << VC_RES_UOP;
+	return 0;
+}
+
+/* The epilogue of a tile after its GEMM, in parts (EP_*) the caller emits in
+ * order: with ping-pong halves the bias LOAD at the tile's start, the rest
+ * of it after the next tile's GEMMs begin (its ALU instructions then run
+ * beside them in the RTL's GEMM unit; docs/compiler.md, "Epilogue beside the
+ * next tile"). Epilogue GEMMs (the leaky copy's reset, the residual GEMM)
+ * split it where the next tile has a GEMM to follow them. */
+enum { EP_BIAS_LOAD, EP_TRESET, EP_BIAS, EP_RES_GEMM, EP_REST, EP_DONE };
+
+typedef struct ep_ctx { /* the kernel's */
+	const vc_target *t;
+	const vc_geom *g;
+	const vc_node *n;
+	int shift;
+	int64_t lo, hi;
+	uint32_t *ubuf;
+	int64_t res_tiles, leaky_tiles;
+} ep_ctx;
+
+typedef struct tile_ep { /* a tile's */
+	int64_t nb, co0, oh0, tco, th;
+	int ah, ares;
+	uint32_t abase, bbase, rbase_in;
+	int next; /* the next part to emit */
+} tile_ep;
+
+static int ep_part(lowering *L, ep_ctx *c, const tile_ep *e, int part)
+{
+	const vc_target *t = c->t;
+	const vc_geom g = *c->g;
+	const vc_node *n = c->n;
+	uint32_t *ubuf = c->ubuf;
+	int64_t nb = e->nb, co0 = e->co0, oh0 = e->oh0, tco = e->tco, th = e->th;
+	int ah = e->ah, ares = e->ares, shift = c->shift, ub;
+	uint32_t abase = e->abase, bbase = e->bbase, rbase_in = e->rbase_in;
+	vc_kinsn *ki;
+	/* leaky ReLU: a copy T of the accumulators (reset, ADD) next to
+	 * them, in the residual's region (dead by now), one row further
+	 * when T and X would share an ACC bank. With the rounding in the
+	 * bias (vc_leaky_fused): T = X << leaky, X += 2^(s+leaky-1) -
+	 * 2^(s-1), X = MAX(X, T) >> (s + leaky); otherwise T and X are
+	 * requantized by s + leaky and s, then X = MAX(X, T). T's reset comes
+	 * first (T does not depend on X) unless T is the residual's region. */
+	uint32_t io = (uint32_t)(tco * th), ii = (uint32_t)g.ow, f = (uint32_t)g.ow;
+	uint32_t tbase = bbase + (uint32_t)(tco * g.kb);
+	int leaky = n->a.leaky, rounded = g.kb == 1 && vc_bias_rounding(shift, leaky) != 0;
+	int fused = rounded && leaky;
+	int rs = shift - g.res_pre; /* what is left of the shift after the residual's pre-shift */
+	int treset_first = !g.res || g.res_gemm;
+	if ((tbase - abase) % 4 == 0)
+		tbase++;
+
+	switch (part) {
+	case EP_BIAS_LOAD: /* bias: load tco ACC elements, added to every position in EP_BIAS */
+		if (!(ki = emit(L)))
+			return -1;
+		ki->insn.opcode = VTA_OPCODE_LOAD;
+		ki->insn.memory_type = VTA_MEM_ID_ACC;
+		ki->insn.sram_base = bbase;
+		ki->insn.dram_base = (uint32_t)(co0 * g.kb);
+		ki->insn.y_size = 1, ki->insn.x_size = ki->insn.x_stride = (uint32_t)(tco * g.kb);
+		ki->arg = VC_ARG_BIAS;
+		ki->writes = 1u << ares;
+		return 0;
+	case EP_TRESET:
+		return leaky && treset_first ? reset_rows(L, tbase, io, ii, f, ares) : 0;
+	case EP_BIAS:
+		if (uop_word(L, abase, bbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 ||
+		    alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, (uint32_t)tco, (uint32_t)(th * g.ow), (uint32_t)(th * g.ow), 1,
+			(uint32_t)g.kb, 0, ares))
+			return -1;
+		/* residual on the GEMM: [ACC >>= res_pre] here, ACC += residual * res_weight in EP_RES_GEMM */
+		if (g.res_gemm && g.res_pre &&
+		    (uop_word(L, abase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 ||
+		     alu(L, VTA_ALU_OPCODE_SHR, 1, g.res_pre, ub, (uint32_t)(tco * th), (uint32_t)g.ow, (uint32_t)g.ow, 1,
+			 (uint32_t)g.ow, 1, ares)))
+			return -1;
+		return 0;
+	case EP_RES_GEMM:
+		if (g.res_gemm) { /* one micro-op per output vector */
+			int64_t grp = vc_column_group(tco, th, g.ow);
+			int nu = 0;
+			for (int64_t ob = 0; ob < tco; ob++)
+				for (int64_t x = 0; x < grp; x++)
+					if (uop_word(L, abase + (uint32_t)(ob * th * g.ow + x),
+						     rbase_in + (uint32_t)(ob * th * g.ow + x), (uint32_t)(t->wgt_depth - 1),
+						     &ubuf[nu++]))
+						return -1;
+			if (gemm(L, ubuf, nu, th, g.ow, grp, (uint32_t)g.ow, (uint32_t)grp,
+				 1u << (VC_RES_RIN0 + ah) | 1u << VC_RES_WID | 1u << ares, 1u << ares))
+				return -1;
+			c->res_tiles++;
+		}
+		return 0;
+	default: /* EP_REST */
+		break;
+	}
+
+	/* residual: the int8 tensor of the output's shape, sign-extended
+	 * into the ACC after the bias (LOAD ACC_8BIT), brought to the
+	 * accumulator's exponent by a left shift (SHR by a negative
+	 * immediate), added with one tensor-tensor ALU ADD */
+	if (g.res && !g.res_gemm) {
+		uint32_t rbase = bbase + (uint32_t)(tco * g.kb);
+		if (out_blocks(L, &g, VTA_OPCODE_LOAD, VTA_MEM_ID_ACC_8BIT, rbase, nb, co0, oh0, tco, th,
+			       VC_ARG_RES, 0, 1u << ares))
+			return -1;
+		uint32_t rio = (uint32_t)(tco * th), rii = (uint32_t)g.ow, rf = (uint32_t)g.ow;
+		if (g.kb > 1) { /* per-channel left shifts: SHR by the block's third bias row */
+			if (uop_word(L, rbase, bbase + 2, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
+				return -1;
+			if (alu(L, VTA_ALU_OPCODE_SHR, 0, 0, ub, (uint32_t)tco, (uint32_t)(th * g.ow),
+				(uint32_t)(th * g.ow), 1, (uint32_t)g.kb, 0, ares))
+				return -1;
+		} else if (n->a.res_shift) {
+			if (uop_word(L, rbase, rbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
+				return -1;
+			if (alu(L, VTA_ALU_OPCODE_SHR, 1, -n->a.res_shift, ub, rio, rii, rf, 1, rf, 1, ares))
+				return -1;
+		}
+		if (uop_word(L, abase, rbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
+			return -1;
+		if (alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, rio, rii, rf, 1, rf, 1, ares))
+			return -1;
+		c->res_tiles++;
+	}
+
+	int ut = -1;
+	if (leaky) {
+		if (!treset_first && reset_rows(L, tbase, io, ii, f, ares))
+			return -1;
+		if (uop_word(L, tbase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 ||
+		    alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, io, ii, f, 1, f, 1, ares))
+			return -1;
+		if (uop_word(L, tbase, tbase, 0, &ubuf[0]) || (ut = uops(L, ubuf, 1)) < 0)
+			return -1;
+		if (fused ? alu(L, VTA_ALU_OPCODE_SHR, 1, -leaky, ut, io, ii, f, 1, f, 1, ares)
+			  : requant_shift(L, ut, rs + leaky, 0, io, ii, f, ares))
+			return -1;
+		c->leaky_tiles++;
+	}
+
+	/* requantize: [SHR s-15], [ADD 2^(s-1)], SHR s, MAX lo, MIN hi; with
+	 * channel shifts one register-mode SHR instead of the first three */
+	if (g.kb > 1) { /* per channel: one register-mode SHR by the block's second bias
+			 * row (the rounding constant is in the bias) */
+		int us;
+		if (uop_word(L, abase, bbase + 1, 0, &ubuf[0]) || (us = uops(L, ubuf, 1)) < 0 ||
+		    alu(L, VTA_ALU_OPCODE_SHR, 0, 0, us, (uint32_t)tco, (uint32_t)(th * g.ow), (uint32_t)(th * g.ow),
+			1, (uint32_t)g.kb, 0, ares))
+			return -1;
+	}
+	if (uop_word(L, abase, abase, 0, &ubuf[0]))
+		return -1;
+	if ((ub = uops(L, ubuf, 1)) < 0)
+		return -1;
+	if (fused) {
+		int32_t d = ((int32_t)1 << (rs + leaky - 1)) - ((int32_t)1 << (rs - 1));
+		if (d && alu(L, VTA_ALU_OPCODE_ADD, 1, d, ub, io, ii, f, 1, f, 1, ares))
+			return -1;
+	} else if (g.kb == 1 && requant_shift(L, ub, rs, rounded, io, ii, f, ares))
+		return -1;
+	if (leaky) {
+		int um;
+		if (uop_word(L, abase, tbase, 0, &ubuf[0]) || (um = uops(L, ubuf, 1)) < 0 ||
+		    alu(L, VTA_ALU_OPCODE_MAX, 0, 0, um, io, ii, f, 1, f, 1, ares))
+			return -1;
+		/* the micro-op SRAM may have been refilled: fetch ub again */
+		if (uop_word(L, abase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
+			return -1;
+		if (fused && alu(L, VTA_ALU_OPCODE_SHR, 1, rs + leaky, ub, io, ii, f, 1, f, 1, ares))
+			return -1;
+	}
+	if (alu(L, VTA_ALU_OPCODE_MAX, 1, (int32_t)c->lo, ub, io, ii, f, 1, f, 1, ares) ||
+	    alu(L, VTA_ALU_OPCODE_MIN, 1, (int32_t)c->hi, ub, io, ii, f, 1, f, 1, ares))
+		return -1;
+
+	/* store: tco rows of th*ow contiguous output elements */
+	if (out_blocks(L, &g, VTA_OPCODE_STORE, VTA_MEM_ID_OUT, abase, nb, co0, oh0, tco, th, VC_ARG_OUT,
+		       1u << ares, 0))
+		return -1;
+	return 0;
+}
+
+/* Parts of e up to and including `upto`. */
+static int ep_emit(lowering *L, ep_ctx *c, tile_ep *e, int upto)
+{
+	for (; e->next <= upto; e->next++)
+		if (ep_part(L, c, e, e->next))
+			return -1;
+	return 0;
+}
+
 int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratch, vc_lower_stats *st)
 {
 	const vc_target *t = &m->target;
@@ -349,7 +560,11 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 		goto done;
 	}
 	int64_t R = (g.oh + tl.th - 1) / tl.th, C = (g.cob + tl.tco - 1) / tl.tco;
-	int64_t tiles = 0, istep = 0, wstep = 0, res_tiles = 0, leaky_tiles = 0;
+	int64_t tiles = 0, istep = 0, wstep = 0;
+	ep_ctx ec = {t, &g, n, shift, lo, hi, ubuf, 0, 0};
+	/* with ping-pong halves, a tile's epilogue follows the next tile's first GEMM */
+	int defer = halves == 2 && g.nb * R * C > 1, have_pend = 0;
+	tile_ep pend = {0};
 	if (g.res_gemm) { /* the identity block (times 2^shift), the kernel's first constant words, kept in WGT's last element */
 		int words = VTA_WGT_ELEM_BYTES / 4;
 		if (grow_words(L, words) < 0)
@@ -382,21 +597,15 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 				int64_t rows = skip_rows ? th : (th - 1) * g.sh + g.kh;
 				vc_kinsn *ki;
 
-				/* reset the accumulators of the tile */
-				if (uop_word(L, abase, 0, 0, &ubuf[0]))
-					goto done;
-				int ub = uops(L, ubuf, 1);
-				if (ub < 0 || !(ki = emit(L)))
-					goto done;
-				ki->insn.opcode = VTA_OPCODE_GEMM;
-				ki->insn.reset = 1;
-				ki->insn.uop_bgn = (uint32_t)ub, ki->insn.uop_end = (uint32_t)ub + 1;
-				ki->insn.iter_out = (uint32_t)(tco * th), ki->insn.iter_in = (uint32_t)g.ow;
-				ki->insn.dst_factor_out = (uint32_t)g.ow, ki->insn.dst_factor_in = 1;
-				ki->writes = 1u << ares;
-				ki->reads = 1u << VC_RES_UOP;
 				/* the residual tile into INP, for a GEMM with the identity block */
 				uint32_t rbase_in = rin + (uint32_t)(ah * tl.tco * tl.th * g.ow);
+				tile_ep cur = {nb, co0, oh0, tco, th, ah, ares, abase, bbase, rbase_in, EP_BIAS_LOAD};
+				/* deferred: the bias now (the epilogue before has left this half) */
+				if (defer && ep_emit(L, &ec, &cur, EP_BIAS_LOAD))
+					goto done;
+				/* reset the accumulators of the tile */
+				if (reset_rows(L, abase, (uint32_t)(tco * th), (uint32_t)g.ow, (uint32_t)g.ow, ares))
+					goto done;
 				if (g.res_gemm) {
 					if (!(ki = emit(L)))
 						goto done;
@@ -444,7 +653,7 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 					 * Consecutive micro-ops write different ACC rows (the block out
 					 * and the column innermost), so none waits for the one before
 					 * to leave the pipeline. */
-					int64_t grp = vc_column_group(tco, g.ow);
+					int64_t grp = vc_column_group(tco, tl.th, g.ow);
 					int nu = 0;
 					for (int64_t cb = 0; cb < (g.dw ? 1 : tci); cb++) /* depthwise: block ob reads block ob */
 						for (int64_t kh = 0; kh < g.kh; kh++)
@@ -456,8 +665,14 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 											     wbase + (uint32_t)((ob * wtci + cb) * k2 + kh * g.kw + kw),
 											     &ubuf[nu++]))
 											goto done;
+					/* the tile before: T's reset ahead of this GEMM, its ALU work (up to the
+					 * residual GEMM) behind it, the rest behind the next GEMM */
+					if (have_pend && s == 0 && ep_emit(L, &ec, &pend, EP_TRESET))
+						goto done;
 					if (gemm(L, ubuf, nu, th, g.ow, grp, (uint32_t)(rstep * cols), (uint32_t)(grp * g.sw),
 						 1u << (VC_RES_INP0 + in_s.half) | 1u << (VC_RES_WGT0 + w_s.half) | 1u << ares, 1u << ares))
+						goto done;
+					if (have_pend && s <= 1 && ep_emit(L, &ec, &pend, s == 0 && g.res_gemm ? EP_RES_GEMM : EP_REST))
 						goto done;
 					k->macs += th * g.ow * tco * wtci * k2 * t->batch * t->block_in * t->block_out;
 				}
@@ -468,149 +683,20 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 					if (resident(L, &g, &tl, nb, a + 1, 0, 1, &next))
 						goto done;
 				}
-				/* bias: load tco ACC elements, add them to every position */
-				if (!(ki = emit(L)))
-					goto done;
-				ki->insn.opcode = VTA_OPCODE_LOAD;
-				ki->insn.memory_type = VTA_MEM_ID_ACC;
-				ki->insn.sram_base = bbase;
-				ki->insn.dram_base = (uint32_t)(co0 * g.kb);
-				ki->insn.y_size = 1, ki->insn.x_size = ki->insn.x_stride = (uint32_t)(tco * g.kb);
-				ki->arg = VC_ARG_BIAS;
-				ki->writes = 1u << ares;
-				if (uop_word(L, abase, bbase, 0, &ubuf[0]))
-					goto done;
-				if ((ub = uops(L, ubuf, 1)) < 0)
-					goto done;
-				if (alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, (uint32_t)tco, (uint32_t)(th * g.ow), (uint32_t)(th * g.ow), 1,
-					(uint32_t)g.kb, 0, ares))
-					goto done;
-
-				if (g.res_gemm) { /* [ACC >>= res_pre], ACC += residual * res_weight, one micro-op per output vector */
-					if (g.res_pre) {
-						if (uop_word(L, abase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 ||
-						    alu(L, VTA_ALU_OPCODE_SHR, 1, g.res_pre, ub, (uint32_t)(tco * th), (uint32_t)g.ow,
-							(uint32_t)g.ow, 1, (uint32_t)g.ow, 1, ares))
-							goto done;
-					}
-					int64_t grp = vc_column_group(tco, g.ow);
-					int nu = 0;
-					for (int64_t ob = 0; ob < tco; ob++)
-						for (int64_t x = 0; x < grp; x++)
-							if (uop_word(L, abase + (uint32_t)(ob * th * g.ow + x), rbase_in + (uint32_t)(ob * th * g.ow + x),
-								     (uint32_t)(t->wgt_depth - 1), &ubuf[nu++]))
-								goto done;
-					if (gemm(L, ubuf, nu, th, g.ow, grp, (uint32_t)g.ow, (uint32_t)grp,
-						 1u << (VC_RES_RIN0 + ah) | 1u << VC_RES_WID | 1u << ares, 1u << ares))
+				/* the epilogue: now, or the rest of it after the next tile's first GEMMs */
+				if (!defer) {
+					if (ep_emit(L, &ec, &cur, EP_REST))
 						goto done;
-					res_tiles++;
+				} else {
+					if (have_pend && ep_emit(L, &ec, &pend, EP_REST))
+						goto done;
+					pend = cur;
+					have_pend = 1;
 				}
-
-				/* residual: the int8 tensor of the output's shape, sign-extended
-				 * into the ACC after the bias (LOAD ACC_8BIT), brought to the
-				 * accumulator's exponent by a left shift (SHR by a negative
-				 * immediate), added with one tensor-tensor ALU ADD */
-				if (g.res && !g.res_gemm) {
-					uint32_t rbase = bbase + (uint32_t)(tco * g.kb);
-					if (out_blocks(L, &g, VTA_OPCODE_LOAD, VTA_MEM_ID_ACC_8BIT, rbase, nb, co0, oh0, tco, th,
-						       VC_ARG_RES, 0, 1u << ares))
-						goto done;
-					uint32_t rio = (uint32_t)(tco * th), rii = (uint32_t)g.ow, rf = (uint32_t)g.ow;
-					if (g.kb > 1) { /* per-channel left shifts: SHR by the block's third bias row */
-						if (uop_word(L, rbase, bbase + 2, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
-							goto done;
-						if (alu(L, VTA_ALU_OPCODE_SHR, 0, 0, ub, (uint32_t)tco, (uint32_t)(th * g.ow),
-							(uint32_t)(th * g.ow), 1, (uint32_t)g.kb, 0, ares))
-							goto done;
-					} else if (n->a.res_shift) {
-						if (uop_word(L, rbase, rbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
-							goto done;
-						if (alu(L, VTA_ALU_OPCODE_SHR, 1, -n->a.res_shift, ub, rio, rii, rf, 1, rf, 1, ares))
-							goto done;
-					}
-					if (uop_word(L, abase, rbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
-						goto done;
-					if (alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, rio, rii, rf, 1, rf, 1, ares))
-						goto done;
-					res_tiles++;
-				}
-
-				/* leaky ReLU: a copy T of the accumulators (reset, ADD) next to
-				 * them, in the residual's region (dead by now), one row further
-				 * when T and X would share an ACC bank. With the rounding in the
-				 * bias (vc_leaky_fused): T = X << leaky, X += 2^(s+leaky-1) -
-				 * 2^(s-1), X = MAX(X, T) >> (s + leaky); otherwise T and X are
-				 * requantized by s + leaky and s, then X = MAX(X, T). */
-				uint32_t io = (uint32_t)(tco * th), ii = (uint32_t)g.ow, f = (uint32_t)g.ow;
-				uint32_t tbase = bbase + (uint32_t)(tco * g.kb);
-				int leaky = n->a.leaky, rounded = g.kb == 1 && vc_bias_rounding(shift, leaky) != 0;
-				int fused = rounded && leaky;
-				int rs = shift - g.res_pre; /* what is left of the shift after the residual's pre-shift */
-				if ((tbase - abase) % 4 == 0)
-					tbase++;
-				int ut = -1;
-				if (leaky) {
-					if (uop_word(L, tbase, 0, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 || !(ki = emit(L)))
-						goto done;
-					ki->insn.opcode = VTA_OPCODE_GEMM;
-					ki->insn.reset = 1;
-					ki->insn.uop_bgn = (uint32_t)ub, ki->insn.uop_end = (uint32_t)ub + 1;
-					ki->insn.iter_out = io, ki->insn.iter_in = ii;
-					ki->insn.dst_factor_out = f, ki->insn.dst_factor_in = 1;
-					ki->writes = 1u << ares;
-					ki->reads = 1u << VC_RES_UOP;
-					if (uop_word(L, tbase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 ||
-					    alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, io, ii, f, 1, f, 1, ares))
-						goto done;
-					if (uop_word(L, tbase, tbase, 0, &ubuf[0]) || (ut = uops(L, ubuf, 1)) < 0)
-						goto done;
-					if (fused ? alu(L, VTA_ALU_OPCODE_SHR, 1, -leaky, ut, io, ii, f, 1, f, 1, ares)
-						  : requant_shift(L, ut, rs + leaky, 0, io, ii, f, ares))
-						goto done;
-					leaky_tiles++;
-				}
-
-				/* requantize: [SHR s-15], [ADD 2^(s-1)], SHR s, MAX lo, MIN hi; with
-				 * channel shifts one register-mode SHR instead of the first three */
-				if (g.kb > 1) { /* per channel: one register-mode SHR by the block's second bias
-						 * row (the rounding constant is in the bias) */
-					int us;
-					if (uop_word(L, abase, bbase + 1, 0, &ubuf[0]) || (us = uops(L, ubuf, 1)) < 0 ||
-					    alu(L, VTA_ALU_OPCODE_SHR, 0, 0, us, (uint32_t)tco, (uint32_t)(th * g.ow), (uint32_t)(th * g.ow),
-						1, (uint32_t)g.kb, 0, ares))
-						goto done;
-				}
-				if (uop_word(L, abase, abase, 0, &ubuf[0]))
-					goto done;
-				if ((ub = uops(L, ubuf, 1)) < 0)
-					goto done;
-				if (fused) {
-					int32_t d = ((int32_t)1 << (rs + leaky - 1)) - ((int32_t)1 << (rs - 1));
-					if (d && alu(L, VTA_ALU_OPCODE_ADD, 1, d, ub, io, ii, f, 1, f, 1, ares))
-						goto done;
-				} else if (g.kb == 1 && requant_shift(L, ub, rs, rounded, io, ii, f, ares))
-					goto done;
-				if (leaky) {
-					int um;
-					if (uop_word(L, abase, tbase, 0, &ubuf[0]) || (um = uops(L, ubuf, 1)) < 0 ||
-					    alu(L, VTA_ALU_OPCODE_MAX, 0, 0, um, io, ii, f, 1, f, 1, ares))
-						goto done;
-					/* the micro-op SRAM may have been refilled: fetch ub again */
-					if (uop_word(L, abase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
-						goto done;
-					if (fused && alu(L, VTA_ALU_OPCODE_SHR, 1, rs + leaky, ub, io, ii, f, 1, f, 1, ares))
-						goto done;
-				}
-				if (alu(L, VTA_ALU_OPCODE_MAX, 1, (int32_t)lo, ub, io, ii, f, 1, f, 1, ares) ||
-				    alu(L, VTA_ALU_OPCODE_MIN, 1, (int32_t)hi, ub, io, ii, f, 1, f, 1, ares))
-					goto done;
-
-				/* store: tco rows of th*ow contiguous output elements */
-				if (out_blocks(L, &g, VTA_OPCODE_STORE, VTA_MEM_ID_OUT, abase, nb, co0, oh0, tco, th, VC_ARG_OUT,
-					       1u << ares, 0))
-					goto done;
 				tiles++;
 			}
+	if (have_pend && ep_emit(L, &ec, &pend, EP_REST))
+		goto done;
 	vc_kinsn *fin = emit(L);
 	if (!fin)
 		goto done;
@@ -618,8 +704,8 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratc
 	fin->writes = (1u << VC_NRES) - 1;
 	if (st) {
 		st->tiles = tiles;
-		st->residual_tiles = res_tiles;
-		st->leaky_tiles = leaky_tiles;
+		st->residual_tiles = ec.res_tiles;
+		st->leaky_tiles = ec.leaky_tiles;
 	}
 	rc = 0;
 done:

@@ -56,11 +56,18 @@ int vc_geom_of(const vc_target *t, const vc_node *n, vc_geom *g)
 }
 
 
-int64_t vc_column_group(int64_t tco, int64_t ow)
+int64_t vc_column_group(int64_t tco, int64_t th, int64_t ow)
 {
-	for (int64_t grp = 1; grp < ow; grp++)
-		if (ow % grp == 0 && tco * grp >= VC_HAZARD_SPAN)
+	for (int64_t grp = 1; grp < ow; grp++) {
+		if (ow % grp || tco * grp < VC_HAZARD_SPAN)
+			continue;
+		unsigned banks = 0; /* the ACC banks (row % 4) of one pass over the group */
+		for (int64_t ob = 0; ob < tco; ob++)
+			for (int64_t x = 0; x < grp; x++)
+				banks |= 1u << ((ob * th * ow + x) & 3);
+		if (banks == 0xf)
 			return grp;
+	}
 	return ow;
 }
 
@@ -98,7 +105,7 @@ int vc_tiling_fits(const vc_target *t, const vc_geom *g, const vc_tiling *tl)
 	if (tco * th * g->ow * (1 + ((g->res && !g->res_gemm) || g->leaky)) + tco * g->kb + (g->leaky != 0) >
 	    t->acc_depth / halves)
 		return 0;
-	if (wblocks * vc_column_group(tco, g->ow) > t->uop_depth / 2)
+	if (wblocks * vc_column_group(tco, th, g->ow) > t->uop_depth / 2)
 		return 0;
 	if ((vc_skips_rows(g) ? 1 : g->sh) * cols >= 2048 || g->ow >= 2048 || th * g->ow >= 2048 || th > 16383 ||
 	    tco * th > 16383)
@@ -122,7 +129,7 @@ int64_t vc_tiling_estimate(const vc_target *t, const vc_geom *g, const vc_tiling
 	int bus = tm->bus_bytes;
 	/* compute: micro-ops (the same for every tiling), instructions, micro-op loads */
 	int64_t gemm = vec * wcib * k2, insns = T * (S + (int64_t)alu_ops + 4);
-	int64_t nu = (int64_t)tl->tco * wtci * k2 * vc_column_group(tl->tco, g->ow);
+	int64_t nu = (int64_t)tl->tco * wtci * k2 * vc_column_group(tl->tco, tl->th, g->ow);
 	int64_t compute = gemm + vec * (1 + (int64_t)alu_ops) + insns * (tm->pipe + tm->insn_start + tm->insn_end) +
 			  2 * S * nu;
 	if (g->res && !g->res_gemm) /* the residual loaded by compute */
