@@ -322,15 +322,29 @@ module vta_compute #(
   localparam [1:0] GIdle = 2'd0, GRun = 2'd1, GPush = 2'd2;
   reg [1:0]  g_st_q;
   reg        g_rst_q, g_pp_q, g_pn_q;  // reset micro-ops; push flags
-  reg [`VTA_GEMM_UOP_BGN_WIDTH-1:0] g_bgn_q;
-  reg [`VTA_GEMM_UOP_END_WIDTH-1:0] g_ulast_q, g_u_q;
-  reg [`VTA_GEMM_ITER_IN_WIDTH-1:0] g_ilast_q, g_i_q;
-  reg [`VTA_GEMM_ITER_OUT_WIDTH-1:0] g_olast_q, g_o_q;
-  reg [31:0] g_fdo_q, g_fdi_q, g_fso_q, g_fsi_q, g_fwo_q, g_fwi_q;
-  reg [31:0] g_od_q, g_os_q, g_ow_q, g_id_q, g_is_q, g_iw_q;
-  reg        g_gen_q;
+  reg [`VTA_GEMM_ITER_IN_WIDTH-1:0] g_ilast_q;
+  reg [`VTA_GEMM_ITER_OUT_WIDTH-1:0] g_olast_q;
+  // the factors, for the footprint's products
+  reg [`VTA_GEMM_DST_FACTOR_OUT_WIDTH-1:0] g_fdo_q;
+  reg [`VTA_GEMM_DST_FACTOR_IN_WIDTH-1:0]  g_fdi_q;
+  reg [`VTA_GEMM_SRC_FACTOR_OUT_WIDTH-1:0] g_fso_q;
+  reg [`VTA_GEMM_SRC_FACTOR_IN_WIDTH-1:0]  g_fsi_q;
+  reg [`VTA_GEMM_WGT_FACTOR_OUT_WIDTH-1:0] g_fwo_q;
+  reg [`VTA_GEMM_WGT_FACTOR_IN_WIDTH-1:0]  g_fwi_q;
   wire       g_idle  = (g_st_q == GIdle);
   wire       g_start = (state_q == CTok) && tok_ready && g_idle && is_gemm && !zero_iter;
+  // k=0 (never waits)
+  wire       g_gen_q;
+  wire [`VTA_GEMM_UOP_END_WIDTH-1:0] g_u_q, g_ulast_q;
+  wire [`VTA_GEMM_ITER_IN_WIDTH-1:0] g_i_q;
+  wire [`VTA_GEMM_ITER_OUT_WIDTH-1:0] g_o_q;
+  wire [31:0] g_id_q, g_is_q, g_iw_q;
+  vta_uoploop u_gloop (
+      .clk_i(clk_i), .rst_i(rst_i), .start_i(g_start), .bgn_i(uop_bgn), .end_i(uop_end),
+      .iter_out_i(iter_out), .iter_in_i(iter_in), .fd_out_i(fd_out), .fd_in_i(fd_in),
+      .fs_out_i(fs_out), .fs_in_i(fs_in), .fw_out_i(fw_out), .fw_in_i(fw_in), .adv_i(g_gen_q),
+      .gen_o(g_gen_q), .u_o(g_u_q), .u_last_o(g_ulast_q), .i_o(g_i_q), .o_o(g_o_q),
+      .id_o(g_id_q), .is_o(g_is_q), .iw_o(g_iw_q));
   assign g_uop_rd_en   = g_gen_q;
   assign g_uop_rd_addr = g_u_q[LogUop-1:0];
 
@@ -404,7 +418,6 @@ module vta_compute #(
   always @(posedge clk_i) begin
     if (rst_i) begin
       g_st_q <= GIdle;
-      g_gen_q <= 1'b0;
       g1_v <= 1'b0; g2_v <= 1'b0; g3_v <= 1'b0; g3_ge <= 1'b0; g4_v <= 1'b0;
       g5_v <= 1'b0; g6_v <= 1'b0; gpa_v <= 1'b0; gh1_v <= 1'b0; gh2_v <= 1'b0;
       gf_done_q <= 1'b0; g_safe_q <= 1'b0;
@@ -418,45 +431,18 @@ module vta_compute #(
         g_rst_q <= g_reset;
         g_pp_q <= push_prev;
         g_pn_q <= push_next;
-        g_bgn_q <= uop_bgn;
-        g_u_q <= {1'b0, uop_bgn};
-        g_i_q <= 0;
-        g_o_q <= 0;
-        g_ulast_q <= uop_end - 1'b1;
         g_ilast_q <= iter_in - 1'b1;
         g_olast_q <= iter_out - 1'b1;
-        g_fdo_q <= fd_out; g_fdi_q <= fd_in; g_fso_q <= fs_out; g_fsi_q <= fs_in;
-        g_fwo_q <= fw_out; g_fwi_q <= fw_in;
-        g_od_q <= 0; g_os_q <= 0; g_ow_q <= 0;
-        g_id_q <= 0; g_is_q <= 0; g_iw_q <= 0;
-        g_gen_q <= 1'b1;
+        g_fdo_q <= fd_out[`VTA_GEMM_DST_FACTOR_OUT_WIDTH-1:0];
+        g_fdi_q <= fd_in[`VTA_GEMM_DST_FACTOR_IN_WIDTH-1:0];
+        g_fso_q <= fs_out[`VTA_GEMM_SRC_FACTOR_OUT_WIDTH-1:0];
+        g_fsi_q <= fs_in[`VTA_GEMM_SRC_FACTOR_IN_WIDTH-1:0];
+        g_fwo_q <= fw_out[`VTA_GEMM_WGT_FACTOR_OUT_WIDTH-1:0];
+        g_fwi_q <= fw_in[`VTA_GEMM_WGT_FACTOR_IN_WIDTH-1:0];
         gf_dmin_q <= 32'hffffffff;
         gf_dmax_q <= 0; gf_smax_q <= 0; gf_wmax_q <= 0;
         gf_done_q <= 1'b0;
         g_safe_q <= 1'b0;
-      end
-      // k=0 (never waits)
-      if (g_gen_q) begin
-        if (g_u_q != g_ulast_q) begin
-          g_u_q <= g_u_q + 1'b1;
-        end else begin
-          g_u_q <= {1'b0, g_bgn_q};
-          if (g_i_q != g_ilast_q) begin
-            g_i_q  <= g_i_q + 1'b1;
-            g_id_q <= g_id_q + g_fdi_q;
-            g_is_q <= g_is_q + g_fsi_q;
-            g_iw_q <= g_iw_q + g_fwi_q;
-          end else begin
-            g_i_q <= 0;
-            if (g_o_q != g_olast_q) begin
-              g_o_q  <= g_o_q + 1'b1;
-              g_od_q <= g_od_q + g_fdo_q; g_os_q <= g_os_q + g_fso_q; g_ow_q <= g_ow_q + g_fwo_q;
-              g_id_q <= g_od_q + g_fdo_q; g_is_q <= g_os_q + g_fso_q; g_iw_q <= g_ow_q + g_fwo_q;
-            end else begin
-              g_gen_q <= 1'b0;
-            end
-          end
-        end
       end
       // k=1
       g1_v <= g_gen_q;
@@ -469,12 +455,12 @@ module vta_compute #(
       g1_shi <= hi_nz(g_is_q, LogInp);
       g1_whi <= hi_nz(g_iw_q, LogWgt);
       // the footprint (products registered, the sum and the checks a cycle later)
-      gp_do_q <= g_olast_q * g_fdo_q[`VTA_GEMM_DST_FACTOR_OUT_WIDTH-1:0];
-      gp_di_q <= g_ilast_q * g_fdi_q[`VTA_GEMM_DST_FACTOR_IN_WIDTH-1:0];
-      gp_so_q <= g_olast_q * g_fso_q[`VTA_GEMM_SRC_FACTOR_OUT_WIDTH-1:0];
-      gp_si_q <= g_ilast_q * g_fsi_q[`VTA_GEMM_SRC_FACTOR_IN_WIDTH-1:0];
-      gp_wo_q <= g_olast_q * g_fwo_q[`VTA_GEMM_WGT_FACTOR_OUT_WIDTH-1:0];
-      gp_wi_q <= g_ilast_q * g_fwi_q[`VTA_GEMM_WGT_FACTOR_IN_WIDTH-1:0];
+      gp_do_q <= g_olast_q * g_fdo_q;
+      gp_di_q <= g_ilast_q * g_fdi_q;
+      gp_so_q <= g_olast_q * g_fso_q;
+      gp_si_q <= g_ilast_q * g_fsi_q;
+      gp_wo_q <= g_olast_q * g_fwo_q;
+      gp_wi_q <= g_ilast_q * g_fwi_q;
       if (g1_v && g1_first) begin
         if (gu_dst < gf_dmin_q) gf_dmin_q <= gu_dst;
         if (gu_dst > gf_dmax_q) gf_dmax_q <= gu_dst;
@@ -508,20 +494,22 @@ module vta_compute #(
 
   // ================================================================ ALU pipeline
   // ---------------------------------------------------------------- k=0: loop counters
-  reg        gen_q;
-  reg [`VTA_GEMM_UOP_END_WIDTH-1:0] u_q;
-  reg [`VTA_GEMM_ITER_IN_WIDTH-1:0] i_q;
-  reg [`VTA_GEMM_ITER_OUT_WIDTH-1:0] o_q;
-  // the last value of each counter, set before the run: u_q runs from uop_bgn
-  // and i_q, o_q from 0 up to these, so "u_q + 1 < uop_end" is "u_q != u_last_q"
-  // (an equality, no adder and comparator chain in front of the counters' muxes)
-  reg [`VTA_GEMM_UOP_END_WIDTH-1:0] u_last_q;
-  reg [`VTA_GEMM_ITER_IN_WIDTH-1:0] i_last_q;
-  reg [`VTA_GEMM_ITER_OUT_WIDTH-1:0] o_last_q;
-  reg [31:0] od_q, os_q;   // outer offsets
-  reg [31:0] id_q, is_q;   // current (outer + inner) offsets
+  wire       gen_q;
+  wire [`VTA_GEMM_UOP_END_WIDTH-1:0] u_q, u_last_q;
+  wire [`VTA_GEMM_ITER_IN_WIDTH-1:0] i_q;
+  wire [`VTA_GEMM_ITER_OUT_WIDTH-1:0] o_q;
+  wire [31:0] id_q, is_q, iw_q;  // current (outer + inner) offsets; wgt unused
   wire       hold;               // the micro-op at k=2 does not advance
   wire       s0_issue = gen_q && !hold;
+  wire       a_start = (state_q == CTok) && tok_ready && is_alu && !flush_i && !zero_iter &&
+                       !(alu_op > `VTA_ALU_OPCODE_MUL);
+  wire       unused_ok_a = ^{u_q, u_last_q, i_q, o_q, iw_q};  // (the top uop bit: the index wraps in the SRAM)
+  vta_uoploop u_aloop (
+      .clk_i(clk_i), .rst_i(rst_i), .start_i(a_start), .bgn_i(uop_bgn), .end_i(uop_end),
+      .iter_out_i(iter_out), .iter_in_i(iter_in), .fd_out_i(fd_out), .fd_in_i(fd_in),
+      .fs_out_i(fs_out), .fs_in_i(fs_in), .fw_out_i(32'd0), .fw_in_i(32'd0), .adv_i(s0_issue),
+      .gen_o(gen_q), .u_o(u_q), .u_last_o(u_last_q), .i_o(i_q), .o_o(o_q),
+      .id_o(id_q), .is_o(is_q), .iw_o(iw_q));
   assign uop_rd_en   = s0_issue;
   assign uop_rd_addr = u_q[LogUop-1:0];
 
@@ -842,7 +830,6 @@ module vta_compute #(
   always @(posedge clk_i) begin
     if (rst_i) begin
       state_q       <= CIdle;
-      gen_q         <= 1'b0;
       r1_v          <= 1'b0;
       ld_v_q        <= 1'b0;
       r2_v          <= 1'b0;
@@ -885,16 +872,7 @@ module vta_compute #(
               if (is_gemm) begin
                 state_q <= CIdle;  // the GEMM unit runs it (g_start) and pushes its tokens
               end else begin
-                state_q <= CRun;
-                gen_q   <= 1'b1;
-                u_q     <= {1'b0, uop_bgn};
-                i_q     <= 0;
-                o_q     <= 0;
-                u_last_q <= uop_end - 1'b1;
-                i_last_q <= iter_in - 1'b1;
-                o_last_q <= iter_out - 1'b1;
-                od_q <= 0; os_q <= 0;
-                id_q <= 0; is_q <= 0;
+                state_q <= CRun;  // the loop starts (a_start)
               end
             end
           end else if (is_fin) begin
@@ -909,29 +887,6 @@ module vta_compute #(
         CPush: if (g_idle || !(push_prev || push_next)) state_q <= CIdle;
         default: state_q <= CIdle;
       endcase
-
-      // k=0
-      if (s0_issue) begin
-        if (u_q != u_last_q) begin
-          u_q <= u_q + 1'b1;
-        end else begin
-          u_q <= {1'b0, uop_bgn};
-          if (i_q != i_last_q) begin
-            i_q  <= i_q + 1'b1;
-            id_q <= id_q + fd_in;
-            is_q <= is_q + fs_in;
-          end else begin
-            i_q <= 0;
-            if (o_q != o_last_q) begin
-              o_q  <= o_q + 1'b1;
-              od_q <= od_q + fd_out; os_q <= os_q + fs_out;
-              id_q <= od_q + fd_out; is_q <= os_q + fs_out;
-            end else begin
-              gen_q <= 1'b0;
-            end
-          end
-        end
-      end
 
       // k=1 and k=2 (they hold together)
       if (!hold) begin
