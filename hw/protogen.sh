@@ -16,6 +16,20 @@ lib=$1
 cpp=$2
 [ -f "$cpp" ] || { echo "protogen: $cpp not found" >&2; exit 1; }
 awk -v lib="$lib" '
+# First pass: the words of each vector input the model reads (the body of
+# combo_update converts each with VL_SET_I/Q/W_SVLV), so that LIB_combo compares
+# and keeps only those words, not all 16 of the field.
+FNR == NR {
+	if (match($0, /handlep__V->[A-Za-z0-9_]+ = VL_SET_[IQ]_SVLV\(/)) {
+		s = substr($0, RSTART + 12, RLENGTH - 12); n = s; sub(/ = .*/, "", n);
+		inw[n] = (s ~ /_Q_SVLV/) ? 2 : 1;
+	} else if (match($0, /VL_SET_W_SVLV\([0-9]+, handlep__V->[A-Za-z0-9_]+,/)) {
+		s = substr($0, RSTART, RLENGTH); b = s; sub(/^VL_SET_W_SVLV\(/, "", b); sub(/,.*/, "", b);
+		n = s; sub(/^.*handlep__V->/, "", n); sub(/,$/, "", n);
+		inw[n] = int((b + 31) / 32);
+	}
+	next
+}
 function flush_fn(   i, s, call) {
 	# prototype
 	s = proto_ret " " fn "(void *h";
@@ -34,8 +48,9 @@ function flush_fn(   i, s, call) {
 					keep = keep "\tp->in_" pname[i] " = p->" pname[i] ";\n";
 					infields = infields "\tsvLogic in_" pname[i] ";\n";
 				} else if (ptype[i] ~ /^const /) {
-					same = same " && !memcmp(p->" pname[i] ", p->in_" pname[i] ", sizeof p->" pname[i] ")";
-					keep = keep "\tmemcpy(p->in_" pname[i] ", p->" pname[i] ", sizeof p->" pname[i] ");\n";
+					sz = (pname[i] in inw) ? inw[pname[i]] " * sizeof p->" pname[i] "[0]" : "sizeof p->" pname[i];
+					same = same " && !memcmp(p->" pname[i] ", p->in_" pname[i] ", " sz ")";
+					keep = keep "\tmemcpy(p->in_" pname[i] ", p->" pname[i] ", " sz ");\n";
 					infields = infields "\tsvLogicVecVal in_" pname[i] "[16];\n";
 				}
 			}
@@ -86,4 +101,4 @@ END {
 	print "} " lib "_ports_t;\n";
 	printf "%s", wrappers;
 	print "#endif";
-}' "$cpp"
+}' "$cpp" "$cpp"
