@@ -104,14 +104,19 @@ module vta_top #(
   // registers see only the power-on rst.
   localparam [1:0] SrIdle = 2'd0, SrDrain = 2'd1, SrReset = 2'd2;
   reg [1:0] sr_state_q;
+  reg       fetch_start, start_busy, sr_req;  // a write's request, acting one cycle after it
   reg [2:0] sr_cnt_q;
   reg       reset_done_q, core_rst_q, dma_idle_q;
   wire      dma_idle;
-  wire      sr_active = (sr_state_q != SrIdle) || core_rst_q;
+  // sr_active: the state is not idle or the internal reset is on, kept in a
+  // register of its own (it holds the DMA and gates the error events): set
+  // with the request, cleared when the last reset cycle ends
+  reg       sr_active;
   wire      dma_hold  = sr_active;
   wire      core_rst  = rst || core_rst_q;  // the modules' reset
   always @(posedge clk) begin
     core_rst_q <= !rst && (sr_state_q == SrReset);
+    sr_active  <= !rst && (sr_req || (sr_state_q != SrIdle));
     dma_idle_q <= dma_idle;
   end
 
@@ -148,7 +153,6 @@ module vta_top #(
   // progress; otherwise it is refused and STATUS_ERR_BUSY is raised.
   wire start_req   = wr_go && wa == `VTA_REG_FETCH_CTRL && wd[0];
   wire dev_busy    = running_q || fetch_start_q || sr_active;
-  reg  fetch_start, start_busy, sr_req;  // the write's request, acting one cycle after it
   always @(posedge clk) begin
     fetch_start <= !rst && start_req && !dev_busy;
     start_busy  <= !rst && start_req && dev_busy;
