@@ -171,7 +171,7 @@ module vta_top #(
     status_word = 32'd0;
     status_word[`VTA_STATUS_RUNNING]      = running_q;
     status_word[`VTA_STATUS_DONE]         = compute_done_q;
-    status_word[`VTA_STATUS_IDLE]         = all_idle;
+    status_word[`VTA_STATUS_IDLE]         = all_idle_q;
     status_word[`VTA_STATUS_RESET_DONE]   = reset_done_q;
     status_word[`VTA_STATUS_ERR_BUSY]     = err_busy_q;
     status_word[`VTA_STATUS_RESETTING]    = sr_active;
@@ -365,7 +365,13 @@ module vta_top #(
 
   // ---------------------------------------------------------------- status
   wire all_idle = !f_busy && !ld_busy && !cp_busy && !st_busy && !ldq_valid && !cpq_valid &&
-                  !stq_valid && wr_idle;   // writes of finished STOREs may still await B
+                  !stq_valid && wr_idle;
+  // as the registers show them: one cycle old (the busy flags come late in the cycle)
+  reg  all_idle_q, f_idle_q;
+  always @(posedge clk) begin
+    all_idle_q <= all_idle;
+    f_idle_q   <= !f_busy;
+  end   // writes of finished STOREs may still await B
   // Error events; those of a run that a soft reset is draining are ignored.
   wire ev_ok     = !sr_active;
   wire e_illegal = ev_ok && (f_err_illegal || ld_err_illegal || cp_err_illegal || st_err_illegal);
@@ -538,7 +544,7 @@ module vta_top #(
       if (rd_go) begin
         s_axil_rvalid <= 1'b1;
         case (ra)
-          `VTA_REG_FETCH_CTRL:        s_axil_rdata <= {24'd0, fetch_ar_q[7], 4'd0, !f_busy, fetch_done_q, fetch_start_q};
+          `VTA_REG_FETCH_CTRL:        s_axil_rdata <= {24'd0, fetch_ar_q[7], 4'd0, f_idle_q, fetch_done_q, fetch_start_q};
           `VTA_REG_FETCH_GIE:         s_axil_rdata <= {31'd0, gie_q};
           `VTA_REG_FETCH_IER:         s_axil_rdata <= {30'd0, ier_q};
           `VTA_REG_FETCH_ISR:         s_axil_rdata <= {30'd0, isr_q};
