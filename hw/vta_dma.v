@@ -126,12 +126,19 @@ module vta_dma #(
     end
   endfunction
 
-  // The burst above is the last of its request.
+  // The burst above is the last of its request: the beats left fit in MaxBurst
+  // and before the 4 KiB line (two comparisons side by side, not the cut and
+  // then an equality: make timing).
   function burst_last;
     input [AddrWidth-1:0] addr;
     input [BeatWidth-1:0] left;
+    reg   [BeatWidth:0]   end_beat;
     begin
-      burst_last = (left == {{(BeatWidth-LenW){1'b0}}, burst_beats(addr, left)});
+      // the beat after the last one, counted from the line's start (a partial
+      // first beat, never used, counts one more as in burst_beats)
+      end_beat   = {{(BeatWidth-11+LogBusBytes){1'b0}}, addr[11:LogBusBytes]} + {1'b0, left} +
+                   {{BeatWidth{1'b0}}, addr[LogBusBytes-1:0] != 0};
+      burst_last = (left <= MaxBurst) && (end_beat <= (4096 >> LogBusBytes));
     end
   endfunction
 

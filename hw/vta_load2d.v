@@ -118,6 +118,8 @@ module vta_load2d #(
   reg [31:0] p_q;          // next SRAM row
   reg [31:0] cnt_q;        // zero rows/elements left in a pad phase, elements left in SData
   reg [15:0] row_left_q;   // DRAM rows left (including the current one)
+  reg        more_rows_q;  // row_left_q > 1, registered (it selects the next phase)
+  reg        has_rows_q;   // y_size != 0
   reg [31:0] seg_n_q;      // elements per request
   reg [31:0] seg_left_q;   // elements left in the current request's data
   reg [31:0] bot_q;        // zero elements of the bottom pad
@@ -171,13 +173,15 @@ module vta_load2d #(
 
   task goto_next_row;
     begin
-      if (row_left_q > 1) begin
-        row_left_q <= row_left_q - 1'b1;
+      if (more_rows_q) begin
+        row_left_q  <= row_left_q - 1'b1;
+        more_rows_q <= (row_left_q > 2);
         row_off_q  <= row_off_next;
         first_q    <= 1'b0;
         goto_row_start(1'b1);
       end else begin
-        row_left_q <= 0;
+        row_left_q  <= 0;
+        more_rows_q <= 1'b0;
         if (yp1_q != 0) begin
           state_q <= SBottom;
           cnt_q   <= bot_q;
@@ -306,6 +310,8 @@ module vta_load2d #(
             row_off_q  <= nx_addr_q[LogBusBytes-1:0];
             first_q    <= 1'b1;
             row_left_q <= nx_ysize_q;
+            more_rows_q <= (nx_ysize_q > 1);
+            has_rows_q     <= (nx_ysize_q != 0);
             seg_n_q    <= nx_seg_q;
             seg_left_q <= 0;
             bidx_q     <= 0;
@@ -320,7 +326,7 @@ module vta_load2d #(
           wr_data_o <= 0;
           p_q       <= p_q + 1;
           cnt_q     <= cnt_q - 1;
-        end else if (row_left_q != 0) begin
+        end else if (has_rows_q) begin
           goto_row_start(1'b0);
         end else begin
           goto_next_row;

@@ -37,7 +37,8 @@ module vta_rowreq #(
   reg  [BeatWidth-1:0] wbeats_q;  // wide: beats per request
   reg                  narrow_q;
   reg  [31:0]          left_q;    // requests still to hand over
-  assign busy_o = (left_q != 0) || req_valid_o;
+  reg                  more_q;    // left_q != 0, registered (it gates the caller's start)
+  assign busy_o = more_q || req_valid_o;
 
   wire [AddrWidth-1:0] bus_mask = {{(AddrWidth-LogBusBytes){1'b0}}, {LogBusBytes{1'b1}}};
   // narrow: from the beat of the first byte to the beat of the last
@@ -48,6 +49,7 @@ module vta_rowreq #(
     if (rst_i) begin
       req_valid_o <= 1'b0;
       left_q      <= 0;
+      more_q      <= 1'b0;
     end else begin
       if (start_i && !busy_o) begin
         addr_q   <= addr_i;
@@ -56,13 +58,15 @@ module vta_rowreq #(
         wbeats_q <= wbeats[BeatWidth-1:0];
         narrow_q <= narrow_i;
         left_q   <= count_i;
+        more_q   <= (count_i != 0);
       end else if (req_valid_o) begin
         if (req_ready_i) begin
           req_valid_o <= 1'b0;
           addr_q <= addr_q + step_q;
           left_q <= left_q - 1;
+          more_q <= (left_q != 1);
         end
-      end else if (left_q != 0) begin
+      end else if (more_q) begin
         req_valid_o <= 1'b1;
         req_addr_o  <= narrow_q ? (addr_q & ~bus_mask) : addr_q;
         req_beats_o <= narrow_q ? nbeats[BeatWidth-1:0] : wbeats_q;
