@@ -164,9 +164,12 @@ module vta_dma #(
       .clk_i(clk_i), .rst_i(rst_i), .clear_i(1'b0),
       .push_i(rf_push), .push_data_i(rf_in), .full_o(rf_full),
       .out_valid_o(rf_valid), .out_data_o(rf_head), .pop_i(rf_pop), .count_o(rf_count));
-  // at most RdOut in flight (the FIFO holds RdOut in its RAM plus one at its head)
-  wire [LogRdOut+1:0] rf_occ = {1'b0, rf_count} + {{(LogRdOut+1){1'b0}}, rf_valid};
-  wire rd_slot = (!m_axi_arvalid || m_axi_arready) && (rf_occ < RdOut) && !hold_i;
+  // at most RdOut in flight (the FIFO holds RdOut in its RAM plus one at its
+  // head); the bursts in flight are counted here, and whether one more fits is
+  // a register (make timing: not the FIFO's count through an adder and a compare)
+  reg  [LogRdOut+1:0] rd_n_q;
+  reg                 rd_room_q;
+  wire rd_slot = (!m_axi_arvalid || m_axi_arready) && rd_room_q && !hold_i;
 
   // round-robin pick among clients with beats to request, starting after rr_q:
   // the lowest active index above rr_q, else the lowest one at or below it.
@@ -261,6 +264,17 @@ module vta_dma #(
   endgenerate
   wire r_out = sk0v_q && rf_valid && (rd_ready_i[owner] || hold_i);
   assign rf_pop    = r_out && (bbeat_q == blen - 1'b1);
+  wire [LogRdOut+1:0] rd_n_next = rd_n_q + {{(LogRdOut+1){1'b0}}, rf_push} -
+                                  {{(LogRdOut+1){1'b0}}, rf_pop};
+  always @(posedge clk_i) begin
+    if (rst_i) begin
+      rd_n_q    <= 0;
+      rd_room_q <= 1'b1;
+    end else begin
+      rd_n_q    <= rd_n_next;
+      rd_room_q <= (rd_n_next < RdOut);
+    end
+  end
   assign rd_data_o = sk0_q[BusBits-1:0];
   assign rd_err_o  = sk0_q[BusBits];
 

@@ -115,6 +115,7 @@ module vta_load2d #(
   localparam [2:0] SIdle = 3'd0, STop = 3'd1, SLeft = 3'd2, SData = 3'd3, SRight = 3'd4,
                    SBottom = 3'd5;
   reg [2:0]  state_q;
+  reg        data_q;       // state_q == SData, registered (it gates the beat handshake)
   reg [31:0] p_q;          // next SRAM row
   reg [31:0] cnt_q;        // zero rows/elements left in a pad phase, elements left in SData
   reg [15:0] row_left_q;   // DRAM rows left (including the current one)
@@ -122,6 +123,8 @@ module vta_load2d #(
   reg        has_rows_q;   // y_size != 0
   reg [31:0] seg_n_q;      // elements per request
   reg [31:0] seg_left_q;   // elements left in the current request's data
+  reg        seg_nz_q;     // seg_left_q != 0, registered
+  reg        seg_n_nz_q;   // seg_n_q != 0
   reg [31:0] bot_q;        // zero elements of the bottom pad
   reg [15:0] xsize_q;
   reg        merge_q;
@@ -142,9 +145,9 @@ module vta_load2d #(
   wire [LogBusBytes-1:0] row_off_next = row_off_q + soff_q;
   wire seg_last = (seg_left_q == 1);
   // a narrow beat is released with its last element, or with the last of its request
-  assign dma_ready_o = (state_q == SData) && (seg_left_q != 0) &&
+  assign dma_ready_o = data_q && seg_nz_q &&
                        (!narrow_q || off_next[LogBusBytes] || seg_last);
-  wire beat_in = (state_q == SData) && (seg_left_q != 0) && dma_valid_i;
+  wire beat_in = data_q && seg_nz_q && dma_valid_i;
 
   // element cut out of a beat (narrow): the bytes from off_q, zero above the element
   wire [BusBits-1:0] shifted = dma_data_i >> {off_q, 3'b000};
@@ -154,7 +157,13 @@ module vta_load2d #(
   wire [AddrWidth-1:0] d_eoff   = {{(AddrWidth-32){1'b0}}, nx_dram_q} << nx_log_e_q;
   wire [LogBusBytes:0] d_ebytes = {{LogBusBytes{1'b0}}, 1'b1} << nx_log_e_q;
   wire [BusBits-1:0]   d_emask  = ~({BusBits{1'b1}} << {d_ebytes, 3'b000});
-  wire [15:0]          d_beats  = (nx_log_e_q < LogBusBytes) ? 16'd1 : (16'd1 << (nx_log_e_q - LogBusBytes));
+  // beats of an element less one: bit i set when the element has more than 2^i
+  // beats (one comparison with a constant per bit, no subtract-and-shift)
+  reg  [15:0]          d_blast;
+  integer bi;
+  always @* begin
+    for (bi = 0; bi < 16; bi = bi + 1) d_blast[bi] = ({28'd0, nx_log_e_q} > LogBusBytes + bi);
+  end
   wire [AddrWidth-1:0] d_sbytes = {{(AddrWidth-16){1'b0}}, nx_xstr_q} << nx_log_e_q;
   // stage 2
   wire [47:0]          d_bytes  = {16'd0, nx_seg_q} << nx_log_e_q;
@@ -164,6 +173,7 @@ module vta_load2d #(
     begin
       if (xp1_q != 0) begin
         state_q <= SRight;
+        data_q  <= 1'b0;
         cnt_q   <= {28'd0, xp1_q};
       end else begin
         goto_next_row;
@@ -184,9 +194,11 @@ module vta_load2d #(
         more_rows_q <= 1'b0;
         if (yp1_q != 0) begin
           state_q <= SBottom;
+          data_q  <= 1'b0;
           cnt_q   <= bot_q;
         end else begin
           state_q <= SIdle;
+          data_q  <= 1'b0;
           done_o  <= 1'b1;
         end
       end
@@ -199,6 +211,7 @@ module vta_load2d #(
     begin
       if (xp0_q != 0) begin
         state_q <= SLeft;
+        data_q  <= 1'b0;
         cnt_q   <= {28'd0, xp0_q};
       end else begin
         goto_data(adv);
@@ -212,9 +225,11 @@ module vta_load2d #(
     input adv;
     begin
       state_q <= SData;
+      data_q  <= 1'b1;
       cnt_q   <= {16'd0, xsize_q};
       if (!merge_q || (first_q && !adv)) begin
         seg_left_q <= seg_n_q;
+        seg_nz_q   <= seg_n_nz_q;
         off_q      <= adv ? row_off_next : row_off_q;
       end
     end
@@ -224,6 +239,7 @@ module vta_load2d #(
   always @(posedge clk_i) begin
     if (rst_i) begin
       state_q         <= SIdle;
+      data_q          <= 1'b0;
       err_range_o     <= 1'b0;
       err_dram_o      <= 1'b0;
       wr_en_o         <= 1'b0;
@@ -275,7 +291,7 @@ module vta_load2d #(
         nx_narrow_q <= (nx_log_e_q < LogBusBytes);
         nx_ebytes_q <= d_ebytes;
         nx_emask_q  <= d_emask;
-        nx_blast_q  <= d_beats - 16'd1;
+        nx_blast_q  <= d_blast;
         nx_step_q   <= d_sbytes;
         nx_soff_q   <= d_sbytes[LogBusBytes-1:0];
       end
@@ -314,9 +330,12 @@ module vta_load2d #(
             has_rows_q     <= (nx_ysize_q != 0);
             seg_n_q    <= nx_seg_q;
             seg_left_q <= 0;
+            seg_nz_q   <= 1'b0;
+            seg_n_nz_q <= (nx_seg_q != 0);
             bidx_q     <= 0;
             bot_q      <= nx_bot_q;
             state_q    <= STop;
+            data_q     <= 1'b0;
             cnt_q      <= nx_top_q;
           end
         end
@@ -352,6 +371,7 @@ module vta_load2d #(
               p_q        <= p_q + 1;
               off_q      <= off_next[LogBusBytes-1:0];
               seg_left_q <= seg_left_q - 1;
+              seg_nz_q   <= !seg_last;
               cnt_q      <= cnt_q - 1;
               if (cnt_q == 1) goto_after_data;
             end else begin
@@ -364,6 +384,7 @@ module vta_load2d #(
                 wr_idx_o   <= p_q;
                 p_q        <= p_q + 1;
                 seg_left_q <= seg_left_q - 1;
+                seg_nz_q   <= !seg_last;
                 cnt_q      <= cnt_q - 1;
                 if (cnt_q == 1) goto_after_data;
               end else begin
@@ -389,9 +410,13 @@ module vta_load2d #(
           cnt_q     <= cnt_q - 1;
         end else begin
           state_q <= SIdle;
+          data_q  <= 1'b0;
           done_o  <= 1'b1;
         end
-        default: state_q <= SIdle;
+        default: begin
+          state_q <= SIdle;
+          data_q  <= 1'b0;
+        end
       endcase
     end
   end
