@@ -116,6 +116,8 @@ module vta_load2d #(
                    SBottom = 3'd5;
   reg [2:0]  state_q;
   reg        data_q;       // state_q == SData, registered (it gates the beat handshake)
+  reg        pad_q;        // a pad phase (STop, SLeft, SRight, SBottom), registered
+  reg        cnt_nz_q;     // cnt_q != 0, registered (pad writes zero the element register)
   reg [31:0] p_q;          // next SRAM row
   reg [31:0] cnt_q;        // zero rows/elements left in a pad phase, elements left in SData
   reg [15:0] row_left_q;   // DRAM rows left (including the current one)
@@ -174,7 +176,9 @@ module vta_load2d #(
       if (xp1_q != 0) begin
         state_q <= SRight;
         data_q  <= 1'b0;
+        pad_q   <= 1'b1;
         cnt_q   <= {28'd0, xp1_q};
+        cnt_nz_q <= (xp1_q != 0);
       end else begin
         goto_next_row;
       end
@@ -195,10 +199,13 @@ module vta_load2d #(
         if (yp1_q != 0) begin
           state_q <= SBottom;
           data_q  <= 1'b0;
+          pad_q   <= 1'b1;
           cnt_q   <= bot_q;
+          cnt_nz_q <= 1'b1;   // yp1_q != 0 and W >= x_size > 0
         end else begin
           state_q <= SIdle;
           data_q  <= 1'b0;
+          pad_q   <= 1'b0;
           done_o  <= 1'b1;
         end
       end
@@ -212,7 +219,9 @@ module vta_load2d #(
       if (xp0_q != 0) begin
         state_q <= SLeft;
         data_q  <= 1'b0;
+        pad_q   <= 1'b1;
         cnt_q   <= {28'd0, xp0_q};
+        cnt_nz_q <= (xp0_q != 0);
       end else begin
         goto_data(adv);
       end
@@ -226,7 +235,9 @@ module vta_load2d #(
     begin
       state_q <= SData;
       data_q  <= 1'b1;
+      pad_q   <= 1'b0;
       cnt_q   <= {16'd0, xsize_q};
+      cnt_nz_q <= (xsize_q != 0);
       if (!merge_q || (first_q && !adv)) begin
         seg_left_q <= seg_n_q;
         seg_nz_q   <= seg_n_nz_q;
@@ -240,6 +251,7 @@ module vta_load2d #(
     if (rst_i) begin
       state_q         <= SIdle;
       data_q          <= 1'b0;
+      pad_q           <= 1'b0;
       err_range_o     <= 1'b0;
       err_dram_o      <= 1'b0;
       wr_en_o         <= 1'b0;
@@ -305,6 +317,9 @@ module vta_load2d #(
       end
       if (rq_go) nx_rq_q <= 1'b1;
 
+      // a pad write (in the states below) writes a zero row; from registered
+      // flags, since it drives the reset pins of the whole element register
+      if (pad_q && cnt_nz_q) wr_data_o <= 0;
       case (state_q)
         SIdle: if (take) begin
           nx_valid_q <= 1'b0;
@@ -336,26 +351,28 @@ module vta_load2d #(
             bot_q      <= nx_bot_q;
             state_q    <= STop;
             data_q     <= 1'b0;
+            pad_q   <= 1'b1;
             cnt_q      <= nx_top_q;
+            cnt_nz_q   <= (nx_top_q != 0);
           end
         end
-        STop: if (cnt_q != 0) begin
+        STop: if (cnt_nz_q) begin
           wr_en_o   <= 1'b1;
           wr_idx_o  <= p_q;
-          wr_data_o <= 0;
           p_q       <= p_q + 1;
           cnt_q     <= cnt_q - 1;
+          cnt_nz_q  <= (cnt_q != 1);
         end else if (has_rows_q) begin
           goto_row_start(1'b0);
         end else begin
           goto_next_row;
         end
-        SLeft: if (cnt_q != 0) begin
+        SLeft: if (cnt_nz_q) begin
           wr_en_o   <= 1'b1;
           wr_idx_o  <= p_q;
-          wr_data_o <= 0;
           p_q       <= p_q + 1;
           cnt_q     <= cnt_q - 1;
+          cnt_nz_q  <= (cnt_q != 1);
         end else begin
           goto_data(1'b0);
         end
@@ -373,6 +390,7 @@ module vta_load2d #(
               seg_left_q <= seg_left_q - 1;
               seg_nz_q   <= !seg_last;
               cnt_q      <= cnt_q - 1;
+              cnt_nz_q   <= (cnt_q != 1);
               if (cnt_q == 1) goto_after_data;
             end else begin
               for (j = 0; j < MaxBeats; j = j + 1)
@@ -386,6 +404,7 @@ module vta_load2d #(
                 seg_left_q <= seg_left_q - 1;
                 seg_nz_q   <= !seg_last;
                 cnt_q      <= cnt_q - 1;
+                cnt_nz_q   <= (cnt_q != 1);
                 if (cnt_q == 1) goto_after_data;
               end else begin
                 bidx_q <= bidx_q + 1'b1;
@@ -393,29 +412,31 @@ module vta_load2d #(
             end
           end
         end
-        SRight: if (cnt_q != 0) begin
+        SRight: if (cnt_nz_q) begin
           wr_en_o   <= 1'b1;
           wr_idx_o  <= p_q;
-          wr_data_o <= 0;
           p_q       <= p_q + 1;
           cnt_q     <= cnt_q - 1;
+          cnt_nz_q  <= (cnt_q != 1);
         end else begin
           goto_next_row;
         end
-        SBottom: if (cnt_q != 0) begin
+        SBottom: if (cnt_nz_q) begin
           wr_en_o   <= 1'b1;
           wr_idx_o  <= p_q;
-          wr_data_o <= 0;
           p_q       <= p_q + 1;
           cnt_q     <= cnt_q - 1;
+          cnt_nz_q  <= (cnt_q != 1);
         end else begin
           state_q <= SIdle;
           data_q  <= 1'b0;
+          pad_q   <= 1'b0;
           done_o  <= 1'b1;
         end
         default: begin
           state_q <= SIdle;
           data_q  <= 1'b0;
+          pad_q   <= 1'b0;
         end
       endcase
     end
