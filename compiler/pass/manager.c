@@ -481,7 +481,9 @@ static int run_one(vc_pass *p, vc_module *m, vc_unit *u, const vc_instr *instr, 
 		vc_error_prefix(m, pre);
 		rc = -1;
 	} else if (!rc) {
-		rc = vc_am_after_pass(u->am, m, d, instr->verify_analyses);
+		if (instr->verify_analyses)
+			rc = vc_am_verify(u->am, m, d);
+		vc_am_invalidate(u->am, m, d, u->anchor == VC_ANCHOR_KERNEL ? u->index : -1);
 	} else if (rc) {
 		if (m->diag.count == 0)
 			vc_error(m, NULL, "pass %s failed without a diagnostic", d->name);
@@ -596,7 +598,6 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 		for (int q = i; q < j; q++)
 			m->props = (m->props & ~pm->passes[q].desc->invalidates_props) | pm->passes[q].desc->provides_props;
 	}
-	vc_am_free(am);
 	total = now() - total;
 	if (instr->time_passes) {
 		fprintf(out, "===-------------------------------------------------------------------------===\n");
@@ -616,6 +617,10 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 			for (int s = 0; s < VC_MAX_STATS && p->desc->stats[s]; s++)
 				fprintf(out, "%8lld %s - %s\n", (long long)p->stat[s], p->desc->name, p->desc->stats[s]);
 		}
+		for (int a = 0; a < VC_AN_COUNT; a++)
+			fprintf(out, "%8lld analysis - %s computed\n", (long long)vc_am_computed(am, (vc_analysis_id)a),
+				vc_analysis_name((vc_analysis_id)a));
 	}
+	vc_am_free(am);
 	return 0;
 }

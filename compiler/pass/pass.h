@@ -49,8 +49,9 @@ typedef struct vc_pass vc_pass;
 
 /* Analyses (analysis.c), cached for one pipeline run. */
 typedef enum vc_analysis_id {
-	VC_AN_LIVENESS,     /* last user of every node in program order */
-	VC_AN_GEOMETRY,     /* vc_geom of every kernel */
+	VC_AN_LIVENESS,     /* module: last user of every node in program order */
+	VC_AN_GEOMETRY,     /* per kernel: its vc_geom (vta/codegen.h) */
+	VC_AN_PLAN,         /* per kernel: vc_plan, the tiling that fits, best by the quick estimate */
 	VC_AN_CODE_SUMMARY, /* per kernel: instructions by opcode, micro-ops, tokens, micro-op executions */
 	VC_AN_COUNT
 } vc_analysis_id;
@@ -63,7 +64,7 @@ typedef struct vc_unit {
 	vc_anchor anchor;
 	vc_kernel *kernel; /* VC_ANCHOR_KERNEL */
 	int index;
-	vc_am *am; /* the run's analyses: vc_analysis_get(u->am, m, id, &bytes) */
+	vc_am *am; /* the run's analyses: vc_analysis_get(u->am, m, id, u->index, &bytes) */
 } vc_unit;
 
 /* The one pass type: a static descriptor. */
@@ -154,16 +155,23 @@ int vc_pass_init(vc_pass *p, const vc_pass_desc *d, char *err, size_t n);
 int vc_pass_set_opt(vc_pass *p, int i, const char *text, char *err, size_t n);
 int vc_pass_opt_index(const vc_pass_desc *d, const char *name);
 
-/* analysis.c: the result of an analysis (computed now unless cached);
- * NULL when out of memory. The manager's side: */
-const void *vc_analysis_get(vc_am *am, vc_module *m, vc_analysis_id id, size_t *bytes);
+/* analysis.c: the result of an analysis, computed now unless cached: a
+ * module analysis (kernel ignored) or that of kernel m->kernels[kernel];
+ * NULL when out of memory or out of range. */
+const void *vc_analysis_get(vc_am *am, vc_module *m, vc_analysis_id id, int kernel, size_t *bytes);
 const char *vc_analysis_name(vc_analysis_id id);
+int vc_analysis_per_kernel(vc_analysis_id id);
+/* The manager's side. */
 vc_am *vc_am_new(void);
 void vc_am_free(vc_am *am);
 void vc_am_compute_all(vc_am *am, vc_module *m);
-/* After pass d: drop what it does not preserve; with verify, recompute the
- * rest and fail (-1, message in m) on a stale one. */
-int vc_am_after_pass(vc_am *am, vc_module *m, const vc_pass_desc *d, int verify);
+/* After pass d ran (on kernel index `kernel`, or on the module: -1): drop
+ * what it does not preserve (of that kernel only, for a kernel pass). */
+void vc_am_invalidate(vc_am *am, vc_module *m, const vc_pass_desc *d, int kernel);
+/* Recompute every cached analysis d preserves; -1 (message in m) on a stale one. */
+int vc_am_verify(vc_am *am, vc_module *m, const vc_pass_desc *d);
+/* Cache misses of an analysis so far (--stats). */
+int64_t vc_am_computed(const vc_am *am, vc_analysis_id id);
 
 /* registry.c */
 /* The analyses a pass preserves (VC_PRESERVES bits): the desc's own

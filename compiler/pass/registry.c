@@ -77,16 +77,20 @@ const vc_pass_desc *vc_pass_lookup(const char *name)
 	return NULL;
 }
 
-/* What each pass preserves, in one place to review: graph passes change the
- * nodes (nothing holds); tile and emit leave graph and code alone; lower and
- * tokens write the kernel code. */
+/* What each pass preserves, in one place to review (--verify-analyses checks
+ * every claim after every pass). The graph passes that rewrite nodes
+ * preserve nothing; partition only marks nodes; tile writes a kernel's
+ * tiling, which no analysis reads; lower and tokens write its code (the
+ * code summary); emit writes the stream only. */
+#define VC_PRESERVES_NOT_CODE (VC_PRESERVES_ALL & ~VC_PRESERVES(VC_AN_CODE_SUMMARY))
 static const struct {
 	const char *name;
 	uint32_t preserves;
 } preserved[] = {
+	{"partition", VC_PRESERVES_ALL},
 	{"tile", VC_PRESERVES_ALL},
-	{"lower", VC_PRESERVES(VC_AN_LIVENESS) | VC_PRESERVES(VC_AN_GEOMETRY)},
-	{"tokens", VC_PRESERVES(VC_AN_LIVENESS) | VC_PRESERVES(VC_AN_GEOMETRY)},
+	{"lower", VC_PRESERVES_NOT_CODE},
+	{"tokens", VC_PRESERVES_NOT_CODE},
 	{"emit", VC_PRESERVES_ALL},
 	{"inject-fault", VC_PRESERVES_ALL}, /* a lie for mode=break-uops: --verify-analyses catches it */
 };

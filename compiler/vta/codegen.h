@@ -53,6 +53,16 @@ int64_t vc_column_group(int64_t tco, int64_t th, int64_t ow);
 /* A 1x1 kernel with a row stride and no row padding: the rows between
  * output rows are never read, so a tile loads only the rows it reads. */
 int vc_skips_rows(const vc_geom *g);
+/* The plan analysis (VC_AN_PLAN): vc_kernel_plan's answer for a kernel. */
+typedef struct vc_plan {
+	int ok;
+	vc_tiling tiling; /* ok: the best fitting tiling by the quick estimate */
+	char why[200];    /* !ok: why none fits */
+} vc_plan;
+/* A kernel pass's geometry and plan of its kernel from the run's analysis
+ * manager (cached; computed now when not); NULL when out of memory. */
+const vc_geom *vc_unit_geom(vc_module *m, const vc_unit *u);
+const vc_plan *vc_unit_plan(vc_module *m, const vc_unit *u);
 /* Does the tiling fit every SRAM (ping-pong halves, residency) and ISA field? */
 int vc_tiling_fits(const vc_target *t, const vc_geom *g, const vc_tiling *tl);
 /* The best tiling by vc_tiling_estimate; -1 with the reason in why when no
@@ -117,13 +127,14 @@ int64_t vc_tiling_estimate(const vc_target *t, const vc_geom *g, const vc_tiling
 int vc_tiling_candidates(const vc_target *t, const vc_geom *g, const vc_timing *tm, int alu_ops, const vc_tiling *want,
 			 vc_tiling *out, int keep);
 
-/* lower.c: lower the kernel with tiling tl (its code and micro-ops on the
+/* lower.c: lower the kernel of geometry g with tiling tl (its code and micro-ops on the
  * heap when scratch, for the caller to free; else in the module); st (or
  * NULL) receives what it made. */
 typedef struct vc_lower_stats {
 	int64_t tiles, residual_tiles, leaky_tiles;
 } vc_lower_stats;
-int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tl, int scratch, vc_lower_stats *st);
+int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_geom *g, const vc_tiling *tl, int scratch,
+		    vc_lower_stats *st);
 /* tokens.c: set the dependency flags of a lowered kernel; count receives their number. */
 int vc_kernel_tokens(vc_module *m, vc_kernel *k, int64_t *count);
 

@@ -523,12 +523,12 @@ static int ep_emit(lowering *L, ep_ctx *c, tile_ep *e, int upto)
 	return 0;
 }
 
-int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_tiling *tlp, int scratch, vc_lower_stats *st)
+int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_geom *gp, const vc_tiling *tlp, int scratch,
+		    vc_lower_stats *st)
 {
 	const vc_target *t = &m->target;
 	const vc_node *n = k->node;
-	vc_geom g;
-	vc_geom_of(t, n, &g);
+	const vc_geom g = *gp;
 	vc_tiling tl = *tlp;
 	lowering *L = calloc(1, sizeof *L);
 	if (!L)
@@ -720,8 +720,11 @@ static int lower(vc_pass *p, vc_module *m, vc_unit *u)
 	vc_kernel *k = u->kernel;
 	if (!k->tiled)
 		return vc_error(m, k->node, "lower: kernel %d has no tiling", k->id);
+	const vc_geom *g = vc_unit_geom(m, u);
+	if (!g)
+		return vc_error(m, k->node, "lower: out of memory");
 	vc_lower_stats st;
-	if (vc_lower_kernel(m, k, &k->tile, 0, &st))
+	if (vc_lower_kernel(m, k, g, &k->tile, 0, &st))
 		return -1;
 	vc_stat_add(p, "instructions", k->n);
 	vc_stat_add(p, "uops", k->n_uops);

@@ -11,12 +11,12 @@
 
 /* Cycles the cycle model predicts for the kernel lowered with tl; -1 if it
  * cannot be lowered. */
-static int64_t model_cycles(vc_module *m, vc_kernel *k, const vc_tiling *tl, const vc_timing *tm)
+static int64_t model_cycles(vc_module *m, vc_kernel *k, const vc_geom *g, const vc_tiling *tl, const vc_timing *tm)
 {
 	vc_kernel c = {.id = k->id, .node = k->node, .tile = *tl, .tiled = 1};
 	int64_t cycles = -1, tokens;
 	vc_cost cost;
-	if (!vc_lower_kernel(m, &c, tl, 1, NULL) && !vc_kernel_tokens(m, &c, &tokens) &&
+	if (!vc_lower_kernel(m, &c, g, tl, 1, NULL) && !vc_kernel_tokens(m, &c, &tokens) &&
 	    !vc_cost_kernel(tm, &c, &cost, NULL))
 		cycles = cost.cycles;
 	free(c.code);
@@ -27,11 +27,16 @@ static int64_t model_cycles(vc_module *m, vc_kernel *k, const vc_tiling *tl, con
 static int tile(vc_pass *p, vc_module *m, vc_unit *u)
 {
 	vc_kernel *k = u->kernel;
-	vc_geom g;
-	vc_geom_of(&m->target, k->node, &g);
-	char why[256];
-	if (vc_kernel_plan(&m->target, &g, &k->tile, why, sizeof why))
-		return vc_error(m, k->node, "tile: %s", why);
+	/* geometry and plan from the analysis manager: computed once a kernel
+	 * (lower reuses the geometry; --verify-analyses checks both) */
+	const vc_geom *gp = vc_unit_geom(m, u);
+	const vc_plan *plan = vc_unit_plan(m, u);
+	if (!gp || !plan)
+		return vc_error(m, k->node, "tile: out of memory");
+	if (!plan->ok)
+		return vc_error(m, k->node, "tile: %s", plan->why);
+	k->tile = plan->tiling;
+	const vc_geom g = *gp;
 	vc_timing tm;
 	vc_timing_default(&tm);
 	if (vc_opt_int(p, "latency") > 0)
@@ -47,7 +52,7 @@ static int tile(vc_pass *p, vc_module *m, vc_unit *u)
 		return vc_error(m, k->node, "tile: no tiling with th=%d tco=%d tci=%d fits", want.th, want.tco, want.tci);
 	int64_t best = -1;
 	for (int i = 0; i < n; i++) {
-		int64_t c = model_cycles(m, k, &cand[i], &tm);
+		int64_t c = model_cycles(m, k, &g, &cand[i], &tm);
 		if (c > 0 && (best < 0 || c < best)) {
 			best = c;
 			k->tile = cand[i];

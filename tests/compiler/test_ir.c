@@ -5,7 +5,8 @@
  * the Darknet cfgs (synthetic weights); a module parsed from the text of
  * the last graph pass compiles to the same artifact as the original; bad
  * text is refused with the line and what was wrong. Every pass runs with
- * --verify-each and --verify-analyses.
+ * --verify-each and --verify-analyses; MobileNet-V2 and YOLOv3-tiny run the
+ * whole default pipeline with them (whole_pipeline).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -195,6 +196,47 @@ static void darknet(void)
 	}
 }
 
+/* The models the per-pass round trips leave out, the default pipeline in one
+ * run (the analyses cached from pass to pass) with --verify-each and
+ * --verify-analyses, to the same artifact as without them: MobileNet-V2
+ * int8 (TFLite, one calibration photo) and YOLOv3-tiny (Darknet,
+ * synthetic, 64x64). */
+static void whole_pipeline(void)
+{
+	if (!slow_cases_run_here())
+		return;
+	for (int i = 0; i < 2; i++) {
+		vc_module *a[2] = {NULL, NULL};
+		char path[1024], calib[1024], err[1024];
+		for (int v = 0; v < 2; v++) {
+			vc_module *m = vc_module_new();
+			vc_compile_opts co = {.instr = {.verify_each = v, .verify_analyses = v}};
+			int rc;
+			if (i == 0) {
+				shared_path(path, sizeof path, "models/mobilenet-v2-1.0-224-int8.tflite");
+				shared_path(calib, sizeof calib, "images/owl.jpg");
+				co.calib_path = calib;
+				rc = vc_import_file(m, path);
+			} else {
+				shared_path(path, sizeof path, "models/yolov3-tiny.cfg");
+				vc_darknet_opts o = {.synthetic = 1, .seed = 1, .input_size = 64};
+				co.calib_path = "synthetic";
+				co.calib_count = 1;
+				rc = vc_import_darknet_files(m, path, NULL, &o);
+			}
+			if (!rc && (rc = vc_compile(m, &co, err, sizeof err)))
+				printf("%s: %s\n", path, err);
+			else if (rc)
+				printf("%s: %s\n", path, m->diag.msg);
+			CHECK_EQ(rc, 0);
+			a[v] = m;
+		}
+		CHECK(same_artifact(a[0], a[1]));
+		vc_module_free(a[0]);
+		vc_module_free(a[1]);
+	}
+}
+
 static uint8_t *slurp(const char *path, size_t *len)
 {
 	char err[256];
@@ -348,6 +390,7 @@ int main(int argc, char **argv)
 		{"commands", commands},
 		{"resnet8", resnet8},
 		{"darknet", darknet},
+		{"whole_pipeline", whole_pipeline},
 		{NULL, NULL},
 	};
 	return test_main(argc, argv, cases);
