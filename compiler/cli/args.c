@@ -150,6 +150,8 @@ int vc_instr_opt(int argc, char **argv, int *i, vc_instr *in)
 		in->time_passes = 1;
 	else if (!strcmp(argv[*i], "--stats"))
 		in->stats = 1;
+	else if (!strcmp(argv[*i], "--print-ir-after-change"))
+		in->print_after_change = 1;
 	else if ((v = vc_take_opt(argc, argv, i, "--print-ir-before")))
 		in->print_before = v;
 	else if ((v = vc_take_opt(argc, argv, i, "--print-ir-after")))

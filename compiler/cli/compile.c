@@ -4,7 +4,7 @@
  *
  *   vta compile MODEL.onnx -o MODEL.vtam [--pipeline=TEXT|NAME] [--print-pipeline]
  *       [--verify-each] [--verify-analyses] [--time-passes] [--stats] [--print-ir-before=PASS|all]
- *       [--print-ir-after=PASS|all] [--reproducer=FILE] --calib=DATA|synthetic [--calib-count=N]
+ *       [--print-ir-after=PASS|all] [--print-ir-after-change] [--reproducer=FILE] --calib=DATA|synthetic [--calib-count=N]
  *       [--calib-offset=K]
  *   (DATA: an IDX or CIFAR .bin dataset, a folder of images, an image, raw float32 tensors)
  *   vta compile --replay=REPRODUCER -o MODEL.vtam [options]
@@ -127,7 +127,7 @@ const char vta_compile_usage[] =
 	"  --input-size=N            Darknet: input N x N instead of the cfg's width x height\n"
 	"  --pipeline=TEXT|NAME      pass pipeline (default vta-default); --print-pipeline shows it\n"
 	"  --verify-each --verify-analyses --time-passes --stats   instruments\n"
-	"  --print-ir-before=PASS|all --print-ir-after=PASS|all --reproducer=FILE\n"
+	"  --print-ir-before=PASS|all --print-ir-after=PASS|all --print-ir-after-change --reproducer=FILE\n"
 	"  --emit-ir=graph|kernel|stream  stop after that level and write its textual IR to -o\n"
 	"                            (continue with `vta opt FILE --passes=default -o MODEL.vtam`)\n"
 	"\n"

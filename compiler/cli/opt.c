@@ -38,7 +38,7 @@ const char vta_opt_usage[] =
 	"  --verify-each --verify-analyses --time-passes --stats   instruments\n"
 	"  --reproducer=FILE         on a failure or crash, the module before the failing pass and\n"
 	"                            the rest of the pipeline, for `vta opt FILE`\n"
-	"  --print-ir-before=PASS|all --print-ir-after=PASS|all\n"
+	"  --print-ir-before=PASS|all --print-ir-after=PASS|all --print-ir-after-change\n"
 	"\n"
 	"examples:\n"
 	"  vta compile ../shared/models/mnist-8.onnx --calib=../shared/data/mnist-10k-images-idx3-ubyte \\\n"

@@ -453,66 +453,320 @@ static void write_file(const char *path, const char *text, size_t len)
 	fclose(f);
 }
 
-/* One pass on one unit, with the hooks, printing, timing and verifier. */
-static int run_one(vc_pass *p, vc_module *m, vc_unit *u, const vc_instr *instr, FILE *out)
-{
-	const vc_pass_desc *d = p->desc;
-	char where[64] = "";
-	if (u->anchor == VC_ANCHOR_KERNEL)
-		snprintf(where, sizeof where, " (kernel @k%d)", u->kernel->id);
-	if (instr->before_pass)
-		instr->before_pass(instr->hook_ctx, p, m, u);
-	if (matches(instr->print_before, d->name)) {
-		fprintf(out, "// -----// IR before %s%s //----- //\n", d->name, where);
-		if (u->anchor == VC_ANCHOR_KERNEL)
-			vc_print_kernel(out, u->kernel, VC_PRINT_ELIDE);
-		else
-			vc_print_graph(out, m);
-	}
-	if (instr->verify_analyses) /* every analysis cached, so every one is checked */
-		vc_am_compute_all(u->am, m);
-	double t0 = now();
-	int rc = d->run(p, m, u);
-	p->seconds += now() - t0;
-	if (!rc && instr->verify_each &&
-	    (u->anchor == VC_ANCHOR_KERNEL ? vc_verify_kernel(m, u->kernel) : vc_verify(m))) {
-		char pre[128];
-		snprintf(pre, sizeof pre, "verifier failed after pass %s: ", d->name);
-		vc_error_prefix(m, pre);
-		rc = -1;
-	} else if (!rc) {
-		if (instr->verify_analyses)
-			rc = vc_am_verify(u->am, m, d);
-		vc_am_invalidate(u->am, m, d, u->anchor == VC_ANCHOR_KERNEL ? u->index : -1);
-	} else if (rc) {
-		if (m->diag.count == 0)
-			vc_error(m, NULL, "pass %s failed without a diagnostic", d->name);
-		char pre[128];
-		snprintf(pre, sizeof pre, "pass %s%s: ", d->name, where);
-		vc_error_prefix(m, pre);
-	}
-	if (instr->after_pass)
-		instr->after_pass(instr->hook_ctx, p, m, u, rc);
-	if (instr->print_after && (rc || matches(instr->print_after, d->name))) {
-		fprintf(out, "// -----// IR after %s%s%s //----- //\n", d->name, where, rc ? " (failed)" : "");
-		if (u->anchor == VC_ANCHOR_KERNEL)
-			vc_print_kernel(out, u->kernel, VC_PRINT_ELIDE);
-		else
-			vc_print_graph(out, m);
-	}
-	return rc;
-}
-
-static char *module_text(const vc_module *m)
+/* The text of the whole module, or of the unit's kernel (flags: VC_PRINT_ELIDE or 0). */
+static char *unit_text(const vc_module *m, const vc_unit *u, unsigned flags)
 {
 	char *buf = NULL;
 	size_t len;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
-	vc_print_module(f, m, 0);
+	if (u && u->anchor == VC_ANCHOR_KERNEL)
+		vc_print_kernel(f, u->kernel, flags);
+	else
+		vc_print_module(f, m, flags);
 	fclose(f);
 	return buf;
+}
+
+static const char *where(const vc_pass_event *e, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (e->u && e->u->anchor == VC_ANCHOR_KERNEL)
+		snprintf(buf, n, " (kernel @k%d)", e->u->kernel->id);
+	return buf;
+}
+
+/* What --print-ir-before/after/after-change show: the kernel of a kernel
+ * pass, else the graph; constants elided. */
+static void print_ir(const vc_pass_event *e, const char *when, const char *note)
+{
+	char w[64];
+	fprintf(e->out, "// -----// IR %s %s%s%s //----- //\n", when, e->p->desc->name, where(e, w, sizeof w), note);
+	if (e->u->anchor == VC_ANCHOR_KERNEL)
+		vc_print_kernel(e->out, e->u->kernel, VC_PRINT_ELIDE);
+	else
+		vc_print_graph(e->out, e->m);
+}
+
+/* ---- the built-in instruments (from vc_instr's flags) ----------------- */
+
+/* --reproducer and the crash guard: the module's text before each step (a
+ * pass, or a kernel group over every kernel), handed to the guard to write
+ * should the step crash, and written to the file when it fails. */
+typedef struct repro_state {
+	char *before;
+} repro_state;
+
+static void repro_before(void *ctx, const vc_pass_event *e)
+{
+	repro_state *r = ctx;
+	if (!e->first_run)
+		return;
+	free(r->before);
+	r->before = unit_text(e->m, NULL, 0);
+	if (r->before && e->instr->guard) {
+		size_t len;
+		char *crash = render_reproducer(e->pm, e->step, e->step, "the pass crashed (a signal while it ran)",
+						r->before, e->instr, &len);
+		if (crash)
+			e->instr->guard(e->instr->hook_ctx, crash, len);
+		free(crash);
+	}
+}
+
+static void repro_end(repro_state *r, const vc_pass_event *e)
+{
+	if (e->instr->guard)
+		e->instr->guard(e->instr->hook_ctx, NULL, 0);
+	free(r->before);
+	r->before = NULL;
+}
+
+static int repro_after(void *ctx, const vc_pass_event *e)
+{
+	if (e->last_run)
+		repro_end(ctx, e);
+	return 0;
+}
+
+static void repro_failed(void *ctx, const vc_pass_event *e)
+{
+	repro_state *r = ctx;
+	size_t len;
+	char *text = render_reproducer(e->pm, e->step, e->index, e->m->diag.msg, r->before, e->instr, &len);
+	if (text)
+		write_file(e->instr->reproducer, text, len);
+	free(text);
+	repro_end(r, e);
+}
+
+static void repro_done(void *ctx, const vc_pass_event *e)
+{
+	(void)e;
+	repro_state *r = ctx;
+	free(r->before);
+	r->before = NULL;
+}
+
+/* --verify-analyses: every analysis cached before the pass, so that every
+ * one it preserves is checked after it. */
+static void analyses_before(void *ctx, const vc_pass_event *e)
+{
+	(void)ctx;
+	vc_am_compute_all(e->am, e->m);
+}
+
+static int analyses_after(void *ctx, const vc_pass_event *e)
+{
+	(void)ctx;
+	return vc_am_verify(e->am, e->m, e->p->desc);
+}
+
+/* --verify-each: the kernel after a kernel pass, the module after anything
+ * else and after a kernel group's last run. */
+static int verify_after(void *ctx, const vc_pass_event *e)
+{
+	(void)ctx;
+	char pre[128];
+	int kernel = e->u->anchor == VC_ANCHOR_KERNEL;
+	if (kernel ? vc_verify_kernel(e->m, e->u->kernel) : vc_verify(e->m)) {
+		snprintf(pre, sizeof pre, "verifier failed after pass %s: ", e->p->desc->name);
+		vc_error_prefix(e->m, pre);
+		return -1;
+	}
+	if (kernel && e->last_run && vc_verify(e->m)) {
+		snprintf(pre, sizeof pre, "verifier failed after kernel group from %s: ", e->pm->passes[e->step].desc->name);
+		vc_error_prefix(e->m, pre);
+		return -1;
+	}
+	return 0;
+}
+
+/* --print-ir-before/after=PASS|all (after: also when the pass failed). */
+static void print_before(void *ctx, const vc_pass_event *e)
+{
+	(void)ctx;
+	if (matches(e->instr->print_before, e->p->desc->name))
+		print_ir(e, "before", "");
+}
+
+static int print_after(void *ctx, const vc_pass_event *e)
+{
+	(void)ctx;
+	if (matches(e->instr->print_after, e->p->desc->name))
+		print_ir(e, "after", "");
+	return 0;
+}
+
+static void print_failed(void *ctx, const vc_pass_event *e)
+{
+	(void)ctx;
+	if (e->instr->print_after)
+		print_ir(e, "after", " (failed)");
+}
+
+/* --print-ir-after-change: after a pass only when the unit's text (full,
+ * constants included) differs from before it. */
+typedef struct change_state {
+	char *before;
+} change_state;
+
+static void change_before(void *ctx, const vc_pass_event *e)
+{
+	change_state *c = ctx;
+	free(c->before);
+	c->before = unit_text(e->m, e->u, 0);
+}
+
+static int change_after(void *ctx, const vc_pass_event *e)
+{
+	change_state *c = ctx;
+	char *after = unit_text(e->m, e->u, 0);
+	if (!c->before || !after || strcmp(c->before, after))
+		print_ir(e, "after", "");
+	free(after);
+	free(c->before);
+	c->before = NULL;
+	return 0;
+}
+
+static void change_done(void *ctx, const vc_pass_event *e)
+{
+	(void)e;
+	change_state *c = ctx;
+	free(c->before);
+	c->before = NULL;
+}
+
+/* --time-passes: wall time of each pass (summed over kernels), the report
+ * at the end. Last in the list: its clock brackets the pass alone. */
+typedef struct time_state {
+	double t0;
+} time_state;
+
+static void time_before(void *ctx, const vc_pass_event *e)
+{
+	(void)e;
+	((time_state *)ctx)->t0 = now();
+}
+
+static int time_after(void *ctx, const vc_pass_event *e)
+{
+	e->p->seconds += now() - ((time_state *)ctx)->t0;
+	return 0;
+}
+
+static void time_failed(void *ctx, const vc_pass_event *e)
+{
+	time_after(ctx, e);
+}
+
+static void time_done(void *ctx, const vc_pass_event *e)
+{
+	(void)ctx;
+	if (e->rc)
+		return;
+	const vc_pm *pm = e->pm;
+	double total = e->seconds;
+	FILE *out = e->out;
+	fprintf(out, "===-------------------------------------------------------------------------===\n");
+	fprintf(out, "                         ... Pass execution timing report ...\n");
+	fprintf(out, "  Total Execution Time: %.4f seconds\n\n   ---Wall Time---  --- Name ---\n", total);
+	for (int i = 0; i < pm->n; i++)
+		fprintf(out, "   %.4f (%5.1f%%)  %s%s\n", pm->passes[i].seconds,
+			total > 0 ? 100.0 * pm->passes[i].seconds / total : 0.0,
+			pm->passes[i].desc->anchor == VC_ANCHOR_KERNEL ? "  " : "", pm->passes[i].desc->name);
+	fprintf(out, "   %.4f (100.0%%)  Total\n", total);
+}
+
+/* --stats: every pass's named statistics and how often each analysis was
+ * computed. */
+static void stats_done(void *ctx, const vc_pass_event *e)
+{
+	(void)ctx;
+	if (e->rc)
+		return;
+	FILE *out = e->out;
+	fprintf(out, "===-------------------------------------------------------------------------===\n");
+	fprintf(out, "                         ... Statistics Collected ...\n");
+	for (int i = 0; i < e->pm->n; i++) {
+		const vc_pass *p = &e->pm->passes[i];
+		for (int s = 0; s < VC_MAX_STATS && p->desc->stats[s]; s++)
+			fprintf(out, "%8lld %s - %s\n", (long long)p->stat[s], p->desc->name, p->desc->stats[s]);
+	}
+	for (int a = 0; a < VC_AN_COUNT; a++)
+		fprintf(out, "%8lld analysis - %s computed\n", (long long)vc_am_computed(e->am, (vc_analysis_id)a),
+			vc_analysis_name((vc_analysis_id)a));
+}
+
+/* The states of the built-ins for one run. */
+typedef struct builtin_states {
+	repro_state repro;
+	change_state change;
+	time_state time;
+} builtin_states;
+
+#define MAX_INSTRUMENTS 32
+
+/* The run's instruments in order: the built-ins vc_instr's flags ask for,
+ * then the caller's, then the timer. Before hooks run in this order, after
+ * and failed hooks in the reverse one (the first instrument's before runs
+ * first and its after last, so each brackets those after it). */
+static int instrument_list(const vc_instr *in, builtin_states *st, vc_instrument *list, char *err, size_t n)
+{
+	int k = 0;
+	if (in->n_instruments < 0 || in->n_instruments > MAX_INSTRUMENTS - 8) {
+		snprintf(err, n, "%d instruments; at most %d", in->n_instruments, MAX_INSTRUMENTS - 8);
+		return -1;
+	}
+	if (in->reproducer)
+		list[k++] = (vc_instrument){"reproducer", &st->repro, repro_before, repro_after, repro_failed, repro_done};
+	if (in->verify_analyses)
+		list[k++] = (vc_instrument){"verify-analyses", NULL, analyses_before, analyses_after, NULL, NULL};
+	if (in->verify_each)
+		list[k++] = (vc_instrument){"verify-each", NULL, NULL, verify_after, NULL, NULL};
+	if (in->print_before || in->print_after)
+		list[k++] = (vc_instrument){"print-ir", NULL, print_before, print_after, print_failed, NULL};
+	if (in->print_after_change)
+		list[k++] = (vc_instrument){"print-ir-after-change", &st->change, change_before, change_after, NULL,
+					    change_done};
+	if (in->stats)
+		list[k++] = (vc_instrument){"stats", NULL, NULL, NULL, NULL, stats_done};
+	for (int i = 0; i < in->n_instruments; i++)
+		list[k++] = in->instruments[i];
+	if (in->time_passes)
+		list[k++] = (vc_instrument){"time-passes", &st->time, time_before, time_after, time_failed, time_done};
+	return k;
+}
+
+/* One pass on one unit with the instruments; the failed hooks see the
+ * final message. */
+static int run_one(vc_pass_event *e, const vc_instrument *list, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (list[i].before)
+			list[i].before(list[i].ctx, e);
+	const vc_pass_desc *d = e->p->desc;
+	int rc = d->run(e->p, e->m, e->u);
+	if (rc) {
+		char w[64], pre[128];
+		if (e->m->diag.count == 0)
+			vc_error(e->m, NULL, "pass %s failed without a diagnostic", d->name);
+		snprintf(pre, sizeof pre, "pass %s%s: ", d->name, where(e, w, sizeof w));
+		vc_error_prefix(e->m, pre);
+	}
+	for (int i = n - 1; i >= 0 && !rc; i--)
+		if (list[i].after)
+			rc = list[i].after(list[i].ctx, e);
+	if (rc) {
+		for (int i = n - 1; i >= 0; i--)
+			if (list[i].failed)
+				list[i].failed(list[i].ctx, e);
+		return -1;
+	}
+	vc_am_invalidate(e->am, e->m, d, e->u->anchor == VC_ANCHOR_KERNEL ? e->u->index : -1);
+	return 0;
 }
 
 int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
@@ -520,7 +774,6 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 	vc_instr none = {0};
 	if (!instr)
 		instr = &none;
-	FILE *out = instr->out ? instr->out : stderr;
 
 	/* Requirements are checked for the whole pipeline before anything runs. */
 	uint64_t props = m->props;
@@ -539,6 +792,13 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 		vc_error_prefix(m, "verifier failed on the input module: ");
 		return -1;
 	}
+	builtin_states st;
+	memset(&st, 0, sizeof st);
+	vc_instrument list[MAX_INSTRUMENTS];
+	char err[128];
+	int n = instrument_list(instr, &st, list, err, sizeof err);
+	if (n < 0)
+		return vc_error(m, NULL, "pass manager: %s", err);
 	for (int i = 0; i < pm->n; i++) {
 		memset(pm->passes[i].stat, 0, sizeof pm->passes[i].stat);
 		pm->passes[i].seconds = 0;
@@ -546,81 +806,40 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 	vc_am *am = vc_am_new();
 	if (!am)
 		return vc_error(m, NULL, "out of memory");
+	vc_pass_event e = {.pm = pm, .m = m, .am = am, .instr = instr, .out = instr->out ? instr->out : stderr};
 	double total = now();
+	int rc = 0;
 	/* Steps: a pass on the module, graph or stream; or a kernel group, run
 	 * as a pipeline on each kernel in turn. */
-	for (int i = 0, j; i < pm->n; i = j) {
+	for (int i = 0, j; i < pm->n && !rc; i = j) {
 		int group = pm->passes[i].group_anchor == VC_ANCHOR_KERNEL && pm->passes[i].desc->anchor == VC_ANCHOR_KERNEL;
 		for (j = i + 1; group && j < pm->n && pm->passes[j].group == pm->passes[i].group; j++)
 			;
-		char *before = instr->reproducer ? module_text(m) : NULL;
-		if (before && instr->guard) {
-			size_t len;
-			char *crash = render_reproducer(pm, i, i, "the pass crashed (a signal while it ran)", before, instr,
-							&len);
-			if (crash)
-				instr->guard(instr->hook_ctx, crash, len);
-			free(crash);
-		}
-		int rc = 0, failed = i;
+		e.step = i;
 		if (!group) {
 			vc_unit u = {.anchor = pm->passes[i].desc->anchor, .index = 0, .am = am};
-			rc = run_one(&pm->passes[i], m, &u, instr, out);
+			e.index = i, e.p = &pm->passes[i], e.u = &u, e.first_run = e.last_run = 1;
+			rc = run_one(&e, list, n);
 		} else {
 			for (int k = 0; k < m->n_kernels && !rc; k++)
 				for (int q = i; q < j && !rc; q++) {
 					vc_unit u = {.anchor = VC_ANCHOR_KERNEL, .kernel = m->kernels[k], .index = k, .am = am};
-					rc = run_one(&pm->passes[q], m, &u, instr, out);
-					failed = q;
+					e.index = q, e.p = &pm->passes[q], e.u = &u;
+					e.first_run = k == 0 && q == i;
+					e.last_run = k + 1 == m->n_kernels && q + 1 == j;
+					rc = run_one(&e, list, n);
 				}
-			if (!rc && instr->verify_each && vc_verify(m)) {
-				char pre[128];
-				snprintf(pre, sizeof pre, "verifier failed after kernel group from %s: ", pm->passes[i].desc->name);
-				vc_error_prefix(m, pre);
-				rc = -1;
-			}
 		}
-		if (instr->guard)
-			instr->guard(instr->hook_ctx, NULL, 0);
-		if (rc) {
-			if (instr->reproducer) {
-				size_t len;
-				char *r = render_reproducer(pm, i, failed, m->diag.msg, before, instr, &len);
-				if (r)
-					write_file(instr->reproducer, r, len);
-				free(r);
-			}
-			free(before);
-			vc_am_free(am);
-			return -1;
-		}
-		free(before);
-		for (int q = i; q < j; q++)
-			m->props = (m->props & ~pm->passes[q].desc->invalidates_props) | pm->passes[q].desc->provides_props;
+		if (!rc)
+			for (int q = i; q < j; q++)
+				m->props = (m->props & ~pm->passes[q].desc->invalidates_props) | pm->passes[q].desc->provides_props;
 	}
-	total = now() - total;
-	if (instr->time_passes) {
-		fprintf(out, "===-------------------------------------------------------------------------===\n");
-		fprintf(out, "                         ... Pass execution timing report ...\n");
-		fprintf(out, "  Total Execution Time: %.4f seconds\n\n   ---Wall Time---  --- Name ---\n", total);
-		for (int i = 0; i < pm->n; i++)
-			fprintf(out, "   %.4f (%5.1f%%)  %s%s\n", pm->passes[i].seconds,
-				total > 0 ? 100.0 * pm->passes[i].seconds / total : 0.0,
-				pm->passes[i].desc->anchor == VC_ANCHOR_KERNEL ? "  " : "", pm->passes[i].desc->name);
-		fprintf(out, "   %.4f (100.0%%)  Total\n", total);
-	}
-	if (instr->stats) {
-		fprintf(out, "===-------------------------------------------------------------------------===\n");
-		fprintf(out, "                         ... Statistics Collected ...\n");
-		for (int i = 0; i < pm->n; i++) {
-			const vc_pass *p = &pm->passes[i];
-			for (int s = 0; s < VC_MAX_STATS && p->desc->stats[s]; s++)
-				fprintf(out, "%8lld %s - %s\n", (long long)p->stat[s], p->desc->name, p->desc->stats[s]);
-		}
-		for (int a = 0; a < VC_AN_COUNT; a++)
-			fprintf(out, "%8lld analysis - %s computed\n", (long long)vc_am_computed(am, (vc_analysis_id)a),
-				vc_analysis_name((vc_analysis_id)a));
-	}
+	e.seconds = now() - total;
+	e.rc = rc ? -1 : 0;
+	e.index = -1, e.p = NULL, e.u = NULL;
+	for (int i = 0; i < n; i++)
+		if (list[i].done)
+			list[i].done(list[i].ctx, &e);
 	vc_am_free(am);
-	return 0;
+	return rc ? -1 : 0;
 }

@@ -94,31 +94,64 @@ struct vc_pass {
 
 
 typedef struct vc_pm vc_pm;
+typedef struct vc_instr vc_instr;
 
-/* Instruments (all optional). */
-typedef struct vc_instr {
+/* What an instrument's hooks see: one run of a pass on a unit (done: the
+ * end of the pipeline, p and u NULL). */
+typedef struct vc_pass_event {
+	const vc_pm *pm;
+	int index;               /* the pass's position in pm */
+	int step;                /* the first pass of its step: its kernel group, or the pass itself */
+	int first_run, last_run; /* the step's first / last run (a kernel group: over every kernel) */
+	vc_pass *p;
+	vc_module *m;
+	vc_unit *u;
+	vc_am *am;
+	const vc_instr *instr;
+	FILE *out; /* where reports go */
+	int rc;    /* done: 0, or -1 when the pipeline failed */
+	double seconds; /* done: the pipeline's wall time */
+} vc_pass_event;
+
+/* An instrument: hooks around every run of a pass on a unit (all optional).
+ * before runs before the pass; after when it returned 0, and may fail it
+ * (-1 with a message in e->m: a check); failed when the pass or an after
+ * hook failed (the message is in e->m->diag); done once at the end. The
+ * manager calls the instruments in a list (the built-ins, then the
+ * caller's, then the timer): before in list order, after and failed in the
+ * reverse order. */
+typedef struct vc_instrument {
+	const char *name;
+	void *ctx;
+	void (*before)(void *ctx, const vc_pass_event *e);
+	int (*after)(void *ctx, const vc_pass_event *e);
+	void (*failed)(void *ctx, const vc_pass_event *e);
+	void (*done)(void *ctx, const vc_pass_event *e);
+} vc_instrument;
+
+/* The instruments of a run: built-in ones by flag (all optional; manager.c)
+ * and the caller's own. */
+struct vc_instr {
 	int verify_each;
 	int verify_analyses; /* recompute every cached analysis after each pass; a stale one fails */
 	int time_passes;
 	int stats;
 	const char *print_before; /* pass name, or "all" */
 	const char *print_after;
+	int print_after_change;   /* print the unit after a pass only when its IR text changed */
 	const char *reproducer;   /* file written when a pass fails */
 	const char *repro_context; /* "key: value" lines the driver adds to it
 				    * (model, calib, calib-count) so that
 				    * `vta compile --replay=FILE` re-runs it */
 	FILE *out;                /* where reports go (stderr if NULL) */
-	/* Hooks (optional), called around every run of a pass on a unit; after
-	 * gets rc != 0 when the pass (or the verifier after it) failed. */
+	const vc_instrument *instruments; /* the caller's, after the built-ins */
+	int n_instruments;
+	/* The crash guard (with a reproducer): called before each step (a pass
+	 * or a kernel group) with the reproducer text to write should it crash,
+	 * and with NULL after it (cli/opt.c writes it from a signal handler). */
 	void *hook_ctx;
-	void (*before_pass)(void *ctx, const vc_pass *p, vc_module *m, const vc_unit *u);
-	void (*after_pass)(void *ctx, const vc_pass *p, vc_module *m, const vc_unit *u, int rc);
-	/* The crash guard: with a reproducer, called before each pass (or
-	 * kernel group) with the reproducer text to write should it crash, and
-	 * with NULL after it returned (cli/guard.c writes it from a signal
-	 * handler). */
 	void (*guard)(void *ctx, const char *repro, size_t len);
-} vc_instr;
+};
 
 /* Parse pipeline text; NULL with a message in err on failure. Names of
  * registered pipelines ("vta-default") expand to their text. */

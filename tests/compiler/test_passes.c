@@ -127,20 +127,44 @@ static vc_module *mnist_packed(void)
 }
 
 typedef struct trace {
-	char text[1024];
+	char text[2048];
 	size_t k;
+	int events; /* 0: before only; 1: every event, named */
 } trace;
 
-static void record(void *ctx, const vc_pass *p, vc_module *m, const vc_unit *u)
+static void note(trace *t, const char *event, const vc_pass_event *e)
 {
-	(void)m;
-	trace *t = ctx;
-	int w = snprintf(t->text + t->k, sizeof t->text - t->k, "%s%s", t->k ? " " : "", p->desc->name);
+	int w = snprintf(t->text + t->k, sizeof t->text - t->k, "%s%s%s", t->k ? " " : "", event,
+			 e->p ? e->p->desc->name : "");
 	t->k += w > 0 ? (size_t)w : 0;
-	if (u->anchor == VC_ANCHOR_KERNEL) {
-		w = snprintf(t->text + t->k, sizeof t->text - t->k, "@%d", u->index);
+	if (e->u && e->u->anchor == VC_ANCHOR_KERNEL) {
+		w = snprintf(t->text + t->k, sizeof t->text - t->k, "@%d", e->u->index);
 		t->k += w > 0 ? (size_t)w : 0;
 	}
+	if (t->k >= sizeof t->text)
+		t->k = sizeof t->text - 1;
+}
+
+static void record(void *ctx, const vc_pass_event *e)
+{
+	trace *t = ctx;
+	note(t, t->events ? "before:" : "", e);
+}
+
+static int record_after(void *ctx, const vc_pass_event *e)
+{
+	note(ctx, "after:", e);
+	return 0;
+}
+
+static void record_failed(void *ctx, const vc_pass_event *e)
+{
+	note(ctx, "failed:", e);
+}
+
+static void record_done(void *ctx, const vc_pass_event *e)
+{
+	note(ctx, e->rc ? "done:failed" : "done:ok", e);
 }
 
 static void run_traced(vc_module *m, const char *pipeline, const char *expect)
@@ -149,7 +173,8 @@ static void run_traced(vc_module *m, const char *pipeline, const char *expect)
 	vc_pm *pm = vc_pm_parse(pipeline, err, sizeof err);
 	CHECK(pm != NULL);
 	trace t = {.k = 0};
-	vc_instr in = {.verify_each = 1, .hook_ctx = &t, .before_pass = record};
+	vc_instrument rec = {.name = "trace", .ctx = &t, .before = record};
+	vc_instr in = {.verify_each = 1, .instruments = &rec, .n_instruments = 1};
 	CHECK_EQ(vc_pm_run(pm, m, &in), 0);
 	if (strcmp(t.text, expect))
 		printf("%s ran %s\n", pipeline, t.text);
@@ -234,6 +259,81 @@ static void analyses(void)
 	vc_pm_free(pm);
 	vc_module_free(a);
 	vc_module_free(b);
+}
+
+/* Instruments: a test's own sees before, after and failed in order around
+ * every run (an after hook that fails turns into failed events); the
+ * built-in --print-ir-after-change prints tile on each of MNIST's 3 kernels
+ * (it sets the tiling) and nothing for a second tile (same tiling). */
+static int refuse_after(void *ctx, const vc_pass_event *e)
+{
+	(void)ctx;
+	if (!strcmp(e->p->desc->name, "lower") && e->u->index == 1)
+		return vc_error(e->m, NULL, "refused by the test's instrument");
+	return 0;
+}
+
+static int count(const char *text, const char *needle)
+{
+	int n = 0;
+	for (const char *at = text; (at = strstr(at, needle)); at += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Run pipeline on packed MNIST with a recording instrument (and extra, if
+ * not NULL, after it); it must fail with msg in the message and the
+ * recorder must have seen want. */
+static void events(const char *pipeline, const vc_instrument *extra, const char *want, const char *msg)
+{
+	char err[512];
+	vc_module *m = mnist_packed();
+	vc_pm *pm = vc_pm_parse(pipeline, err, sizeof err);
+	trace t = {.k = 0, .events = 1};
+	vc_instrument list[2] = {{"trace", &t, record, record_after, record_failed, record_done}};
+	if (extra)
+		list[1] = *extra;
+	vc_instr in = {.instruments = list, .n_instruments = extra ? 2 : 1};
+	CHECK_EQ(vc_pm_run(pm, m, &in), -1);
+	if (strcmp(t.text, want))
+		printf("events: %s\n", t.text);
+	CHECK(!strcmp(t.text, want));
+	CHECK_STR_CONTAINS(m->diag.msg, msg);
+	vc_pm_free(pm);
+	vc_module_free(m);
+}
+
+static void instruments(void)
+{
+	char err[512];
+	/* an error from a pass on kernel 1 */
+	events("kernel(tile,inject-fault{kernel=1})", NULL,
+	       "before:tile@0 after:tile@0 before:inject-fault@0 after:inject-fault@0 before:tile@1 after:tile@1 "
+	       "before:inject-fault@1 failed:inject-fault@1 done:failed",
+	       "pass inject-fault (kernel @k1)");
+	/* a check in an after hook: the second instrument's after runs first
+	 * (reverse order), fails lower on kernel 1, and both see failed */
+	vc_instrument refuse = {"refuse", NULL, NULL, refuse_after, NULL, NULL};
+	events("kernel(tile,lower)", &refuse,
+	       "before:tile@0 after:tile@0 before:lower@0 after:lower@0 before:tile@1 after:tile@1 before:lower@1 "
+	       "failed:lower@1 done:failed",
+	       "refused by the test's instrument");
+
+	/* --print-ir-after-change */
+	vc_module *m = mnist_packed();
+	vc_pm *pm = vc_pm_parse("kernel(tile),kernel(tile)", err, sizeof err);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	vc_instr pc = {.print_after_change = 1, .out = f};
+	CHECK_EQ(vc_pm_run(pm, m, &pc), 0);
+	fclose(f);
+	CHECK_EQ(count(text, "// -----// IR after tile (kernel @k"), 3);
+	CHECK_EQ(count(text, "// -----// IR after tile (kernel @k0)"), 1);
+	CHECK_EQ(count(text, "tiled=1"), 3);
+	free(text);
+	vc_pm_free(pm);
+	vc_module_free(m);
 }
 
 static char *slurp(const char *path)
@@ -497,6 +597,7 @@ int main(int argc, char **argv)
 		{"list_passes", list_passes},
 		{"kernel_groups", kernel_groups},
 		{"analyses", analyses},
+		{"instruments", instruments},
 		{"reproducers", reproducers},
 		{"ir_files", ir_files},
 		{NULL, NULL},
