@@ -158,6 +158,8 @@ int vc_instr_opt(int argc, char **argv, int *i, vc_instr *in)
 		in->print_after = v;
 	else if ((v = vc_take_opt(argc, argv, i, "--reproducer")))
 		in->reproducer = v;
+	else if ((v = vc_take_opt(argc, argv, i, "--threads")))
+		in->threads = atoi(v);
 	else
 		return 0;
 	return 1;

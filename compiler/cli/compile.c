@@ -127,6 +127,7 @@ const char vta_compile_usage[] =
 	"  --input-size=N            Darknet: input N x N instead of the cfg's width x height\n"
 	"  --pipeline=TEXT|NAME      pass pipeline (default vta-default); --print-pipeline shows it\n"
 	"  --verify-each --verify-analyses --time-passes --stats   instruments\n"
+	"  --threads=N               kernel groups on N threads (when every pass and instrument allows)\n"
 	"  --print-ir-before=PASS|all --print-ir-after=PASS|all --print-ir-after-change --reproducer=FILE\n"
 	"  --emit-ir=graph|kernel|stream  stop after that level and write its textual IR to -o\n"
 	"                            (continue with `vta opt FILE --passes=default -o MODEL.vtam`)\n"

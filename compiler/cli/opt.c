@@ -36,6 +36,7 @@ const char vta_opt_usage[] =
 	"                            'default': the rest of vta-default from the file's level\n"
 	"  --calib=FILE|synthetic --calib-count=N   calibration samples (for quantize)\n"
 	"  --verify-each --verify-analyses --time-passes --stats   instruments\n"
+	"  --threads=N               kernel groups on N threads (when every pass and instrument allows)\n"
 	"  --reproducer=FILE         on a failure or crash, the module before the failing pass and\n"
 	"                            the rest of the pipeline, for `vta opt FILE`\n"
 	"  --print-ir-before=PASS|all --print-ir-after=PASS|all --print-ir-after-change\n"

@@ -32,6 +32,16 @@ void *vc_alloc(vc_module *m, size_t bytes)
 	return b->data;
 }
 
+void vc_arena_adopt(vc_module *m, vc_module *from)
+{
+	vc_arena_blk **tail = &from->arena;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = m->arena;
+	m->arena = from->arena;
+	from->arena = NULL;
+}
+
 char *vc_strdup(vc_module *m, const char *s)
 {
 	size_t n = strlen(s);

@@ -226,6 +226,9 @@ const char *vc_prop_name(int bit);
 vc_module *vc_module_new(void);
 void vc_module_free(vc_module *m);
 void *vc_alloc(vc_module *m, size_t bytes); /* zeroed; NULL when out of memory */
+/* Move from's arena blocks into m's (from: a thread's view of m, see
+ * compiler/pass/manager.c). */
+void vc_arena_adopt(vc_module *m, vc_module *from);
 char *vc_strdup(vc_module *m, const char *s);
 vc_target vc_target_default(void);
 

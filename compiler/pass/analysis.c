@@ -12,6 +12,7 @@
  * kernels' stay valid; --verify-analyses still recomputes all of them).
  * Every result is a flat byte array (memcmp compares two computations).
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,7 @@ struct vc_am {
 	slot mod[VC_AN_COUNT];  /* module analyses */
 	slot *kern[VC_AN_COUNT]; /* kernel analyses, nk entries each */
 	int nk;
-	int64_t computed[VC_AN_COUNT]; /* cache misses (--stats) */
+	atomic_long computed[VC_AN_COUNT]; /* cache misses (--stats); kernel groups may run on threads */
 };
 
 static const char *const names[VC_AN_COUNT] = {"liveness", "geometry", "plan", "code-summary"};
@@ -187,7 +188,7 @@ const void *vc_analysis_get(vc_am *am, vc_module *m, vc_analysis_id id, int kern
 		free(s->data);
 		s->data = compute(m, id, kernel, &s->bytes);
 		s->valid = s->data != NULL;
-		am->computed[id]++;
+		atomic_fetch_add(&am->computed[id], 1);
 	}
 	if (bytes)
 		*bytes = s->bytes;
@@ -196,7 +197,7 @@ const void *vc_analysis_get(vc_am *am, vc_module *m, vc_analysis_id id, int kern
 
 int64_t vc_am_computed(const vc_am *am, vc_analysis_id id)
 {
-	return am && id < VC_AN_COUNT ? am->computed[id] : 0;
+	return am && id < VC_AN_COUNT ? (int64_t)atomic_load(&am->computed[id]) : 0;
 }
 
 /* Recompute a cached result and compare; 0 when it is the same. */
@@ -232,22 +233,28 @@ int vc_am_verify(vc_am *am, vc_module *m, const vc_pass_desc *d)
 	return 0;
 }
 
-void vc_am_invalidate(vc_am *am, vc_module *m, const vc_pass_desc *d, int kernel)
+void vc_am_invalidate(vc_am *am, vc_module *m, const vc_pass_desc *d, int kernel, unsigned what)
 {
 	uint32_t keep = vc_pass_preserves(d);
 	for (int a = 0; a < VC_AN_COUNT; a++) {
 		if (keep >> a & 1)
 			continue;
 		if (!vc_analysis_per_kernel((vc_analysis_id)a)) {
-			am->mod[a].valid = 0;
+			if (what & VC_AM_MODULE)
+				am->mod[a].valid = 0;
 			continue;
 		}
-		for (int k = 0; k < am->nk; k++)
+		for (int k = 0; k < am->nk && (what & VC_AM_KERNELS); k++)
 			if (kernel < 0 || k == kernel)
 				am->kern[a][k].valid = 0;
 	}
-	if (am->nk != m->n_kernels)
+	if ((what & VC_AM_MODULE) && am->nk != m->n_kernels)
 		drop_kernels(am);
+}
+
+int vc_am_prepare(vc_am *am, vc_module *m)
+{
+	return m->n_kernels && !slot_of(am, m, VC_AN_GEOMETRY, 0) ? -1 : 0;
 }
 
 void vc_am_compute_all(vc_am *am, vc_module *m)

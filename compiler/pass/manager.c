@@ -16,6 +16,7 @@
  * --time-passes, --print-ir-before/after, --stats and a reproducer file.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -85,8 +86,18 @@ int vc_pm_append(vc_pm *pm, const vc_pass_desc *d, char *err, size_t n)
 		pm->passes = np;
 		pm->cap = nc;
 	}
-	if (vc_pass_init(&pm->passes[pm->n], d, err, n))
+	vc_pass *p = &pm->passes[pm->n];
+	if (vc_pass_init(p, d, err, n))
 		return -1;
+	/* a pass of the last group's level joins that group, else starts one
+	 * (the parser sets the group of what it parses itself) */
+	const vc_pass *q = pm->n ? p - 1 : NULL;
+	int next = 0;
+	for (int i = 0; i < pm->n; i++)
+		if (pm->passes[i].group >= next)
+			next = pm->passes[i].group + 1;
+	p->group_anchor = d->anchor;
+	p->group = q && q->group_anchor == d->anchor ? q->group : next;
 	pm->n++;
 	return 0;
 }
@@ -721,23 +732,53 @@ static int instrument_list(const vc_instr *in, builtin_states *st, vc_instrument
 		return -1;
 	}
 	if (in->reproducer)
-		list[k++] = (vc_instrument){"reproducer", &st->repro, repro_before, repro_after, repro_failed, repro_done};
+		list[k++] = (vc_instrument){.name = "reproducer", .ctx = &st->repro, .before = repro_before,
+					    .after = repro_after, .failed = repro_failed, .done = repro_done, .step_only = 1};
 	if (in->verify_analyses)
-		list[k++] = (vc_instrument){"verify-analyses", NULL, analyses_before, analyses_after, NULL, NULL};
+		list[k++] = (vc_instrument){.name = "verify-analyses", .before = analyses_before, .after = analyses_after};
 	if (in->verify_each)
-		list[k++] = (vc_instrument){"verify-each", NULL, NULL, verify_after, NULL, NULL};
+		list[k++] = (vc_instrument){.name = "verify-each", .after = verify_after};
 	if (in->print_before || in->print_after)
-		list[k++] = (vc_instrument){"print-ir", NULL, print_before, print_after, print_failed, NULL};
+		list[k++] = (vc_instrument){
+			.name = "print-ir", .before = print_before, .after = print_after, .failed = print_failed};
 	if (in->print_after_change)
-		list[k++] = (vc_instrument){"print-ir-after-change", &st->change, change_before, change_after, NULL,
-					    change_done};
+		list[k++] = (vc_instrument){.name = "print-ir-after-change", .ctx = &st->change, .before = change_before,
+					    .after = change_after, .done = change_done};
 	if (in->stats)
-		list[k++] = (vc_instrument){"stats", NULL, NULL, NULL, NULL, stats_done};
+		list[k++] = (vc_instrument){.name = "stats", .done = stats_done, .step_only = 1};
 	for (int i = 0; i < in->n_instruments; i++)
 		list[k++] = in->instruments[i];
 	if (in->time_passes)
-		list[k++] = (vc_instrument){"time-passes", &st->time, time_before, time_after, time_failed, time_done};
+		list[k++] = (vc_instrument){.name = "time-passes", .ctx = &st->time, .before = time_before,
+					    .after = time_after, .failed = time_failed, .done = time_done};
 	return k;
+}
+
+/* A pass returned an error: its message, prefixed with the pass and
+ * where it ran; -1. */
+static int pass_failed(vc_module *m, const vc_pass_desc *d, const char *where)
+{
+	char pre[128];
+	if (m->diag.count == 0)
+		vc_error(m, NULL, "pass %s failed without a diagnostic", d->name);
+	snprintf(pre, sizeof pre, "pass %s%s: ", d->name, where);
+	vc_error_prefix(m, pre);
+	return -1;
+}
+
+/* After a run (rc: the pass's): the after hooks in reverse order while they
+ * succeed, then, on a failure, every failed hook; 0 or -1. */
+static int finish_run(vc_pass_event *e, const vc_instrument *list, int n, int rc)
+{
+	for (int i = n - 1; i >= 0 && !rc; i--)
+		if (list[i].after)
+			rc = list[i].after(list[i].ctx, e);
+	if (!rc)
+		return 0;
+	for (int i = n - 1; i >= 0; i--)
+		if (list[i].failed)
+			list[i].failed(list[i].ctx, e);
+	return -1;
 }
 
 /* One pass on one unit with the instruments; the failed hooks see the
@@ -748,24 +789,166 @@ static int run_one(vc_pass_event *e, const vc_instrument *list, int n)
 		if (list[i].before)
 			list[i].before(list[i].ctx, e);
 	const vc_pass_desc *d = e->p->desc;
-	int rc = d->run(e->p, e->m, e->u);
-	if (rc) {
-		char w[64], pre[128];
-		if (e->m->diag.count == 0)
-			vc_error(e->m, NULL, "pass %s failed without a diagnostic", d->name);
-		snprintf(pre, sizeof pre, "pass %s%s: ", d->name, where(e, w, sizeof w));
-		vc_error_prefix(e->m, pre);
-	}
-	for (int i = n - 1; i >= 0 && !rc; i--)
-		if (list[i].after)
-			rc = list[i].after(list[i].ctx, e);
-	if (rc) {
-		for (int i = n - 1; i >= 0; i--)
-			if (list[i].failed)
-				list[i].failed(list[i].ctx, e);
+	char w[64];
+	int rc = d->run(e->p, e->m, e->u) ? pass_failed(e->m, d, where(e, w, sizeof w)) : 0;
+	if (finish_run(e, list, n, rc))
 		return -1;
+	vc_am_invalidate(e->am, e->m, d, e->u->anchor == VC_ANCHOR_KERNEL ? e->u->index : -1,
+			 VC_AM_MODULE | VC_AM_KERNELS);
+	return 0;
+}
+
+/* ---- kernel groups on threads ----------------------------------------- */
+
+/*
+ * A kernel group runs on threads when every pass in it is .parallel, every
+ * instrument step_only and there are kernels for more than one thread.
+ * Each thread takes the next kernel (in order) and runs the group's passes
+ * on it through its own view of the module: a shallow copy with its own
+ * arena and diagnostics (the graph, target and kernels are shared; a
+ * parallel pass writes only its own kernel), and its own copies of the
+ * pass instances (statistics). After the threads end, the views' arenas
+ * join the module's and the statistics are added up. The code a pass
+ * writes depends only on its kernel, so the artifact is the same as
+ * sequentially; on failures the first failing kernel's error is reported
+ * (threads stop taking kernels past it), the one a sequential run stops at.
+ */
+typedef struct group_run {
+	pthread_mutex_t mu;
+	vc_module *m;
+	vc_am *am;
+	const vc_pm *pm;
+	int from, to; /* the group's passes */
+	int next;     /* the next kernel to take */
+	int stop;     /* the first failing kernel so far (n_kernels: none) */
+} group_run;
+
+typedef struct worker {
+	group_run *g;
+	pthread_t thread;
+	vc_module view;
+	vc_pass *passes; /* copies of the group's pass instances */
+	int fail_kernel, fail_pass;
+} worker;
+
+static void *worker_main(void *arg)
+{
+	worker *w = arg;
+	group_run *g = w->g;
+	for (;;) {
+		pthread_mutex_lock(&g->mu);
+		int k = g->next < g->stop ? g->next++ : g->m->n_kernels;
+		pthread_mutex_unlock(&g->mu);
+		if (k >= g->m->n_kernels)
+			return NULL;
+		for (int q = g->from; q < g->to; q++) {
+			vc_pass *p = &w->passes[q - g->from];
+			vc_unit u = {.anchor = VC_ANCHOR_KERNEL, .kernel = g->m->kernels[k], .index = k, .am = g->am};
+			if (p->desc->run(p, &w->view, &u)) {
+				char where[64];
+				snprintf(where, sizeof where, " (kernel @k%d)", u.kernel->id);
+				pass_failed(&w->view, p->desc, where);
+				w->fail_kernel = k;
+				w->fail_pass = q;
+				pthread_mutex_lock(&g->mu);
+				if (k < g->stop)
+					g->stop = k;
+				pthread_mutex_unlock(&g->mu);
+				return NULL;
+			}
+			vc_am_invalidate(g->am, &w->view, p->desc, k, VC_AM_KERNELS);
+		}
 	}
-	vc_am_invalidate(e->am, e->m, d, e->u->anchor == VC_ANCHOR_KERNEL ? e->u->index : -1);
+}
+
+static int can_thread(const vc_pm *pm, int from, int to, const vc_module *m, const vc_instrument *list, int n,
+		      const vc_instr *instr)
+{
+	if (instr->threads < 2 || m->n_kernels < 2)
+		return 0;
+	for (int q = from; q < to; q++)
+		if (!pm->passes[q].desc->parallel)
+			return 0;
+	for (int i = 0; i < n; i++)
+		if (!list[i].step_only)
+			return 0;
+	return 1;
+}
+
+enum { MAX_THREADS = 16 };
+
+/* The kernel group [from, to) on threads, with the step_only instruments'
+ * hooks: before for the first run, after for the last, failed. */
+static int run_threaded(vc_pass_event *e, int from, int to, const vc_instrument *list, int n)
+{
+	vc_module *m = e->m;
+	vc_pm *pm = (vc_pm *)e->pm;
+	int nt = e->instr->threads < MAX_THREADS ? e->instr->threads : MAX_THREADS;
+	if (nt > m->n_kernels)
+		nt = m->n_kernels;
+	vc_unit first = {.anchor = VC_ANCHOR_KERNEL, .kernel = m->kernels[0], .index = 0, .am = e->am};
+	e->index = from, e->p = &pm->passes[from], e->u = &first, e->first_run = 1, e->last_run = 0;
+	for (int i = 0; i < n; i++)
+		if (list[i].before)
+			list[i].before(list[i].ctx, e);
+	if (vc_am_prepare(e->am, m))
+		return vc_error(m, NULL, "out of memory");
+	group_run g = {.m = m, .am = e->am, .pm = pm, .from = from, .to = to, .stop = m->n_kernels};
+	worker w[MAX_THREADS];
+	memset(w, 0, sizeof w);
+	int started = 0, rc = 0;
+	pthread_mutex_init(&g.mu, NULL);
+	for (int t = 0; t < nt; t++) {
+		w[t].g = &g;
+		w[t].view = *m;
+		w[t].view.arena = NULL;
+		memset(&w[t].view.diag, 0, sizeof w[t].view.diag);
+		w[t].fail_kernel = -1;
+		w[t].passes = malloc((size_t)(to - from) * sizeof *w[t].passes);
+		if (!w[t].passes)
+			break;
+		for (int q = from; q < to; q++) {
+			w[t].passes[q - from] = pm->passes[q];
+			memset(w[t].passes[q - from].stat, 0, sizeof w[t].passes[q - from].stat);
+		}
+		if (pthread_create(&w[t].thread, NULL, worker_main, &w[t])) {
+			free(w[t].passes);
+			break;
+		}
+		started++;
+	}
+	if (!started) /* no thread: this one does the work */
+		rc = vc_error(m, NULL, "kernel group from %s: no thread could start", pm->passes[from].desc->name);
+	int fail = -1;
+	for (int t = 0; t < started; t++) {
+		pthread_join(w[t].thread, NULL);
+		vc_arena_adopt(m, &w[t].view);
+		for (int q = from; q < to; q++)
+			for (int s = 0; s < VC_MAX_STATS; s++)
+				pm->passes[q].stat[s] += w[t].passes[q - from].stat[s];
+		if (w[t].fail_kernel >= 0 && (fail < 0 || w[t].fail_kernel < w[fail].fail_kernel))
+			fail = t;
+	}
+	pthread_mutex_destroy(&g.mu);
+	vc_unit last = {.anchor = VC_ANCHOR_KERNEL, .index = 0, .am = e->am};
+	if (fail >= 0) {
+		m->diag = w[fail].view.diag;
+		last.kernel = m->kernels[w[fail].fail_kernel];
+		last.index = w[fail].fail_kernel;
+		e->index = w[fail].fail_pass;
+		rc = -1;
+	} else {
+		last.kernel = m->kernels[m->n_kernels - 1];
+		last.index = m->n_kernels - 1;
+		e->index = to - 1;
+	}
+	for (int t = 0; t < started; t++)
+		free(w[t].passes);
+	e->p = &pm->passes[e->index], e->u = &last, e->first_run = 0, e->last_run = 1;
+	if (finish_run(e, list, n, rc))
+		return -1;
+	for (int q = from; q < to; q++) /* the module analyses, now that the threads are done */
+		vc_am_invalidate(e->am, m, pm->passes[q].desc, -1, VC_AM_MODULE);
 	return 0;
 }
 
@@ -820,6 +1003,8 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 			vc_unit u = {.anchor = pm->passes[i].desc->anchor, .index = 0, .am = am};
 			e.index = i, e.p = &pm->passes[i], e.u = &u, e.first_run = e.last_run = 1;
 			rc = run_one(&e, list, n);
+		} else if (can_thread(pm, i, j, m, list, n, instr)) {
+			rc = run_threaded(&e, i, j, list, n);
 		} else {
 			for (int k = 0; k < m->n_kernels && !rc; k++)
 				for (int q = i; q < j && !rc; q++) {

@@ -73,6 +73,11 @@ typedef struct vc_pass_desc {
 	vc_anchor anchor;
 	uint64_t requires_props, provides_props, invalidates_props;
 	uint32_t preserves; /* VC_PRESERVES bits, for passes outside the registry's table */
+	/* Safe to run on several kernels at once: it reads the module (graph,
+	 * target, other kernels), writes only its unit's kernel, allocates and
+	 * reports only through the module it is given (vc_alloc, vc_error),
+	 * and asks only for kernel analyses of its own kernel. */
+	int parallel;
 	vc_opt_decl opts[VC_MAX_OPTS];
 	const char *stats[VC_MAX_STATS];
 	/* 0 on success; -1 with a diagnostic in m->diag. */
@@ -127,6 +132,11 @@ typedef struct vc_instrument {
 	int (*after)(void *ctx, const vc_pass_event *e);
 	void (*failed)(void *ctx, const vc_pass_event *e);
 	void (*done)(void *ctx, const vc_pass_event *e);
+	/* Needs only the step's first before, last after, failed and done (the
+	 * reproducer, statistics): kernel groups may then run on threads, these
+	 * hooks called from the calling thread. Any other instrument keeps
+	 * kernel groups sequential. */
+	int step_only;
 } vc_instrument;
 
 /* The instruments of a run: built-in ones by flag (all optional; manager.c)
@@ -146,6 +156,9 @@ struct vc_instr {
 	FILE *out;                /* where reports go (stderr if NULL) */
 	const vc_instrument *instruments; /* the caller's, after the built-ins */
 	int n_instruments;
+	/* Kernel groups whose passes are all .parallel run on this many threads
+	 * (0, 1: one after the other) when every instrument is step_only. */
+	int threads;
 	/* The crash guard (with a reproducer): called before each step (a pass
 	 * or a kernel group) with the reproducer text to write should it crash,
 	 * and with NULL after it (cli/opt.c writes it from a signal handler). */
@@ -199,8 +212,14 @@ vc_am *vc_am_new(void);
 void vc_am_free(vc_am *am);
 void vc_am_compute_all(vc_am *am, vc_module *m);
 /* After pass d ran (on kernel index `kernel`, or on the module: -1): drop
- * what it does not preserve (of that kernel only, for a kernel pass). */
-void vc_am_invalidate(vc_am *am, vc_module *m, const vc_pass_desc *d, int kernel);
+ * what it does not preserve: the module analyses (VC_AM_MODULE) and the
+ * kernel analyses (VC_AM_KERNELS) of that kernel only, or of every kernel. */
+#define VC_AM_MODULE 1u
+#define VC_AM_KERNELS 2u
+void vc_am_invalidate(vc_am *am, vc_module *m, const vc_pass_desc *d, int kernel, unsigned what);
+/* The per-kernel slots made before kernel passes run on threads (each
+ * thread then touches only its kernels' slots); -1 when out of memory. */
+int vc_am_prepare(vc_am *am, vc_module *m);
 /* Recompute every cached analysis d preserves; -1 (message in m) on a stale one. */
 int vc_am_verify(vc_am *am, vc_module *m, const vc_pass_desc *d);
 /* Cache misses of an analysis so far (--stats). */

@@ -35,6 +35,7 @@ static const vc_pass_desc vc_pass_inject_fault = {
 	.name = "inject-fault",
 	.summary = "testing aid: fail, crash or break a GEMM's micro-op range on one kernel",
 	.anchor = VC_ANCHOR_KERNEL,
+	.parallel = 1,
 	.opts = {{"mode", VC_OPT_ENUM, "error", "what to do", "error|crash|break-uops"},
 		 {"kernel", VC_OPT_INT, "0", "the kernel id to do it on", NULL}},
 	.run = inject_fault,

@@ -51,6 +51,7 @@ static int tile(vc_pass *p, vc_module *m, vc_unit *u)
 	if (!n && (want.th || want.tco || want.tci))
 		return vc_error(m, k->node, "tile: no tiling with th=%d tco=%d tci=%d fits", want.th, want.tco, want.tci);
 	int64_t best = -1;
+	vc_diag saved = m->diag; /* a candidate that fails to lower leaves no error behind */
 	for (int i = 0; i < n; i++) {
 		int64_t c = model_cycles(m, k, &g, &cand[i], &tm);
 		if (c > 0 && (best < 0 || c < best)) {
@@ -58,7 +59,7 @@ static int tile(vc_pass *p, vc_module *m, vc_unit *u)
 			k->tile = cand[i];
 		}
 	}
-	m->diag.msg[0] = 0; /* a candidate that failed to lower leaves no error behind */
+	m->diag = saved;
 	k->tiled = 1;
 	vc_stat_add(p, "kernels", 1);
 	if (!k->tile.pingpong)
@@ -76,6 +77,7 @@ const vc_pass_desc vc_pass_tile = {
 	.anchor = VC_ANCHOR_KERNEL,
 	.requires_props = VC_PROP_PACKED,
 	.provides_props = VC_PROP_TILED,
+	.parallel = 1,
 	.opts = {{"candidates", VC_OPT_INT, "24", "tilings (best by the quick estimate) run through the cycle model", NULL},
 		 {"latency", VC_OPT_INT, "0", "DRAM latency in cycles to tile for (0: the board's modelled latency)", NULL},
 		 {"th", VC_OPT_INT, "0", "output rows per tile (0: the model's choice)", NULL},

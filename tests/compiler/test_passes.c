@@ -15,9 +15,11 @@
  */
 #include <dirent.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -182,6 +184,18 @@ static void run_traced(vc_module *m, const char *pipeline, const char *expect)
 	vc_pm_free(pm);
 }
 
+/* Do a and b give the same artifact bytes? */
+static int same_artifact(vc_module *a, vc_module *b)
+{
+	uint8_t *x = NULL, *y = NULL;
+	size_t lx = 0, ly = 0;
+	int same = !vc_artifact_bytes(a, &x, &lx) && !vc_artifact_bytes(b, &y, &ly) && lx == ly && lx > 0 &&
+		   !memcmp(x, y, lx);
+	free(x);
+	free(y);
+	return same;
+}
+
 static void kernel_groups(void)
 {
 	vc_module *a = mnist_packed(), *b = mnist_packed();
@@ -190,15 +204,27 @@ static void kernel_groups(void)
 		   "tile@0 lower@0 tokens@0 tile@1 lower@1 tokens@1 tile@2 lower@2 tokens@2 emit");
 	run_traced(b, "kernel(tile),kernel(lower),kernel(tokens),stream(emit)",
 		   "tile@0 tile@1 tile@2 lower@0 lower@1 lower@2 tokens@0 tokens@1 tokens@2 emit");
-	uint8_t *x = NULL, *y = NULL;
-	size_t lx = 0, ly = 0;
-	CHECK_EQ(vc_artifact_bytes(a, &x, &lx), 0);
-	CHECK_EQ(vc_artifact_bytes(b, &y, &ly), 0);
-	CHECK(lx == ly && lx > 0 && !memcmp(x, y, lx));
-	free(x);
-	free(y);
+	CHECK(same_artifact(a, b));
 	vc_module_free(a);
 	vc_module_free(b);
+}
+
+/* What the pipeline's instruments (in, out set here) report when it runs
+ * on packed MNIST; it must succeed. */
+static char *report(const char *pipeline, vc_instr *in)
+{
+	char err[512], *text = NULL;
+	size_t len = 0;
+	vc_module *m = mnist_packed();
+	vc_pm *pm = vc_pm_parse(pipeline, err, sizeof err);
+	FILE *f = open_memstream(&text, &len);
+	CHECK(pm != NULL && f != NULL);
+	in->out = f;
+	CHECK_EQ(vc_pm_run(pm, m, in), 0);
+	fclose(f);
+	vc_pm_free(pm);
+	vc_module_free(m);
+	return text;
 }
 
 /* The count of a --stats line "   N analysis - NAME computed" in text; -1 if absent. */
@@ -226,22 +252,13 @@ static void analyses(void)
 	static const char *const pipelines[] = {"kernel(tile,lower,tokens),stream(emit)",
 						"kernel(tile),kernel(lower),kernel(tokens),stream(emit)"};
 	for (int i = 0; i < 2; i++) {
-		vc_module *m = mnist_packed();
-		char err[512], *text = NULL;
-		size_t len = 0;
-		vc_pm *pm = vc_pm_parse(pipelines[i], err, sizeof err);
-		FILE *f = open_memstream(&text, &len);
-		CHECK(pm != NULL && f != NULL);
-		vc_instr in = {.stats = 1, .out = f};
-		CHECK_EQ(vc_pm_run(pm, m, &in), 0);
-		fclose(f);
+		vc_instr in = {.stats = 1};
+		char *text = report(pipelines[i], &in);
 		CHECK_EQ(computed(text, "geometry"), 3);
 		CHECK_EQ(computed(text, "plan"), 3);
 		CHECK_EQ(computed(text, "liveness"), 0);
 		CHECK_EQ(computed(text, "code-summary"), 0);
 		free(text);
-		vc_pm_free(pm);
-		vc_module_free(m);
 	}
 	vc_module *a = mnist_packed(), *b = mnist_packed();
 	char err[512];
@@ -249,13 +266,7 @@ static void analyses(void)
 	vc_instr plain = {0}, verify = {.verify_analyses = 1, .verify_each = 1};
 	CHECK_EQ(vc_pm_run(pm, a, &plain), 0);
 	CHECK_EQ(vc_pm_run(pm, b, &verify), 0);
-	uint8_t *x = NULL, *y = NULL;
-	size_t lx = 0, ly = 0;
-	CHECK_EQ(vc_artifact_bytes(a, &x, &lx), 0);
-	CHECK_EQ(vc_artifact_bytes(b, &y, &ly), 0);
-	CHECK(lx == ly && lx > 0 && !memcmp(x, y, lx));
-	free(x);
-	free(y);
+	CHECK(same_artifact(a, b));
 	vc_pm_free(pm);
 	vc_module_free(a);
 	vc_module_free(b);
@@ -290,7 +301,8 @@ static void events(const char *pipeline, const vc_instrument *extra, const char 
 	vc_module *m = mnist_packed();
 	vc_pm *pm = vc_pm_parse(pipeline, err, sizeof err);
 	trace t = {.k = 0, .events = 1};
-	vc_instrument list[2] = {{"trace", &t, record, record_after, record_failed, record_done}};
+	vc_instrument list[2] = {{.name = "trace", .ctx = &t, .before = record, .after = record_after,
+				  .failed = record_failed, .done = record_done}};
 	if (extra)
 		list[1] = *extra;
 	vc_instr in = {.instruments = list, .n_instruments = extra ? 2 : 1};
@@ -305,7 +317,6 @@ static void events(const char *pipeline, const vc_instrument *extra, const char 
 
 static void instruments(void)
 {
-	char err[512];
 	/* an error from a pass on kernel 1 */
 	events("kernel(tile,inject-fault{kernel=1})", NULL,
 	       "before:tile@0 after:tile@0 before:inject-fault@0 after:inject-fault@0 before:tile@1 after:tile@1 "
@@ -313,27 +324,96 @@ static void instruments(void)
 	       "pass inject-fault (kernel @k1)");
 	/* a check in an after hook: the second instrument's after runs first
 	 * (reverse order), fails lower on kernel 1, and both see failed */
-	vc_instrument refuse = {"refuse", NULL, NULL, refuse_after, NULL, NULL};
+	vc_instrument refuse = {.name = "refuse", .after = refuse_after};
 	events("kernel(tile,lower)", &refuse,
 	       "before:tile@0 after:tile@0 before:lower@0 after:lower@0 before:tile@1 after:tile@1 before:lower@1 "
 	       "failed:lower@1 done:failed",
 	       "refused by the test's instrument");
 
 	/* --print-ir-after-change */
-	vc_module *m = mnist_packed();
-	vc_pm *pm = vc_pm_parse("kernel(tile),kernel(tile)", err, sizeof err);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	vc_instr pc = {.print_after_change = 1, .out = f};
-	CHECK_EQ(vc_pm_run(pm, m, &pc), 0);
-	fclose(f);
+	vc_instr pc = {.print_after_change = 1};
+	char *text = report("kernel(tile),kernel(tile)", &pc);
 	CHECK_EQ(count(text, "// -----// IR after tile (kernel @k"), 3);
 	CHECK_EQ(count(text, "// -----// IR after tile (kernel @k0)"), 1);
 	CHECK_EQ(count(text, "tiled=1"), 3);
 	free(text);
+}
+
+/* Kernel groups on threads. A test pass that proves two kernels run at
+ * once: on kernel 0 it waits (up to 5 s) until kernel 1 has started. */
+static atomic_int k1_started;
+static int rendezvous(vc_pass *p, vc_module *m, vc_unit *u)
+{
+	(void)p;
+	if (u->index == 1)
+		atomic_store(&k1_started, 1);
+	if (u->index != 0)
+		return 0;
+	for (int i = 0; i < 5000 && !atomic_load(&k1_started); i++)
+		nanosleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+	return atomic_load(&k1_started) ? 0 : vc_error(m, NULL, "rendezvous: kernel 1 did not start while kernel 0 ran");
+}
+
+static const vc_pass_desc rendezvous_pass = {
+	.name = "rendezvous",
+	.summary = "test: kernel 0 waits for kernel 1",
+	.anchor = VC_ANCHOR_KERNEL,
+	.parallel = 1,
+	.run = rendezvous,
+};
+
+/* The pipeline on packed MNIST with threads; the artifact (NULL on failure),
+ * what --stats printed into *report, the message into msg. */
+static uint8_t *compile_threads(const char *pipeline, int threads, const vc_pass_desc *extra, char **report,
+				size_t *len, char *msg, size_t n)
+{
+	char err[512];
+	vc_module *m = mnist_packed();
+	vc_pm *pm = vc_pm_parse(pipeline, err, sizeof err);
+	CHECK(pm != NULL);
+	if (extra)
+		CHECK_EQ(vc_pm_append(pm, extra, err, sizeof err), 0);
+	size_t rl = 0;
+	FILE *f = open_memstream(report, &rl);
+	vc_instr in = {.stats = 1, .out = f, .threads = threads};
+	int rc = vc_pm_run(pm, m, &in);
+	fclose(f);
+	snprintf(msg, n, "%s", rc ? m->diag.msg : "");
+	uint8_t *bytes = NULL;
+	if (!rc && vc_artifact_bytes(m, &bytes, len))
+		bytes = NULL;
 	vc_pm_free(pm);
 	vc_module_free(m);
+	return bytes;
+}
+
+/* kernel(tile,lower,tokens) on 2 threads gives the artifact and the
+ * statistics of a sequential run; a failure on kernel 1 gives the same
+ * message; the rendezvous pass shows the kernels ran at once. */
+static void threads(void)
+{
+	char *r1 = NULL, *r2 = NULL, m1[1024], m2[1024];
+	size_t l1 = 0, l2 = 0;
+	const char *pipe = "kernel(tile,lower,tokens),stream(emit)";
+	uint8_t *a = compile_threads(pipe, 1, NULL, &r1, &l1, m1, sizeof m1);
+	uint8_t *b = compile_threads(pipe, 2, NULL, &r2, &l2, m2, sizeof m2);
+	CHECK(a && b && l1 == l2 && !memcmp(a, b, l1));
+	CHECK(r1 && r2 && !strcmp(r1, r2));
+	free(a), free(b), free(r1), free(r2);
+	const char *bad = "kernel(tile,lower,inject-fault{kernel=1},tokens)";
+	r1 = r2 = NULL;
+	CHECK(compile_threads(bad, 1, NULL, &r1, &l1, m1, sizeof m1) == NULL);
+	CHECK(compile_threads(bad, 2, NULL, &r2, &l2, m2, sizeof m2) == NULL);
+	CHECK_STR_CONTAINS(m1, "pass inject-fault (kernel @k1)");
+	CHECK(!strcmp(m1, m2));
+	free(r1), free(r2);
+	r1 = NULL;
+	atomic_store(&k1_started, 0);
+	a = compile_threads("kernel(tile,lower,tokens)", 2, &rendezvous_pass, &r1, &l1, m1, sizeof m1);
+	if (m1[0])
+		printf("rendezvous: %s\n", m1);
+	CHECK_EQ(m1[0], 0);
+	free(a), free(r1);
 }
 
 static char *slurp(const char *path)
@@ -598,6 +678,7 @@ int main(int argc, char **argv)
 		{"kernel_groups", kernel_groups},
 		{"analyses", analyses},
 		{"instruments", instruments},
+		{"threads", threads},
 		{"reproducers", reproducers},
 		{"ir_files", ir_files},
 		{NULL, NULL},
