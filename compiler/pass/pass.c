@@ -191,6 +191,8 @@ void vc_pass_list(FILE *f)
 			if (keep >> a & 1)
 				fprintf(f, " %s", vc_analysis_name((vc_analysis_id)a));
 		fprintf(f, "%s\n", keep ? "" : " (no analysis)");
+		if (d->parallel)
+			fprintf(f, "    threads      may run on several kernels at once (--threads=N)\n");
 		for (int o = 0; o < VC_MAX_OPTS && d->opts[o].name; o++) {
 			const vc_opt_decl *od = &d->opts[o];
 			fprintf(f, "    option %s: %s", od->name, kinds[od->kind]);

@@ -110,6 +110,9 @@ static void list_passes(void)
 		CHECK_STR_CONTAINS(buf, line);
 	}
 	CHECK_STR_CONTAINS(buf, "    option mode: enum (error|crash|break-uops) = 'error'");
+	CHECK_STR_CONTAINS(buf, "preserves    liveness geometry plan code-summary\n"
+				"    threads      may run on several kernels at once (--threads=N)\n"
+				"    option candidates");
 	CHECK_STR_CONTAINS(buf, "\n  vta-default = module(graph(");
 	free(buf);
 }
