@@ -383,7 +383,9 @@ module vta_load2d #(
               wr_en_o    <= 1'b1;
               elem_o     <= 1'b1;
               wr_idx_o   <= p_q;
-              wr_data_o  <= 0;
+              // the bits above a narrow element are never read (every user takes
+              // the element's width, below LowW), so they are not cleared: that
+              // would put the beat handshake on all of the register's reset pins
               wr_data_o[LowW-1:0] <= narrow_elem[LowW-1:0];
               p_q        <= p_q + 1;
               off_q      <= off_next[LogBusBytes-1:0];
