@@ -114,7 +114,9 @@ module vta_load2d #(
   // ---------------------------------------------------------------- write side
   localparam [2:0] SIdle = 3'd0, STop = 3'd1, SLeft = 3'd2, SData = 3'd3, SRight = 3'd4,
                    SBottom = 3'd5;
-  reg [2:0]  state_q;
+  // one-hot after synthesis (Yosys recodes it): the phase decode feeds the
+  // enables of the row registers (make timing, xczu3eg)
+  (* fsm_encoding = "one-hot" *) reg [2:0] state_q;
   reg        data_q;       // state_q == SData, registered (it gates the beat handshake)
   reg        pad_q;        // a pad phase (STop, SLeft, SRight, SBottom), registered
   reg        cnt_nz_q;     // cnt_q != 0, registered (pad writes zero the element register)
