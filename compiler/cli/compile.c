@@ -262,6 +262,7 @@ int vta_cmd_compile(int argc, char **argv)
 			snprintf(context + k, sizeof context - (size_t)k, "calib-count: %d\n", o.calib_count);
 		o.instr.repro_context = context;
 	}
+	o.instr.out = stderr; /* the reports of --print-ir-*, --stats, --time-passes */
 	vc_guard_install(&o.instr);
 	if (print_pipeline) {
 		vc_pm *pm = vc_pm_parse(o.pipeline ? o.pipeline : "vta-default", err, sizeof err);

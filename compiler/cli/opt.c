@@ -187,6 +187,7 @@ int vta_cmd_opt(int argc, char **argv)
 		fprintf(stderr, "vta opt: %s\n", m->diag.msg);
 		goto done;
 	}
+	o.instr.out = stderr; /* the reports of --print-ir-*, --stats, --time-passes */
 	vc_guard_install(&o.instr);
 	if (*passes) {
 		o.pipeline = strcmp(passes, "default") ? passes : "vta-default";

@@ -731,6 +731,13 @@ static int instrument_list(const vc_instr *in, builtin_states *st, vc_instrument
 		snprintf(err, n, "%d instruments; at most %d", in->n_instruments, MAX_INSTRUMENTS - 8);
 		return -1;
 	}
+	/* a library does not choose where reports go: the caller names the stream */
+	if (!in->out && (in->print_before || in->print_after || in->print_after_change || in->stats || in->time_passes)) {
+		snprintf(err, n, "%s prints a report, and vc_instr.out (where it goes) is not set",
+			 in->print_before ? "--print-ir-before" : in->print_after ? "--print-ir-after" :
+			 in->print_after_change ? "--print-ir-after-change" : in->stats ? "--stats" : "--time-passes");
+		return -1;
+	}
 	if (in->reproducer)
 		list[k++] = (vc_instrument){.name = "reproducer", .ctx = &st->repro, .before = repro_before,
 					    .after = repro_after, .failed = repro_failed, .done = repro_done, .step_only = 1};
@@ -989,7 +996,7 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 	vc_am *am = vc_am_new();
 	if (!am)
 		return vc_error(m, NULL, "out of memory");
-	vc_pass_event e = {.pm = pm, .m = m, .am = am, .instr = instr, .out = instr->out ? instr->out : stderr};
+	vc_pass_event e = {.pm = pm, .m = m, .am = am, .instr = instr, .out = instr->out};
 	double total = now();
 	int rc = 0;
 	/* Steps: a pass on the module, graph or stream; or a kernel group, run

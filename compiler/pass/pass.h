@@ -153,7 +153,7 @@ struct vc_instr {
 	const char *repro_context; /* "key: value" lines the driver adds to it
 				    * (model, calib, calib-count) so that
 				    * `vta compile --replay=FILE` re-runs it */
-	FILE *out;                /* where reports go (stderr if NULL) */
+	FILE *out;                /* where reports go (required by print, stats, time) */
 	const vc_instrument *instruments; /* the caller's, after the built-ins */
 	int n_instruments;
 	/* Kernel groups whose passes are all .parallel run on this many threads

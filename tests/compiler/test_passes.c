@@ -263,6 +263,20 @@ static void analyses(void)
 		CHECK_EQ(computed(text, "code-summary"), 0);
 		free(text);
 	}
+	/* a report needs a stream named by the caller (the library does not pick stderr) */
+	{
+		vc_module *m = mnist_packed();
+		char e[512];
+		vc_pm *pm = vc_pm_parse("kernel(tile)", e, sizeof e);
+		vc_instr in = {.stats = 1};
+		CHECK(pm != NULL);
+		if (pm) {
+			CHECK_EQ(vc_pm_run(pm, m, &in), -1);
+			CHECK_STR_CONTAINS(m->diag.msg, "--stats prints a report, and vc_instr.out");
+			vc_pm_free(pm);
+		}
+		vc_module_free(m);
+	}
 	vc_module *a = mnist_packed(), *b = mnist_packed();
 	char err[512];
 	vc_pm *pm = vc_pm_parse("kernel(tile,lower,tokens),stream(emit)", err, sizeof err);
