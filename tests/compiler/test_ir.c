@@ -16,6 +16,7 @@
 #include "artifact/artifact.h"
 #include "cli/cli.h"
 #include "import/import.h"
+#include "same_artifact.h"
 
 static char *print_full(const vc_module *m, size_t *len)
 {
@@ -63,17 +64,6 @@ static const char *const passes[] = {"canonicalize", "fold-bn", "fold-const", "q
 				     "pack", "tile", "lower", "tokens", "emit"};
 #define N_PASSES (sizeof passes / sizeof passes[0])
 #define PACK 6
-
-static int same_artifact(vc_module *a, vc_module *b)
-{
-	uint8_t *x = NULL, *y = NULL;
-	size_t lx = 0, ly = 0;
-	int same = !vc_artifact_bytes(a, &x, &lx) && !vc_artifact_bytes(b, &y, &ly) && lx == ly && lx > 0 &&
-		   !memcmp(x, y, lx);
-	free(x);
-	free(y);
-	return same;
-}
 
 static int run_text(vc_module *m, const char *pipeline)
 {

@@ -26,6 +26,7 @@
 #include "artifact/artifact.h"
 #include "cli/cli.h"
 #include "import/import.h"
+#include "same_artifact.h"
 
 static void canonical(const char *text, const char *expect)
 {
@@ -185,18 +186,6 @@ static void run_traced(vc_module *m, const char *pipeline, const char *expect)
 		printf("%s ran %s\n", pipeline, t.text);
 	CHECK(!strcmp(t.text, expect));
 	vc_pm_free(pm);
-}
-
-/* Do a and b give the same artifact bytes? */
-static int same_artifact(vc_module *a, vc_module *b)
-{
-	uint8_t *x = NULL, *y = NULL;
-	size_t lx = 0, ly = 0;
-	int same = !vc_artifact_bytes(a, &x, &lx) && !vc_artifact_bytes(b, &y, &ly) && lx == ly && lx > 0 &&
-		   !memcmp(x, y, lx);
-	free(x);
-	free(y);
-	return same;
 }
 
 static void kernel_groups(void)
