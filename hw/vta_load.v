@@ -102,7 +102,13 @@ module vta_load #(
   // pushes in program order: a finished load's, or (LPush) a no-op's once all are done
   assign l2g_push_o = (l2d_done && pend_push_q[0]) || ((state_q == LPush) && push_next);
   assign tokwait_o  = (state_q == LTok) && !tok_ready;
-  assign busy_o     = (state_q != LIdle) || l2d_busy || (pend_n_q != 0);
+  // busy_o is a register (make timing: it feeds top's queue-full, fetch's
+  // dispatch and FINISH's gate) with the value the flags below have in the same
+  // cycle: an instruction taken (state not idle) or a load in load2d (pend_n).
+  // load2d's own busy is not needed: from its start to its done pulse a load is
+  // counted in pend_n_q.
+  reg    busy_q;
+  assign busy_o     = busy_q;
   wire   wr_is_wgt  = (l2d_wr_tag == `VTA_MEM_ID_WGT);
   wire [31:0]        l2d_wr_idx;
   wire [DataBits-1:0] l2d_wr_data;
@@ -145,46 +151,53 @@ module vta_load #(
                          (dma_valid_i && dma_ready_o);
 
   wire start = (state_q == LStart) && l2d_ready;
+  // next state and next load count (busy_q is computed from them)
+  reg [2:0] state_d;
+  always @* begin
+    state_d = state_q;
+    case (state_q)
+      LIdle:  if (insn_valid_i && run_i) state_d = LTok;
+      LTok:   if (flush_i) state_d = LIdle;
+              else if (tok_ready) state_d = (x_size != 0) ? LStart : LDrain;
+      LStart: if (l2d_ready) state_d = LHold1;
+      LHold1: state_d = LHold2;
+      LHold2: state_d = LIdle;
+      LDrain: if (pend_n_q == 0) state_d = LPush;   // a no-op pushes after the loads before it
+      LPush:  state_d = LIdle;
+      default: state_d = LIdle;
+    endcase
+  end
+  wire [1:0] pend_n_d = pend_n_q + {1'b0, start} - {1'b0, l2d_done};
   always @(posedge clk_i) begin
     if (rst_i) begin
       state_q       <= LIdle;
+      busy_q        <= 1'b0;
       err_illegal_o <= 1'b0;
       pend_n_q      <= 0;
       pend_push_q   <= 0;
     end else begin
+      state_q       <= state_d;
+      busy_q        <= (state_d != LIdle) || (pend_n_d != 0);
+      pend_n_q      <= pend_n_d;
       err_illegal_o <= 1'b0;
       if (l2g_push_o) push_idx_o <= (l2d_done && pend_push_q[0]) ? pend_idx0_q : idx_q;
-      case (state_q)
-        LIdle: if (insn_valid_i && run_i) begin
-          insn_q  <= insn_i;
-          idx_q   <= insn_idx_i;
-          state_q <= LTok;
-        end
-        LTok: if (flush_i) state_q <= LIdle;
-        else if (tok_ready) begin
-          // flags without a queue (VTA-SPEC 4.3) are illegal
-          if (pop_prev || push_prev) err_illegal_o <= 1'b1;
-          state_q <= (x_size != 0) ? LStart : LDrain;
-        end
-        LStart: if (l2d_ready) state_q <= LHold1;
-        LHold1: state_q <= LHold2;
-        LHold2: state_q <= LIdle;
-        LDrain: if (pend_n_q == 0) state_q <= LPush;   // a no-op pushes after the loads before it
-        LPush: state_q <= LIdle;
-        default: state_q <= LIdle;
-      endcase
+      if (state_q == LIdle && insn_valid_i && run_i) begin
+        insn_q  <= insn_i;
+        idx_q   <= insn_idx_i;
+      end
+      // flags without a queue (VTA-SPEC 4.3) are illegal
+      if (state_q == LTok && !flush_i && tok_ready && (pop_prev || push_prev))
+        err_illegal_o <= 1'b1;
       // the loads in load2d, oldest in bit 0
       case ({start, l2d_done})
         2'b10: begin
           pend_push_q[pend_n_q[0]] <= push_next;
           if (pend_n_q == 0) pend_idx0_q <= idx_q;
           else pend_idx1_q <= idx_q;
-          pend_n_q <= pend_n_q + 1'b1;
         end
         2'b01: begin
           pend_push_q <= {1'b0, pend_push_q[1]};
           pend_idx0_q <= pend_idx1_q;
-          pend_n_q    <= pend_n_q - 1'b1;
         end
         2'b11: begin
           pend_push_q <= (pend_n_q == 1) ? {1'b0, push_next} : {push_next, pend_push_q[1]};
@@ -199,6 +212,7 @@ module vta_load #(
     end
   end
   assign elem_type_o = l2d_wr_tag;
+  wire unused_ok = l2d_busy;
   // Errors: a DRAM error response belongs to the oldest load in load2d (whose
   // data arrives), a refused block to the newest (flagged as it starts), an
   // illegal flag to the instruction being taken.
