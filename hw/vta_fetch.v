@@ -25,8 +25,8 @@ module vta_fetch #(
     input  wire [31:0]               insn_count_i,
     output wire                      busy_o,
     // the rest of the stream is dispatched, or the head waits for a full
-    // queue: FINISH may execute (docs/rtl.md, FINISH)
-    output wire                      quiet_o,
+    // queue: FINISH may execute (docs/rtl.md, FINISH); one cycle old
+    output reg                       quiet_o,
     output reg                       err_dram_o,   // pulse
     output reg                       err_illegal_o, // pulse: illegal instruction at the head
     // DMA read client
@@ -177,7 +177,12 @@ module vta_fetch #(
   assign insn_o    = head;
   wire   fetching  = (req_left_q != 0) || dma_req_valid_o || (inflight_q != 0);
   assign busy_o    = fetching || head_valid || (buf_count != 0);
-  assign quiet_o   = (!fetching && !head_valid && (buf_count == 0)) ||
+  // quiet_o is registered (make timing: the queues' full flags come late in the
+  // cycle, and the FINISH gate feeds compute's pop). A stream fully dispatched
+  // stays so until the next start, which clears the queues, so FINISH never
+  // goes early on that side; a head blocked by a full queue may be dispatched
+  // in the cycle FINISH is taken, as it may be while FINISH executes.
+  wire   quiet     = (!fetching && !head_valid && (buf_count == 0)) ||
                      (head_valid && !bad && !stop_q && full);
   assign progress_o = beat || go;
 
@@ -199,6 +204,7 @@ module vta_fetch #(
       dma_req_valid_o <= 1'b0;
       err_dram_o      <= 1'b0;
       err_illegal_o   <= 1'b0;
+      quiet_o         <= 1'b0;
       stop_q          <= 1'b0;
       req_left_q      <= 0;
       rcv_left_q      <= 0;
@@ -206,6 +212,7 @@ module vta_fetch #(
       held_q          <= 0;
       bidx_q          <= 0;
     end else begin
+      quiet_o       <= quiet;
       err_dram_o    <= beat && dma_err_i;
       err_illegal_o <= head_valid && bad && !stop_q && !halt_i;
       if (head_valid && bad && !halt_i) stop_q <= 1'b1;
