@@ -729,38 +729,41 @@ module vta_compute #(
       wire [AccW-1:0] b1 = bk_rd_data[1*AccBits + gl*AccW +: AccW];
       wire [AccW-1:0] b2 = bk_rd_data[2*AccBits + gl*AccW +: AccW];
       wire [AccW-1:0] b3 = bk_rd_data[3*AccBits + gl*AccW +: AccW];
+      // The statements are ordered so that a register is read before it is
+      // written (only G1, H1 and the cache are read after): Verilator then
+      // updates the others in place instead of through a shadow copy per clock.
       always @(posedge clk_i) begin
-        // GEMM unit: G1 from PA
+        // GEMM unit: G1 from PA, then the history
         if (gpa_v)
           g1_q <= grst ? {AccW{1'b0}} : opnd(gsel, gbank, g1_q, g2_q, g3_q, b0, b1, b2, b3) + dots[gl*32 +: AccW];
-        if (gh1_v) g2_q <= g1_q;
         if (gh2_v) g3_q <= g2_q;
-        // ALU: H1 from a MUL or from PA2
-        if (m1_v)
-          h1_q <= lo_q + {mh1_q + mh2_q, 16'd0};
-        else if (pa2_v)
-          h1_q <= is_shr ? shift(sa_q, amt_q) : r1_q;
-        if (h1_v) h2_q <= h1_q;
-        if (h2_v) h3_q <= h2_q;
-        if (pa_alu) begin
-          r1_q  <= alu1(aop, opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3), opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3)));
-          sa_q  <= opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3);
-          amt_q <= shamt(opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3)));
-        end
+        if (gh1_v) g2_q <= g1_q;
         // the cache: a fresh read, else the written value when its row is written
         if (pa_fresh)
           bc_q <= opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3);
         else if (bc_snoop)
           bc_q <= m1_v ? lo_q + {mh1_q + mh2_q, 16'd0} : is_shr ? shift(sa_q, amt_q) : r1_q;
-        if (pa_v && !pa_pseudo && alu_mul) begin
-          m0a_q <= opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3);
-          m0b_q <= opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3));
-        end
+        // ALU: H1 from a MUL or from PA2
+        if (m1_v)
+          h1_q <= lo_q + {mh1_q + mh2_q, 16'd0};
+        else if (pa2_v)
+          h1_q <= is_shr ? shift(sa_q, amt_q) : r1_q;
         if (m0_v) begin
           lo_q  <= m0a_q[15:0] * m0b_q[15:0];
           mh1_q <= m0a_q[31:16] * m0b_q[15:0];
           mh2_q <= m0a_q[15:0] * m0b_q[31:16];
         end
+        if (pa_v && !pa_pseudo && alu_mul) begin
+          m0a_q <= opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3);
+          m0b_q <= opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3));
+        end
+        if (pa_alu) begin
+          r1_q  <= alu1(aop, opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3), opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3)));
+          sa_q  <= opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3);
+          amt_q <= shamt(opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3)));
+        end
+        if (h2_v) h3_q <= h2_q;
+        if (h1_v) h2_q <= h1_q;
       end
       assign h1_data[gl*AccW +: AccW] = h1_q;
       assign h1_out[gl*OutW +: OutW] = h1_q[OutW-1:0];
