@@ -277,19 +277,7 @@ module vta_compute #(
   reg  [NBank-1:0]      bk_rd_en;
   reg  [NBank*LogRow-1:0] bk_rd_addr;
   wire [NBank*AccBits-1:0] bk_rd_data;
-  reg  [NBank-1:0]      bk_wr_en;
-  reg  [NBank*LogRow-1:0] bk_wr_addr;
-  reg  [NBank*AccBits-1:0] bk_wr_data;
-  genvar gbk;
-  generate
-    for (gbk = 0; gbk < NBank; gbk = gbk + 1) begin : gen_bank
-      vta_sram #(.Width(AccBits), .LogDepth(LogRow), .OutReg(1)) u_acc (
-          .clk_i(clk_i), .wr_en_i(bk_wr_en[gbk]), .wr_addr_i(bk_wr_addr[gbk*LogRow +: LogRow]),
-          .wr_data_i(bk_wr_data[gbk*AccBits +: AccBits]), .rd_en_i(bk_rd_en[gbk]),
-          .rd_addr_i(bk_rd_addr[gbk*LogRow +: LogRow]),
-          .rd_data_o(bk_rd_data[gbk*AccBits +: AccBits]));
-    end
-  endgenerate
+  // (the bank instances follow the lanes, at "ACC / OUT writes")
 
   // static per instruction of the ALU pipeline (it drains before the next one starts)
   wire alu_reg  = is_alu && !use_imm;
@@ -415,80 +403,82 @@ module vta_compute #(
                       !gpa_v && !gh1_v;
   assign busy_gemm_o = (g_st_q == GRun);
 
+  // Registers are read before they are written in the text (the reset comes
+  // last): Verilator then updates them in place, without a shadow copy per clock.
   always @(posedge clk_i) begin
+    if (gf_done_q && (g_st_q == GRun)) begin
+      g_safe_q <= gf_ok;
+      g_lo_q   <= gf_dmin_q[LogAcc-1:0];
+      g_hi_q   <= gf_dhi[LogAcc-1:0];
+    end
+    // the footprint of the first pass (g1_v is 0 when a GEMM starts)
+    if (g1_v && g1_first) begin
+      if (gu_dst < gf_dmin_q) gf_dmin_q <= gu_dst;
+      if (gu_dst > gf_dmax_q) gf_dmax_q <= gu_dst;
+      if (gu_src > gf_smax_q) gf_smax_q <= gu_src;
+      if (gu_wgt > gf_wmax_q) gf_wmax_q <= gu_wgt;
+      if (g1_lastfirst) gf_done_q <= 1'b1;
+    end
+    if (g_st_q == GPush) g_safe_q <= 1'b0;
+    case (g_st_q)
+      GIdle: if (g_start) g_st_q <= GRun;
+      GRun: if (g_pipe_empty) g_st_q <= GPush;
+      default: g_st_q <= GIdle;  // GPush: one cycle
+    endcase
+    if (g_start) begin
+      g_rst_q <= g_reset;
+      g_pp_q <= push_prev;
+      g_pn_q <= push_next;
+      g_ilast_q <= iter_in - 1'b1;
+      g_olast_q <= iter_out - 1'b1;
+      g_fdo_q <= fd_out[`VTA_GEMM_DST_FACTOR_OUT_WIDTH-1:0];
+      g_fdi_q <= fd_in[`VTA_GEMM_DST_FACTOR_IN_WIDTH-1:0];
+      g_fso_q <= fs_out[`VTA_GEMM_SRC_FACTOR_OUT_WIDTH-1:0];
+      g_fsi_q <= fs_in[`VTA_GEMM_SRC_FACTOR_IN_WIDTH-1:0];
+      g_fwo_q <= fw_out[`VTA_GEMM_WGT_FACTOR_OUT_WIDTH-1:0];
+      g_fwi_q <= fw_in[`VTA_GEMM_WGT_FACTOR_IN_WIDTH-1:0];
+      gf_dmin_q <= 32'hffffffff;
+      gf_dmax_q <= 0; gf_smax_q <= 0; gf_wmax_q <= 0;
+      gf_done_q <= 1'b0;
+      g_safe_q <= 1'b0;
+    end
+    // PA and history (each stage before the one that feeds it)
+    gh2_v <= gh1_v; gh2_a <= gh1_a;
+    gh1_v <= gpa_v; gh1_a <= gpa_a;
+    gpa_v <= g6_v; gpa_a <= g6_a;
+    // k=3..6
+    g6_v <= g5_v;  g6_a <= g5_a;
+    g5_v <= g4_v;  g5_a <= g4_a;
+    g4_v <= g3_v;  g4_a <= g3_a;
+    g3_v <= g2_v;  g3_ge <= g2_v && !g_rst_q;  g3_a <= g2_a;
+    // k=2
+    g2_v <= g1_v;
+    g2_a <= ga_sum[LogAcc-1:0];
+    g2_s <= gs_sum[LogInp-1:0];
+    g2_w <= gw_sum[LogWgt-1:0];
+    g2_bad <= g1_v && g_idx_bad;
+    // k=1
+    g1_v <= g_gen_q;
+    g1_first <= (g_i_q == 0) && (g_o_q == 0);
+    g1_lastfirst <= (g_i_q == 0) && (g_o_q == 0) && (g_u_q == g_ulast_q);
+    g1_od  <= g_id_q[LogAcc-1:0];
+    g1_os  <= g_is_q[LogInp-1:0];
+    g1_ow  <= g_iw_q[LogWgt-1:0];
+    g1_dhi <= hi_nz(g_id_q, LogAcc);
+    g1_shi <= hi_nz(g_is_q, LogInp);
+    g1_whi <= hi_nz(g_iw_q, LogWgt);
+    // the footprint (products registered, the sum and the checks a cycle later)
+    gp_do_q <= g_olast_q * g_fdo_q;
+    gp_di_q <= g_ilast_q * g_fdi_q;
+    gp_so_q <= g_olast_q * g_fso_q;
+    gp_si_q <= g_ilast_q * g_fsi_q;
+    gp_wo_q <= g_olast_q * g_fwo_q;
+    gp_wi_q <= g_ilast_q * g_fwi_q;
     if (rst_i) begin
       g_st_q <= GIdle;
       g1_v <= 1'b0; g2_v <= 1'b0; g3_v <= 1'b0; g3_ge <= 1'b0; g4_v <= 1'b0;
       g5_v <= 1'b0; g6_v <= 1'b0; gpa_v <= 1'b0; gh1_v <= 1'b0; gh2_v <= 1'b0;
       gf_done_q <= 1'b0; g_safe_q <= 1'b0;
-    end else begin
-      case (g_st_q)
-        GIdle: if (g_start) g_st_q <= GRun;
-        GRun: if (g_pipe_empty) g_st_q <= GPush;
-        default: g_st_q <= GIdle;  // GPush: one cycle
-      endcase
-      if (g_start) begin
-        g_rst_q <= g_reset;
-        g_pp_q <= push_prev;
-        g_pn_q <= push_next;
-        g_ilast_q <= iter_in - 1'b1;
-        g_olast_q <= iter_out - 1'b1;
-        g_fdo_q <= fd_out[`VTA_GEMM_DST_FACTOR_OUT_WIDTH-1:0];
-        g_fdi_q <= fd_in[`VTA_GEMM_DST_FACTOR_IN_WIDTH-1:0];
-        g_fso_q <= fs_out[`VTA_GEMM_SRC_FACTOR_OUT_WIDTH-1:0];
-        g_fsi_q <= fs_in[`VTA_GEMM_SRC_FACTOR_IN_WIDTH-1:0];
-        g_fwo_q <= fw_out[`VTA_GEMM_WGT_FACTOR_OUT_WIDTH-1:0];
-        g_fwi_q <= fw_in[`VTA_GEMM_WGT_FACTOR_IN_WIDTH-1:0];
-        gf_dmin_q <= 32'hffffffff;
-        gf_dmax_q <= 0; gf_smax_q <= 0; gf_wmax_q <= 0;
-        gf_done_q <= 1'b0;
-        g_safe_q <= 1'b0;
-      end
-      // k=1
-      g1_v <= g_gen_q;
-      g1_first <= (g_i_q == 0) && (g_o_q == 0);
-      g1_lastfirst <= (g_i_q == 0) && (g_o_q == 0) && (g_u_q == g_ulast_q);
-      g1_od  <= g_id_q[LogAcc-1:0];
-      g1_os  <= g_is_q[LogInp-1:0];
-      g1_ow  <= g_iw_q[LogWgt-1:0];
-      g1_dhi <= hi_nz(g_id_q, LogAcc);
-      g1_shi <= hi_nz(g_is_q, LogInp);
-      g1_whi <= hi_nz(g_iw_q, LogWgt);
-      // the footprint (products registered, the sum and the checks a cycle later)
-      gp_do_q <= g_olast_q * g_fdo_q;
-      gp_di_q <= g_ilast_q * g_fdi_q;
-      gp_so_q <= g_olast_q * g_fso_q;
-      gp_si_q <= g_ilast_q * g_fsi_q;
-      gp_wo_q <= g_olast_q * g_fwo_q;
-      gp_wi_q <= g_ilast_q * g_fwi_q;
-      if (g1_v && g1_first) begin
-        if (gu_dst < gf_dmin_q) gf_dmin_q <= gu_dst;
-        if (gu_dst > gf_dmax_q) gf_dmax_q <= gu_dst;
-        if (gu_src > gf_smax_q) gf_smax_q <= gu_src;
-        if (gu_wgt > gf_wmax_q) gf_wmax_q <= gu_wgt;
-        if (g1_lastfirst) gf_done_q <= 1'b1;
-      end
-      if (gf_done_q && (g_st_q == GRun)) begin
-        g_safe_q <= gf_ok;
-        g_lo_q   <= gf_dmin_q[LogAcc-1:0];
-        g_hi_q   <= gf_dhi[LogAcc-1:0];
-      end
-      if (g_st_q == GPush) g_safe_q <= 1'b0;
-      // k=2
-      g2_v <= g1_v;
-      g2_a <= ga_sum[LogAcc-1:0];
-      g2_s <= gs_sum[LogInp-1:0];
-      g2_w <= gw_sum[LogWgt-1:0];
-      g2_bad <= g1_v && g_idx_bad;
-      // k=3..6
-      g3_v <= g2_v;  g3_ge <= g2_v && !g_rst_q;  g3_a <= g2_a;
-      g4_v <= g3_v;  g4_a <= g3_a;
-      g5_v <= g4_v;  g5_a <= g4_a;
-      g6_v <= g5_v;  g6_a <= g5_a;
-      // PA and history
-      gpa_v <= g6_v; gpa_a <= g6_a;
-      gh1_v <= gpa_v; gh1_a <= gpa_a;
-      gh2_v <= gh1_v; gh2_a <= gh1_a;
     end
   end
 
@@ -776,24 +766,23 @@ module vta_compute #(
   // G1 and H1 one cycle after they are loaded (in different banks when both
   // are: the ALU waits otherwise); a loaded element (ld_*) only while both
   // pipelines are empty. OUT has the same four banks (vta_top): port G takes
-  // the GEMM's results and loaded elements, port A the ALU's.
-  always @* begin
-    for (bi = 0; bi < NBank; bi = bi + 1) begin
-      if (gh1_v && gh1_a[1:0] == bi[1:0]) begin
-        bk_wr_en[bi] = 1'b1;
-        bk_wr_addr[bi*LogRow +: LogRow] = gh1_a[LogAcc-1:2];
-        bk_wr_data[bi*AccBits +: AccBits] = gh1_data;
-      end else if (h1_v && h1_a[1:0] == bi[1:0]) begin
-        bk_wr_en[bi] = 1'b1;
-        bk_wr_addr[bi*LogRow +: LogRow] = h1_a[LogAcc-1:2];
-        bk_wr_data[bi*AccBits +: AccBits] = h1_data;
-      end else begin
-        bk_wr_en[bi] = ld_v_q && ld_idx_q[1:0] == bi[1:0];
-        bk_wr_addr[bi*LogRow +: LogRow] = ld_idx_q[LogAcc-1:2];
-        bk_wr_data[bi*AccBits +: AccBits] = ld_acc_q;
-      end
+  // the GEMM's results and loaded elements, port A the ALU's. Each bank's
+  // port is driven by its own expression (no 2,048-bit write vector to
+  // assemble in every simulated cycle).
+  genvar gbk;
+  generate
+    for (gbk = 0; gbk < NBank; gbk = gbk + 1) begin : gen_bank
+      // the write: G1, else H1, else a loaded element
+      wire wr_g = gh1_v && gh1_a[1:0] == gbk;
+      wire wr_h = h1_v && h1_a[1:0] == gbk;
+      vta_sram #(.Width(AccBits), .LogDepth(LogRow), .OutReg(1)) u_acc (
+          .clk_i(clk_i), .wr_en_i(wr_g || wr_h || (ld_v_q && ld_idx_q[1:0] == gbk)),
+          .wr_addr_i(wr_g ? gh1_a[LogAcc-1:2] : wr_h ? h1_a[LogAcc-1:2] : ld_idx_q[LogAcc-1:2]),
+          .wr_data_i(wr_g ? gh1_data : wr_h ? h1_data : ld_acc_q), .rd_en_i(bk_rd_en[gbk]),
+          .rd_addr_i(bk_rd_addr[gbk*LogRow +: LogRow]),
+          .rd_data_o(bk_rd_data[gbk*AccBits +: AccBits]));
     end
-  end
+  endgenerate
   assign out_wr_en_o       = gh1_v || ld_v_q;
   assign out_wr_addr_o     = gh1_v ? gh1_a : ld_idx_q;
   assign out_wr_data_o     = gh1_v ? gh1_out : ld_out_q;

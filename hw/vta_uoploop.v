@@ -44,23 +44,10 @@ module vta_uoploop (
   reg [31:0] fdo_q, fdi_q, fso_q, fsi_q, fwo_q, fwi_q;
   reg [31:0] od_q, os_q, ow_q;  // outer offsets
 
+  // The advance comes first in the text: every register is read before it
+  // is written (else Verilator keeps a shadow copy of each per clock).
   always @(posedge clk_i) begin
-    if (rst_i) begin
-      gen_o <= 1'b0;
-    end else if (start_i) begin
-      gen_o    <= 1'b1;
-      bgn_q    <= bgn_i;
-      u_o      <= {1'b0, bgn_i};
-      i_o      <= 0;
-      o_o      <= 0;
-      u_last_o <= end_i - 1'b1;
-      i_last_q <= iter_in_i - 1'b1;
-      o_last_q <= iter_out_i - 1'b1;
-      fdo_q <= fd_out_i; fdi_q <= fd_in_i; fso_q <= fs_out_i; fsi_q <= fs_in_i;
-      fwo_q <= fw_out_i; fwi_q <= fw_in_i;
-      od_q <= 0; os_q <= 0; ow_q <= 0;
-      id_o <= 0; is_o <= 0; iw_o <= 0;
-    end else if (adv_i) begin
+    if (adv_i && !start_i) begin
       if (u_o != u_last_o) begin
         u_o <= u_o + 1'b1;
       end else begin
@@ -74,14 +61,28 @@ module vta_uoploop (
           i_o <= 0;
           if (o_o != o_last_q) begin
             o_o  <= o_o + 1'b1;
-            od_q <= od_q + fdo_q; os_q <= os_q + fso_q; ow_q <= ow_q + fwo_q;
             id_o <= od_q + fdo_q; is_o <= os_q + fso_q; iw_o <= ow_q + fwo_q;
+            od_q <= od_q + fdo_q; os_q <= os_q + fso_q; ow_q <= ow_q + fwo_q;
           end else begin
             gen_o <= 1'b0;
           end
         end
       end
+    end else if (start_i) begin
+      gen_o    <= 1'b1;
+      bgn_q    <= bgn_i;
+      u_o      <= {1'b0, bgn_i};
+      i_o      <= 0;
+      o_o      <= 0;
+      u_last_o <= end_i - 1'b1;
+      i_last_q <= iter_in_i - 1'b1;
+      o_last_q <= iter_out_i - 1'b1;
+      fdo_q <= fd_out_i; fdi_q <= fd_in_i; fso_q <= fs_out_i; fsi_q <= fs_in_i;
+      fwo_q <= fw_out_i; fwi_q <= fw_in_i;
+      od_q <= 0; os_q <= 0; ow_q <= 0;
+      id_o <= 0; is_o <= 0; iw_o <= 0;
     end
+    if (rst_i) gen_o <= 1'b0;
   end
 endmodule
 `resetall
