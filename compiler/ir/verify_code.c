@@ -15,8 +15,10 @@
  *     8 bits (int8 or uint8) or the OUT buffer would hold a wrapped value;
  *   - tokens: the four dependency queues legal for each module, every pop
  *     matched by a push (the three modules are run against each other with
- *     unbounded queues: a pop no push can satisfy is a deadlock), and every
- *     queue empty at the end;
+ *     unbounded queues: a pop no push can satisfy is a deadlock), every
+ *     queue empty at the end; then with the device's depths: fetch stuck
+ *     behind a full instruction queue (a deadlock) and a token queue that
+ *     some order of execution fills past its depth;
  *   - one FINISH, the last instruction.
  */
 #include <inttypes.h>
@@ -217,61 +219,154 @@ static int check_compute(checker *c, const vta_insn_t *in)
 	return 0;
 }
 
-/* The three modules run against each other with unbounded queues. */
+/* The device running a kernel (VTA-SPEC 4.3; docs/rtl.md "Queue depth"):
+ * fetch dispatches in program order into the three modules' instruction
+ * queues and waits while the next instruction's is full, whatever the other
+ * modules need; each module executes its queue in order, an instruction once
+ * the tokens it pops are there. Instructions take no time here, so every state
+ * this model reaches, the device reaches under some timing. Bounded: queues of
+ * VTA_INSN_QUEUE_DEPTH instructions (a module's waiting one included) and
+ * VTA_TOKEN_QUEUE_DEPTH tokens; unbounded: neither limit. */
+typedef struct device {
+	const checker *c;
+	const int *order; /* per module, its instructions in program order (n each) */
+	int insn_depth;
+	int64_t token_depth;
+	int fetched;   /* instructions dispatched */
+	int queued[3]; /* per module: dispatched */
+	int done[3];   /* per module: executed */
+	int64_t q[NQ]; /* tokens in each queue */
+	int over;      /* the first instruction that pushed past token_depth, or -1 */
+	int over_q;
+} device;
+
+static device dev_new(const checker *c, const int *order, int bounded)
+{
+	return (device){.c = c, .order = order, .insn_depth = bounded ? VTA_INSN_QUEUE_DEPTH : INT32_MAX,
+			.token_depth = bounded ? VTA_TOKEN_QUEUE_DEPTH : INT64_MAX, .over = -1};
+}
+
+/* The queue the next instruction of module mo waits for, -1 if it can run. */
+static int dev_waits(const device *d, int mo)
+{
+	const vta_insn_t *in = &d->c->code[d->order[mo * d->c->n + d->done[mo]]];
+	vta_module_t md = (vta_module_t)(mo + 1);
+	int pp = in->pop_prev ? pop_queue(md, 0) : -1, pn = in->pop_next ? pop_queue(md, 1) : -1;
+	return pp >= 0 && d->q[pp] == 0 ? pp : pn >= 0 && d->q[pn] == 0 ? pn : -1;
+}
+
+static int dev_step(device *d, int mo, int cap)
+{
+	if (d->done[mo] >= d->queued[mo] || d->done[mo] >= cap || dev_waits(d, mo) >= 0)
+		return 0;
+	int i = d->order[mo * d->c->n + d->done[mo]];
+	const vta_insn_t *in = &d->c->code[i];
+	vta_module_t md = (vta_module_t)(mo + 1);
+	for (int j = 0; j < 2; j++) { /* legal queues only (check_code) */
+		int k = (j ? in->pop_next : in->pop_prev) ? pop_queue(md, j) : -1;
+		if (k >= 0)
+			d->q[k]--;
+	}
+	for (int j = 0; j < 2; j++) {
+		int k = (j ? in->push_next : in->push_prev) ? push_queue(md, j) : -1;
+		if (k >= 0 && ++d->q[k] > d->token_depth && d->over < 0)
+			d->over = i, d->over_q = k;
+	}
+	d->done[mo]++;
+	return 1;
+}
+
+/* Run until nothing moves, module `held` executing at most `cap` instructions. */
+static void dev_run(device *d, int held, int cap)
+{
+	for (int progress = 1; progress;) {
+		progress = 0;
+		while (d->fetched < d->c->n) {
+			int mo = (int)vta_insn_module(&d->c->code[d->fetched]) - 1;
+			if (d->queued[mo] - d->done[mo] >= d->insn_depth)
+				break;
+			d->queued[mo]++;
+			d->fetched++;
+			progress = 1;
+		}
+		for (int mo = 0; mo < 3; mo++)
+			while (dev_step(d, mo, mo == held ? cap : INT32_MAX))
+				progress = 1;
+	}
+}
+
+static const char *const module_names[3] = {"load", "compute", "store"};
+
+/* The consumer of each queue and the flag it pops with. */
+static const struct {
+	int mo, next;
+} consumer[NQ] = {{1, 0}, {0, 1}, {2, 0}, {1, 1}};
+
+/* With the device's depths (after the unbounded run finished). */
+static int check_depths(checker *c, const int *order, const int *cnt)
+{
+	device d;
+	/* A token queue is fullest when its consumer is slowest: per queue, hold
+	 * the consumer before each of its pops in turn and let the rest run (the
+	 * states only grow, so one pass per queue). */
+	for (int k = 0; k < NQ; k++) {
+		d = dev_new(c, order, 1);
+		int mo = consumer[k].mo;
+		for (int p = 0; p <= cnt[mo] && d.over < 0; p++) {
+			const vta_insn_t *in = p < cnt[mo] ? &c->code[order[mo * c->n + p]] : NULL;
+			if (!in || (consumer[k].next ? in->pop_next : in->pop_prev))
+				dev_run(&d, mo, p);
+		}
+		if (d.over >= 0) {
+			c->i = d.over;
+			return fail(c,
+				    "pushes a %s token while the queue may already hold %d (its depth): the %s module "
+				    "can run that far ahead of the %s module's pops",
+				    queue_names[d.over_q], VTA_TOKEN_QUEUE_DEPTH,
+				    module_names[(int)vta_insn_module(&c->code[d.over]) - 1], module_names[mo]);
+		}
+	}
+	if (d.fetched == c->n)
+		return 0;
+	/* Unbounded queues finish, so fetch waits on a full one. */
+	c->i = d.fetched;
+	int mo = (int)vta_insn_module(&c->code[d.fetched]) - 1, qq = dev_waits(&d, mo);
+	return fail(c,
+		    "fetch cannot dispatch it: the %s queue is full (%d instructions) and its first, insn %d, waits "
+		    "for a %s token that only instructions behind this one push (deadlock on a full queue)",
+		    module_names[mo], VTA_INSN_QUEUE_DEPTH, order[mo * c->n + d.done[mo]],
+		    qq >= 0 ? queue_names[qq] : "?");
+}
+
+/* The three modules run against each other with unbounded queues, then with
+ * the device's depths. */
 static int check_tokens(checker *c)
 {
-	int64_t q[NQ] = {0};
-	int *next = calloc(3, sizeof *next), *order = malloc((size_t)(c->n ? c->n : 1) * 3 * sizeof *order);
-	int cnt[3] = {0};
-	int rc = 0;
-	if (!next || !order) {
-		free(next);
-		free(order);
+	int *order = malloc((size_t)(c->n ? c->n : 1) * 3 * sizeof *order), cnt[3] = {0};
+	if (!order)
 		return vc_error(c->m, c->k->node, "verifier: out of memory");
-	}
 	for (int i = 0; i < c->n; i++) {
 		int mo = (int)vta_insn_module(&c->code[i]) - 1;
 		order[mo * c->n + cnt[mo]++] = i;
 	}
-	for (int progress = 1; progress;) {
-		progress = 0;
-		for (int mo = 0; mo < 3; mo++)
-			while (next[mo] < cnt[mo]) {
-				const vta_insn_t *in = &c->code[order[mo * c->n + next[mo]]];
-				vta_module_t md = (vta_module_t)(mo + 1);
-				int pp = in->pop_prev ? pop_queue(md, 0) : -1, pn = in->pop_next ? pop_queue(md, 1) : -1;
-				if ((pp >= 0 && q[pp] == 0) || (pn >= 0 && q[pn] == 0))
-					break;
-				if (pp >= 0)
-					q[pp]--;
-				if (pn >= 0)
-					q[pn]--;
-				int up = in->push_prev ? push_queue(md, 0) : -1, un = in->push_next ? push_queue(md, 1) : -1;
-				if (up >= 0)
-					q[up]++;
-				if (un >= 0)
-					q[un]++;
-				next[mo]++;
-				progress = 1;
-			}
-	}
+	device d = dev_new(c, order, 0);
+	dev_run(&d, -1, 0);
+	int rc = 0;
 	for (int mo = 0; mo < 3 && !rc; mo++)
-		if (next[mo] < cnt[mo]) {
-			c->i = order[mo * c->n + next[mo]];
-			const vta_insn_t *in = &c->code[c->i];
-			vta_module_t md = (vta_module_t)(mo + 1);
-			int pp = in->pop_prev ? pop_queue(md, 0) : -1;
-			int qq = pp >= 0 && q[pp] == 0 ? pp : pop_queue(md, 1);
+		if (d.done[mo] < cnt[mo]) {
+			c->i = order[mo * c->n + d.done[mo]];
+			int qq = dev_waits(&d, mo);
 			rc = fail(c, "waits for a %s token that no instruction pushes (deadlock)",
 				  qq >= 0 ? queue_names[qq] : "?");
 		}
 	for (int k = 0; k < NQ && !rc; k++)
-		if (q[k]) {
+		if (d.q[k]) {
 			c->i = c->n - 1;
-			rc = fail(c, "the kernel ends with %" PRId64 " %s token%s pushed and never popped", q[k],
-				  queue_names[k], q[k] > 1 ? "s" : "");
+			rc = fail(c, "the kernel ends with %" PRId64 " %s token%s pushed and never popped", d.q[k],
+				  queue_names[k], d.q[k] > 1 ? "s" : "");
 		}
-	free(next);
+	if (!rc)
+		rc = check_depths(c, order, cnt);
 	free(order);
 	return rc;
 }
