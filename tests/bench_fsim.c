@@ -16,14 +16,7 @@
 #include <vta/fsim.h>
 #include <vta/isa.h>
 
-/* CPU time of this thread: the machine is shared, and the model runs on one
- * thread, so time spent waiting for a core is not the model's. */
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "bench.h"
 
 static void emit(uint8_t *dram, uint32_t *n, vta_insn_t *in)
 {
@@ -114,12 +107,14 @@ static double run_compute(vta_fsim_t *sim, int alu, int reps, uint64_t *uops)
 
 	vta_error_t err;
 	vta_fsim_clear_counters(sim);
-	double t0 = now();
+	/* CPU time of this thread: the machine is shared, and the model runs on one
+	 * thread, so time spent waiting for a core is not the model's. */
+	double t0 = bench_seconds(CLOCK_THREAD_CPUTIME_ID);
 	if (vta_fsim_run(sim, 0, n, &err)) {
 		fprintf(stderr, "bench_fsim: %s\n", err.msg);
 		exit(1);
 	}
-	double dt = now() - t0;
+	double dt = bench_seconds(CLOCK_THREAD_CPUTIME_ID) - t0;
 	const vta_counters_t *c = vta_fsim_counters(sim);
 	*uops = alu ? c->alu_uops : c->gemm_uops;
 	return (double)*uops / dt;
@@ -140,13 +135,13 @@ int main(void)
 		best = r > best ? r : best;
 	}
 	double macs = (double)VTA_BATCH * VTA_BLOCK_IN * VTA_BLOCK_OUT;
-	printf("BENCH fsim_gemm_gmacs %.2f GMAC/s\n", best * macs / 1e9);
+	bench_print(best * macs / 1e9, 2, "GMAC/s", "fsim_gemm_gmacs");
 	best = 0;
 	for (int i = 0; i < 3; i++) {
 		double r = run_compute(sim, 1, 2000, &uops);
 		best = r > best ? r : best;
 	}
-	printf("BENCH fsim_alu_muops %.1f Muop/s\n", best / 1e6);
+	bench_print(best / 1e6, 1, "Muop/s", "fsim_alu_muops");
 	vta_fsim_destroy(sim);
 	return 0;
 }

@@ -17,37 +17,17 @@
 
 #include <vta/runtime.h>
 
+#include "bench.h"
 #include "cli/cli.h"
 #include "import/import.h"
 #include "r18.h"
 
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static const char *root(void)
-{
-	const char *r = getenv("VTA_ROOT");
-	return r ? r : ".";
-}
-
-static int argmax(const float *v, int n)
-{
-	int b = 0;
-	for (int i = 1; i < n; i++)
-		b = v[i] > v[b] ? i : b;
-	return b;
-}
-
 static int mnist(int have_rtl)
 {
 	char model[1024], images[1024], labels[1024], err[1024];
-	snprintf(model, sizeof model, "%s/../shared/models/mnist-8.onnx", root());
-	snprintf(images, sizeof images, "%s/../shared/data/mnist-10k-images-idx3-ubyte", root());
-	snprintf(labels, sizeof labels, "%s/../shared/data/mnist-10k-labels-idx1-ubyte", root());
+	bench_shared_path(model, sizeof model, "models/mnist-8.onnx");
+	bench_shared_path(images, sizeof images, "data/mnist-10k-images-idx3-ubyte");
+	bench_shared_path(labels, sizeof labels, "data/mnist-10k-labels-idx1-ubyte");
 	if (access(model, R_OK) || access(images, R_OK)) {
 		fprintf(stderr, "bench_compiler: MNIST files missing\n");
 		return 0;
@@ -57,7 +37,7 @@ static int mnist(int have_rtl)
 	for (int rep = 0; rep < 3; rep++) {
 		vc_module_free(m);
 		m = vc_module_new();
-		double t0 = now();
+		double t0 = bench_wall();
 		vc_compile_opts o = {.calib_path = images, .calib_count = 500};
 		uint8_t *bytes;
 		size_t len;
@@ -66,10 +46,10 @@ static int mnist(int have_rtl)
 			return 1;
 		}
 		free(bytes);
-		double t = now() - t0;
+		double t = bench_wall() - t0;
 		best = t < best ? t : best;
 	}
-	printf("BENCH compile_mnist_ms %.1f ms\n", best * 1e3);
+	bench_print(best * 1e3, 1, "ms", "compile_mnist_ms");
 	vc_module *fm = vc_module_new();
 	vc_import_onnx_file(fm, model);
 	vc_dataset d;
@@ -93,13 +73,13 @@ static int mnist(int have_rtl)
 		vc_tensor fo, qo;
 		if (vc_interp(fm, &in, &fo, NULL, NULL, NULL))
 			return 1;
-		double t0 = now();
+		double t0 = bench_wall();
 		if (vc_runner_run(r, &in, &qo)) {
 			fprintf(stderr, "bench_compiler: %s\n", m->diag.msg);
 			return 1;
 		}
-		tq += now() - t0;
-		int bf = argmax(fo.data, 10), bq = argmax(qo.data, 10);
+		tq += bench_wall() - t0;
+		int bf = bench_argmax(fo.data, 10), bq = bench_argmax(qo.data, 10);
 		pred[s] = bq;
 		ok_f += bf == d.labels[s];
 		ok_q += bq == d.labels[s];
@@ -108,14 +88,14 @@ static int mnist(int have_rtl)
 		vc_tensor_free(&qo);
 	}
 	vc_runner_close(r);
-	printf("BENCH mnist_float_top1 %.4f fraction\n", (double)ok_f / d.count);
-	printf("BENCH mnist_vta_top1 %.4f fraction\n", (double)ok_q / d.count);
-	printf("BENCH mnist_agreement %.4f fraction\n", (double)agree / d.count);
-	printf("BENCH mnist_vta_fsim_ms_per_digit %.3f ms\n", 1e3 * tq / d.count);
+	bench_print((double)ok_f / d.count, 4, "fraction", "mnist_float_top1");
+	bench_print((double)ok_q / d.count, 4, "fraction", "mnist_vta_top1");
+	bench_print((double)agree / d.count, 4, "fraction", "mnist_agreement");
+	bench_print(1e3 * tq / d.count, 3, "ms", "mnist_vta_fsim_ms_per_digit");
 	if (have_rtl) {
 		int n = 100, ok = 0, same = 0;
 		r = vc_runner_open(m, "rtl", err, sizeof err);
-		double t0 = now();
+		double t0 = bench_wall();
 		for (int s = 0; r && s < n; s++) {
 			for (int i = 0; i < 784; i++)
 				((float *)in.data)[i] = d.pixels[(size_t)s * 784 + (size_t)i];
@@ -124,15 +104,15 @@ static int mnist(int have_rtl)
 				fprintf(stderr, "bench_compiler: rtl: %s\n", m->diag.msg);
 				break;
 			}
-			int b = argmax(qo.data, 10);
+			int b = bench_argmax(qo.data, 10);
 			ok += b == d.labels[s];
 			same += b == pred[s];
 			vc_tensor_free(&qo);
 		}
 		if (r) {
-			printf("BENCH mnist_rtl_top1_100 %.4f fraction\n", ok / (double)n);
-			printf("BENCH mnist_rtl_fsim_agreement_100 %.4f fraction\n", same / (double)n);
-			printf("BENCH mnist_rtl_ms_per_digit %.1f ms\n", 1e3 * (now() - t0) / n);
+			bench_print(ok / (double)n, 4, "fraction", "mnist_rtl_top1_100");
+			bench_print(same / (double)n, 4, "fraction", "mnist_rtl_fsim_agreement_100");
+			bench_print(1e3 * (bench_wall() - t0) / n, 1, "ms", "mnist_rtl_ms_per_digit");
 		} else {
 			fprintf(stderr, "bench_compiler: %s\n", err);
 		}
@@ -160,12 +140,12 @@ static void resnet18(int have_rtl)
 		char err[1024];
 		vc_compile_opts o = {.calib_path = "synthetic"};
 		vc_compile_opts oc = {.pipeline = "canonicalize,fold-bn,fold-const,quantize", .calib_path = "synthetic"};
-		double t0 = now();
+		double t0 = bench_wall();
 		if (vc_compile(v, &o, err, sizeof err) || vc_compile(c, &oc, err, sizeof err)) {
 			fprintf(stderr, "bench_compiler: %s: %s\n", w->name, err);
 			goto next;
 		}
-		printf("BENCH r18_%s_compile_ms %.1f ms\n", w->name, 1e3 * (now() - t0));
+		bench_print(1e3 * (bench_wall() - t0), 1, "ms", "r18_%s_compile_ms", w->name);
 		if (v->n_kernels != 1) {
 			fprintf(stderr, "bench_compiler: %s was not lowered to VTA in this configuration\n", w->name);
 			goto next;
@@ -177,8 +157,8 @@ static void resnet18(int have_rtl)
 		vc_runner *r = vc_runner_open(v, "fsim", err, sizeof err);
 		if (r && !vc_runner_run(r, &in, &a)) {
 			if (!vc_interp(c, &in, &b, NULL, NULL, NULL)) {
-				printf("BENCH r18_%s_fsim_exact %d bool\n", w->name,
-				       !memcmp(a.data, b.data, vc_type_bytes(&a.t)));
+				bench_print((double)!memcmp(a.data, b.data, vc_type_bytes(&a.t)),
+					    0, "bool", "r18_%s_fsim_exact", w->name);
 				vc_tensor_free(&b);
 			}
 			if (have_rtl) {
@@ -188,10 +168,11 @@ static void resnet18(int have_rtl)
 				if (rr && !vc_runner_run(rr, &in, &t)) {
 					vc_runner_stats(rr, NULL, &cycles, NULL);
 					double macs = r18_macs(w);
-					printf("BENCH r18_%s_rtl_exact %d bool\n", w->name, !memcmp(a.data, t.data, vc_type_bytes(&a.t)));
+					bench_print((double)!memcmp(a.data, t.data, vc_type_bytes(&a.t)),
+						    0, "bool", "r18_%s_rtl_exact", w->name);
 					if (cycles)
-						printf("BENCH r18_%s_mac_util %.4f fraction\n", w->name,
-						       macs / (VTA_BATCH * VTA_BLOCK_IN * VTA_BLOCK_OUT) / (double)cycles);
+						bench_print(macs / (VTA_BATCH * VTA_BLOCK_IN * VTA_BLOCK_OUT) / (double)cycles,
+							    4, "fraction", "r18_%s_mac_util", w->name);
 					vc_tensor_free(&t);
 				} else {
 					fprintf(stderr, "bench_compiler: %s on rtl: %s %s\n", w->name, rr ? v->diag.msg : err, "");

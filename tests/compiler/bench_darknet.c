@@ -21,35 +21,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "test.h"
 #include "artifact/artifact.h"
 #include "cli/cli.h"
 #include "import/import.h"
-
-static double clock_s(clockid_t c)
-{
-	struct timespec t;
-	clock_gettime(c, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double now(void)
-{
-	return clock_s(CLOCK_MONOTONIC);
-}
-
-/* CPU time of every thread (a float operator on the host may use OpenBLAS's). */
-static double cpu_now(void)
-{
-	return clock_s(CLOCK_PROCESS_CPUTIME_ID);
-}
 
 /* Compile a cfg to .vtam bytes and read them back into a fresh module, as
  * `vta compile` then `vta run` would. */
 static vc_module *compile(const char *cfg, int size, int calib, double *ms)
 {
 	char path[1024], err[1024];
-	snprintf(path, sizeof path, "%s/../shared/models/%s", test_root(), cfg);
+	snprintf(path, sizeof path, "%s/../shared/models/%s", bench_root(), cfg);
 	if (access(path, R_OK)) {
 		fprintf(stderr, "bench_darknet: %s missing\n", path);
 		return NULL;
@@ -59,13 +42,13 @@ static vc_module *compile(const char *cfg, int size, int calib, double *ms)
 	vc_module *m = vc_module_new(), *a = NULL;
 	uint8_t *bytes = NULL;
 	size_t len;
-	double t0 = now();
+	double t0 = bench_wall();
 	if (vc_import_darknet_files(m, path, NULL, &dk) || vc_compile(m, &o, err, sizeof err) ||
 	    vc_artifact_bytes(m, &bytes, &len)) {
 		fprintf(stderr, "bench_darknet: %s: %s %s\n", cfg, err, m->diag.msg);
 		goto done;
 	}
-	*ms = 1e3 * (now() - t0);
+	*ms = 1e3 * (bench_wall() - t0);
 	a = vc_module_new();
 	if (vc_artifact_parse(a, bytes, len)) {
 		fprintf(stderr, "bench_darknet: %s: %s\n", cfg, a->diag.msg);
@@ -98,13 +81,13 @@ static int run(vc_module *m, const char *name)
 	int rc = 0;
 	for (int rep = 0; rep < 3 && !rc; rep++) {
 		vc_tensor out[8];
-		double t0 = cpu_now();
+		double t0 = bench_cpu();
 		if (vc_runner_run(r, &in, out)) {
 			fprintf(stderr, "bench_darknet: %s: %s\n", name, m->diag.msg);
 			rc = 1;
 			break;
 		}
-		double t = cpu_now() - t0;
+		double t = bench_cpu() - t0;
 		best = t < best ? t : best;
 		for (int q = 0; q < m->g->n_outputs; q++)
 			vc_tensor_free(&out[q]);
@@ -119,14 +102,14 @@ static int run(vc_module *m, const char *name)
 			}
 			vc_tensor_free(&dev[q]);
 		}
-		printf("BENCH %s_fsim_exact %d bool\n", name, same);
+		bench_print((double)same, 0, "bool", "%s_fsim_exact", name);
 	}
 	if (!rc) {
 		int64_t insns = 0;
 		for (int k = 0; k < m->n_kernels; k++)
 			insns += m->kernels[k]->insn_count;
-		printf("BENCH %s_fsim_ms %.1f ms\n", name, best * 1e3);
-		printf("BENCH %s_vta_insns %lld instructions\n", name, (long long)insns);
+		bench_print(best * 1e3, 1, "ms", "%s_fsim_ms", name);
+		bench_print((double)insns, 0, "instructions", "%s_vta_insns", name);
 	}
 	vc_tensor_free(&in);
 	vc_runner_close(r);
@@ -141,7 +124,7 @@ int main(void)
 	if (!only || strstr(only, "r18")) {
 		vc_module *m = compile("resnet18.cfg", 224, 32, &ms);
 		if (m) {
-			printf("BENCH compile_r18_ms %.1f ms\n", ms);
+			bench_print(ms, 1, "ms", "compile_r18_ms");
 			rc |= run(m, "r18");
 		}
 		vc_module_free(m);
@@ -149,7 +132,7 @@ int main(void)
 	if (!only || strstr(only, "r50")) {
 		vc_module *m = compile("resnet50.cfg", 224, 4, &ms);
 		if (m) {
-			printf("BENCH compile_r50_ms %.1f ms\n", ms);
+			bench_print(ms, 1, "ms", "compile_r50_ms");
 			rc |= run(m, "r50");
 		}
 		vc_module_free(m);
@@ -157,7 +140,7 @@ int main(void)
 	if (!only || strstr(only, "yolo")) {
 		vc_module *m = compile("yolov3-tiny.cfg", 416, 4, &ms);
 		if (m) {
-			printf("BENCH compile_yolov3_tiny_ms %.1f ms\n", ms);
+			bench_print(ms, 1, "ms", "compile_yolov3_tiny_ms");
 			rc |= run(m, "yolov3_tiny");
 		}
 		vc_module_free(m);

@@ -25,17 +25,11 @@
 
 #include <vta/runtime.h>
 
+#include "bench.h"
 #include "test.h"
 #include "artifact/artifact.h"
 #include "cli/cli.h"
 #include "import/import.h"
-
-static double now(int clock)
-{
-	struct timespec t;
-	clock_gettime(clock, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* ResNet-18's convolution shapes (input size, channels in and out, kernel,
  * stride), named as in COMPILER-NOTES 6.1. */
@@ -84,13 +78,13 @@ static void run(vc_module *m, unsigned latency, run_result *res)
 	for (int64_t i = 0; i < vc_type_elems(&in.t); i++)
 		((float *)in.data)[i] = (float)test_rand_range(&st, 0, 255);
 	vc_tensor out[8];
-	double w0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+	double w0 = bench_seconds(CLOCK_MONOTONIC), c0 = bench_seconds(CLOCK_PROCESS_CPUTIME_ID);
 	if (vc_runner_run(r, &in, out)) {
 		fprintf(stderr, "bench_r18: rtl: %s\n", m->diag.msg);
 		goto done;
 	}
-	res->wall_s = now(CLOCK_MONOTONIC) - w0;
-	res->cpu_s = now(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	res->wall_s = bench_seconds(CLOCK_MONOTONIC) - w0;
+	res->cpu_s = bench_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
 	for (int q = 0; q < m->g->n_outputs; q++)
 		vc_tensor_free(&out[q]);
 	vc_timing tm;
@@ -126,7 +120,7 @@ done:
 int main(void)
 {
 	char path[1024], err[1024];
-	snprintf(path, sizeof path, "%s/../shared/models/resnet18.cfg", test_root());
+	bench_shared_path(path, sizeof path, "models/resnet18.cfg");
 	if (access(path, R_OK)) {
 		fprintf(stderr, "bench_r18: %s missing\n", path);
 		return 0;
@@ -154,19 +148,19 @@ int main(void)
 		run(m, 100, &b);
 	else
 		b.ok = 0;
-	printf("BENCH r18_rtl_cycles %llu cycles\n", (unsigned long long)a.cycles);
-	printf("BENCH r18_bound_ratio %.4f ratio\n", (double)a.bound_cycles / ((double)a.macs_bound / VC_MACS_PER_CYCLE));
+	bench_print((double)a.cycles, 0, "cycles", "r18_rtl_cycles");
+	bench_print((double)a.bound_cycles / ((double)a.macs_bound / VC_MACS_PER_CYCLE), 4, "ratio", "r18_bound_ratio");
 	if (b.ok)
-		printf("BENCH r18_bound_ratio_lat100 %.4f ratio\n",
-		       (double)b.bound_cycles / ((double)b.macs_bound / VC_MACS_PER_CYCLE));
+		bench_print((double)b.bound_cycles / ((double)b.macs_bound / VC_MACS_PER_CYCLE),
+			    4, "ratio", "r18_bound_ratio_lat100");
 	for (int s = 0; s < NSHAPES; s++)
 		if (a.shape_cycles[s])
-			printf("BENCH r18_%s_mac_util %.4f fraction\n", shapes[s].name,
-			       (double)a.shape_macs[s] / VC_MACS_PER_CYCLE / (double)a.shape_cycles[s]);
+			bench_print((double)a.shape_macs[s] / VC_MACS_PER_CYCLE / (double)a.shape_cycles[s],
+				    4, "fraction", "r18_%s_mac_util", shapes[s].name);
 	double err_max = b.ok && b.model_err > a.model_err ? b.model_err : a.model_err;
-	printf("BENCH r18_cost_model_max_err %.4f fraction\n", err_max);
-	printf("BENCH rtl_sim_cycles_per_sec_r18 %.0f cycles/s\n", (double)a.cycles / a.cpu_s);
-	printf("BENCH r18_rtl_wall_s %.1f s\n", a.wall_s);
+	bench_print(err_max, 4, "fraction", "r18_cost_model_max_err");
+	bench_print((double)a.cycles / a.cpu_s, 0, "cycles/s", "rtl_sim_cycles_per_sec_r18");
+	bench_print(a.wall_s, 1, "s", "r18_rtl_wall_s");
 	vc_module_free(m);
 	return 0;
 }

@@ -27,48 +27,15 @@
 
 #include <vta/runtime.h>
 
+#include "bench.h"
 #include "cli/cli.h"
 #include "import/import.h"
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* CPU time of the process (every thread): less sensitive to other jobs than wall time. */
-static double cpu(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static const char *root(void)
-{
-	const char *r = getenv("VTA_ROOT");
-	return r ? r : ".";
-}
-
-static int argmax(const float *v, int n)
-{
-	int b = 0;
-	for (int i = 1; i < n; i++)
-		b = v[i] > v[b] ? i : b;
-	return b;
-}
-
-static void path(char *out, size_t n, const char *rel)
-{
-	snprintf(out, n, "%s/../shared/%s", root(), rel);
-}
 
 /* A model imported and compiled; NULL with the reason printed. */
 static vc_module *compile(const char *model, const vc_compile_opts *o, double *ms, double *cpu_ms)
 {
 	char err[1024];
-	double t0 = now(), c0 = cpu();
+	double t0 = bench_wall(), c0 = bench_cpu();
 	vc_module *m = vc_module_new();
 	uint8_t *bytes = NULL;
 	size_t len;
@@ -81,9 +48,9 @@ static vc_module *compile(const char *model, const vc_compile_opts *o, double *m
 	}
 	free(bytes);
 	if (ms)
-		*ms = 1e3 * (now() - t0);
+		*ms = 1e3 * (bench_wall() - t0);
 	if (cpu_ms)
-		*cpu_ms = 1e3 * (cpu() - c0);
+		*cpu_ms = 1e3 * (bench_cpu() - c0);
 	return m;
 }
 
@@ -111,7 +78,7 @@ static int cifar_score(vc_module *f, vc_module *q, const vc_dataset *d, int from
 		if (f) {
 			if (vc_interp(f, &in, &a, NULL, NULL, NULL))
 				return -1;
-			pf = argmax(a.data, 10);
+			pf = bench_argmax(a.data, 10);
 			memcpy(pf_v, a.data, sizeof pf_v);
 			vc_tensor_free(&a);
 		}
@@ -119,7 +86,7 @@ static int cifar_score(vc_module *f, vc_module *q, const vc_dataset *d, int from
 			fprintf(stderr, "bench_tflite: %s\n", q->diag.msg);
 			return -1;
 		}
-		int pq = argmax(b.data, 10);
+		int pq = bench_argmax(b.data, 10);
 		if (sq) { /* squared error of the log-probabilities (logits up to a constant), centred */
 			double lf[10], dq[10], mf = 0, md = 0, sig = 0, err = 0;
 			for (int k = 0; k < 10; k++) {
@@ -187,20 +154,20 @@ static void cifar_select(vc_module *f, const vc_dataset *d, const char *fmodel, 
 		for (char *c = name; *c; c++)
 			if (!isalnum((unsigned char)*c))
 				*c = '_';
-		printf("BENCH cifar_select_%s_top1 %.4f fraction\n", name, okq / 500.0);
-		printf("BENCH cifar_select_%s_agreement %.4f fraction\n", name, agree / 500.0);
-		printf("BENCH cifar_select_%s_logit_sqnr %.2f dB\n", name, -10 * log10(sq / 500.0));
+		bench_print(okq / 500.0, 4, "fraction", "cifar_select_%s_top1", name);
+		bench_print(agree / 500.0, 4, "fraction", "cifar_select_%s_agreement", name);
+		bench_print(-10 * log10(sq / 500.0), 2, "dB", "cifar_select_%s_logit_sqnr", name);
 	}
 	if (float_ok >= 0)
-		printf("BENCH cifar_select_float_top1 %.4f fraction\n", float_ok / 500.0);
+		bench_print(float_ok / 500.0, 4, "fraction", "cifar_select_float_top1");
 }
 
 static int cifar(int have_rtl)
 {
 	char fmodel[1024], qmodel[1024], data[1024], err[1024];
-	path(fmodel, sizeof fmodel, "models/resnet8-cifar10-float.tflite");
-	path(qmodel, sizeof qmodel, "models/resnet8-cifar10-int8.tflite");
-	path(data, sizeof data, "data/cifar10-test-2k.bin");
+	bench_shared_path(fmodel, sizeof fmodel, "models/resnet8-cifar10-float.tflite");
+	bench_shared_path(qmodel, sizeof qmodel, "models/resnet8-cifar10-int8.tflite");
+	bench_shared_path(data, sizeof data, "data/cifar10-test-2k.bin");
 	if (access(fmodel, R_OK) || access(data, R_OK)) {
 		fprintf(stderr, "bench_tflite: ResNet-8 or CIFAR-10 files missing\n");
 		return 0;
@@ -230,14 +197,14 @@ static int cifar(int have_rtl)
 	}
 	if (!f || !q)
 		return 1;
-	printf("BENCH compile_r8_ms %.1f ms\n", best);
-	printf("BENCH compile_r8_cpu_ms %.1f ms\n", best_cpu);
+	bench_print(best, 1, "ms", "compile_r8_ms");
+	bench_print(best_cpu, 1, "ms", "compile_r8_cpu_ms");
 	int okf, okq, agree, n = d.count - 500;
 	if (cifar_score(f, q, &d, 500, d.count, &okf, &okq, &agree, NULL))
 		return 1;
-	printf("BENCH cifar_float_top1 %.4f fraction\n", (double)okf / n);
-	printf("BENCH cifar_vta_top1 %.4f fraction\n", (double)okq / n);
-	printf("BENCH cifar_agreement %.4f fraction\n", (double)agree / n);
+	bench_print((double)okf / n, 4, "fraction", "cifar_float_top1");
+	bench_print((double)okq / n, 4, "fraction", "cifar_vta_top1");
+	bench_print((double)agree / n, 4, "fraction", "cifar_agreement");
 	if (have_rtl) { /* the RTL simulation computes what fsim does */
 		vc_runner *rf = vc_runner_open(q, "fsim", err, sizeof err), *rr = vc_runner_open(q, "rtl", err, sizeof err);
 		vc_tensor in;
@@ -253,7 +220,9 @@ static int cifar(int have_rtl)
 			vc_tensor_free(&a);
 			vc_tensor_free(&b);
 		}
-		printf("BENCH cifar_rtl_exact %d of %d images\n", same, N);
+		char unit[32];
+		snprintf(unit, sizeof unit, "of %d images", N);
+		bench_print(same, 0, unit, "cifar_rtl_exact");
 		vc_tensor_free(&in);
 		vc_runner_close(rf);
 		vc_runner_close(rr);
@@ -262,8 +231,8 @@ static int cifar(int have_rtl)
 	/* the int8 file, calibrated and scored the same way */
 	if ((q = compile(qmodel, &qo, NULL, NULL))) {
 		if (!cifar_score(f, q, &d, 500, d.count, &okf, &okq, &agree, NULL)) {
-			printf("BENCH cifar_vta_top1_int8src %.4f fraction\n", (double)okq / n);
-			printf("BENCH cifar_agreement_int8src %.4f fraction\n", (double)agree / n);
+			bench_print((double)okq / n, 4, "fraction", "cifar_vta_top1_int8src");
+			bench_print((double)agree / n, 4, "fraction", "cifar_agreement_int8src");
 		}
 		vc_module_free(q);
 	}
@@ -311,11 +280,11 @@ static int label_is(const char *labels, int i, const char *want)
 static vc_module *mobilenet(const char *pipeline, double *ms, double *cpu_ms)
 {
 	char model[1024], a[1024], b[1024], c[1024], err[1024];
-	path(model, sizeof model, "models/mobilenet-v2-1.0-224-int8.tflite");
-	path(a, sizeof a, "images/owl.jpg");
-	path(b, sizeof b, "images/sunflower.bmp");
-	path(c, sizeof c, "data/cifar10-test-2k.bin");
-	double t0 = now(), c0 = cpu();
+	bench_shared_path(model, sizeof model, "models/mobilenet-v2-1.0-224-int8.tflite");
+	bench_shared_path(a, sizeof a, "images/owl.jpg");
+	bench_shared_path(b, sizeof b, "images/sunflower.bmp");
+	bench_shared_path(c, sizeof c, "data/cifar10-test-2k.bin");
+	double t0 = bench_wall(), c0 = bench_cpu();
 	vc_module *m = vc_module_new();
 	if (vc_import_file(m, model) || vc_calib_add(m, a, 0, -1, err, sizeof err) ||
 	    vc_calib_add(m, b, 0, -1, err, sizeof err) || vc_calib_add(m, c, 32, 0, err, sizeof err)) {
@@ -332,17 +301,17 @@ static vc_module *mobilenet(const char *pipeline, double *ms, double *cpu_ms)
 		return NULL;
 	}
 	free(bytes);
-	*ms = 1e3 * (now() - t0);
+	*ms = 1e3 * (bench_wall() - t0);
 	if (cpu_ms)
-		*cpu_ms = 1e3 * (cpu() - c0);
+		*cpu_ms = 1e3 * (bench_cpu() - c0);
 	return m;
 }
 
 static int mobilenet_photos(void)
 {
 	char model[1024], lpath[1024], err[1024];
-	path(model, sizeof model, "models/mobilenet-v2-1.0-224-int8.tflite");
-	path(lpath, sizeof lpath, "models/imagenet_labels.txt");
+	bench_shared_path(model, sizeof model, "models/mobilenet-v2-1.0-224-int8.tflite");
+	bench_shared_path(lpath, sizeof lpath, "models/imagenet_labels.txt");
 	uint8_t *lb;
 	size_t llen;
 	vta_error_t e;
@@ -357,8 +326,8 @@ static int mobilenet_photos(void)
 	vc_module *f = compile(model, &fo, NULL, NULL), *q = mobilenet(NULL, &ms, &cms);
 	if (!f || !q)
 		return 1;
-	printf("BENCH compile_mobilenet_ms %.1f ms\n", ms);
-	printf("BENCH compile_mobilenet_cpu_ms %.1f ms\n", cms);
+	bench_print(ms, 1, "ms", "compile_mobilenet_ms");
+	bench_print(cms, 1, "ms", "compile_mobilenet_cpu_ms");
 	vc_runner *r = vc_runner_open(q, "fsim", err, sizeof err);
 	vc_tensor in;
 	vc_tensor_alloc(&in, &q->g->inputs[0]->type);
@@ -366,7 +335,7 @@ static int mobilenet_photos(void)
 	for (size_t p = 0; r && p < sizeof photos / sizeof photos[0]; p++) {
 		char ip[1024], rel[256];
 		snprintf(rel, sizeof rel, "images/%s", photos[p].file);
-		path(ip, sizeof ip, rel);
+		bench_shared_path(ip, sizeof ip, rel);
 		vc_tensor a, b;
 		if (vc_read_input(ip, &in.t, in.data, err, sizeof err) || vc_interp(f, &in, &a, NULL, NULL, NULL) ||
 		    vc_runner_run(r, &in, &b)) {
@@ -384,9 +353,9 @@ static int mobilenet_photos(void)
 		vc_tensor_free(&a);
 		vc_tensor_free(&b);
 	}
-	printf("BENCH mobilenet_photos_top1 %d of 6\n", right);
-	printf("BENCH mobilenet_photos_top1_float %d of 6\n", right_f);
-	printf("BENCH mobilenet_top5_agreement %.4f fraction\n", overlap / 30.0);
+	bench_print((double)right, 0, "of 6", "mobilenet_photos_top1");
+	bench_print((double)right_f, 0, "of 6", "mobilenet_photos_top1_float");
+	bench_print(overlap / 30.0, 4, "fraction", "mobilenet_top5_agreement");
 	vc_tensor_free(&in);
 	vc_runner_close(r);
 	vc_module_free(q);
@@ -467,7 +436,7 @@ static int depthwise_options(void)
 	vc_module *v = mobilenet(NULL, &ms, NULL), *c = mobilenet(on_cpu, &ms, NULL);
 	if (!v || !c)
 		return 1;
-	path(ip, sizeof ip, "images/cat.bmp");
+	bench_shared_path(ip, sizeof ip, "images/cat.bmp");
 	vc_tensor in;
 	vc_tensor_alloc(&in, &v->g->inputs[0]->type);
 	if (vc_read_input(ip, &in.t, in.data, err, sizeof err))
@@ -487,11 +456,11 @@ static int depthwise_options(void)
 		vc_tensor args[8];
 		for (int k = 0; k < n->n_in && k < 8; k++)
 			args[k] = val[n->in[k]->id];
-		double t0 = now();
+		double t0 = bench_wall();
 		if (vc_ref_run(c, n, args, &val[n->id]))
 			return 1;
 		if (n->op == VC_OP_QCONV && n->a.group > 1) {
-			host += now() - t0;
+			host += bench_wall() - t0;
 			int64_t K = n->in[1]->type.dim[2] * n->in[1]->type.dim[3];
 			dw_macs += vc_type_elems(&n->type) * K;
 			ovec += vc_type_elems(&n->type) / 16 * K;
@@ -500,19 +469,19 @@ static int depthwise_options(void)
 	for (int i = 0; i < g->next_id; i++)
 		vc_tensor_free(&val[i]);
 	free(val);
-	printf("BENCH mobilenet_dw_macs %lld MACs\n", (long long)dw_macs);
-	printf("BENCH mobilenet_dw_host_int8_ms %.2f ms\n", 1e3 * host);
+	bench_print((double)dw_macs, 0, "MACs", "mobilenet_dw_macs");
+	bench_print(1e3 * host, 2, "ms", "mobilenet_dw_host_int8_ms");
 	uint64_t cv = device_cycles(v, "rtl", &in), cc = device_cycles(c, "rtl", &in);
-	printf("BENCH mobilenet_rtl_cycles_dw_vta %llu cycles\n", (unsigned long long)cv);
-	printf("BENCH mobilenet_rtl_cycles_dw_cpu %llu cycles\n", (unsigned long long)cc);
-	printf("BENCH mobilenet_rtl_dw_gemm_cycles %lld cycles\n", (long long)cv - (long long)cc);
+	bench_print((double)cv, 0, "cycles", "mobilenet_rtl_cycles_dw_vta");
+	bench_print((double)cc, 0, "cycles", "mobilenet_rtl_cycles_dw_cpu");
+	bench_print((double)cv - (double)cc, 0, "cycles", "mobilenet_rtl_dw_gemm_cycles");
 	double reg = alu_cycles_per_op("rtl", 0), imm = alu_cycles_per_op("rtl", 1);
-	printf("BENCH rtl_alu_register_cycles_per_op %.3f cycles\n", reg);
-	printf("BENCH rtl_alu_imm_cycles_per_op %.3f cycles\n", imm);
+	bench_print(reg, 3, "cycles", "rtl_alu_register_cycles_per_op");
+	bench_print(imm, 3, "cycles", "rtl_alu_imm_cycles_per_op");
 	/* the ALU option: per output vector and tap, a zeroing (immediate), a copy
 	 * of the input (register ADD), MUL by the tap's weights and ADD into the
 	 * sum (register): 1 immediate + 3 register ops */
-	printf("BENCH mobilenet_dw_alu_estimate_cycles %.0f cycles\n", (double)ovec * (imm + 3 * reg));
+	bench_print((double)ovec * (imm + 3 * reg), 0, "cycles", "mobilenet_dw_alu_estimate_cycles");
 	vc_tensor_free(&in);
 	vc_module_free(v);
 	vc_module_free(c);

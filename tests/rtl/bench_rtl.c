@@ -9,22 +9,8 @@
 
 #include <vta/vta_regmap.h>
 
+#include "bench.h"
 #include "test.h"
-
-/* CPU time of this process: the simulator's speed on one core, not diluted by
- * other jobs on a shared machine (the wall-clock figure is printed too). */
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static double wall(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* The micro-op lists of the benchmarks. */
 enum bench_kind {
@@ -79,13 +65,15 @@ static int run_long(vta_rtlsim_t *r, enum bench_kind kind, double *upc, double *
 	for (uint32_t k = 0; k < p.n; k++)
 		vta_insn_store(&p.insn[k], dram + 16 * k);
 	vta_error_t err;
-	double t0 = now(), w0 = wall();
+	/* CPU time of this process: the simulator's speed on one core, not diluted by
+	 * other jobs on a shared machine (the wall-clock figure is printed too). */
+	double t0 = bench_cpu(), w0 = bench_wall();
 	uint64_t c0 = vta_rtlsim_cycle(r);
 	if (vta_rtlsim_run(r, 0, p.n, &err)) {
 		fprintf(stderr, "bench_rtl: %s\n", err.msg);
 		return 1;
 	}
-	double dt = now() - t0, wt = wall() - w0;
+	double dt = bench_cpu() - t0, wt = bench_wall() - w0;
 	uint64_t cyc = vta_rtlsim_cycle(r) - c0;
 	uint64_t busy = vta_rtlsim_counter(r, alu ? VTA_REG_CNT_ALU_BUSY : VTA_REG_CNT_GEMM_BUSY);
 	const vta_counters_t *c = vta_rtlsim_counters(r);
@@ -183,11 +171,11 @@ int main(void)
 			fprintf(stderr, "bench_rtl: %s\n", err.msg);
 			return 1;
 		}
-		printf("BENCH %s %.3f uops/cycle\n", runs[k].name, upc);
+		bench_print(upc, 3, "uops/cycle", "%s", runs[k].name);
 		if (runs[k].kind == B_GEMM) {
 			/* simulation speed on the long hazard-free GEMM loop */
-			printf("BENCH rtl_sim_cycles_per_sec %.0f cycles/s\n", cps);
-			printf("BENCH rtl_sim_cycles_per_sec_wall %.0f cycles/s\n", wcps);
+			bench_print(cps, 0, "cycles/s", "rtl_sim_cycles_per_sec");
+			bench_print(wcps, 0, "cycles/s", "rtl_sim_cycles_per_sec_wall");
 		}
 	}
 	static const unsigned lats[] = {VTA_RTL_LATENCY_PYNQ, 100};
@@ -201,7 +189,7 @@ int main(void)
 				continue;
 			if (vta_rtlsim_reset(r, &err) || run_dma(r, w, lats[l], &e))
 				return 1;
-			printf("BENCH %s %.3f fraction\n", name, e);
+			bench_print(e, 3, "fraction", "%s", name);
 		}
 	vta_rtlsim_destroy(r);
 	return 0;

@@ -26,16 +26,10 @@
 #include <vta/runtime.h>
 
 #include "../../runtime/internal.h"
+#include "../bench.h"
 #ifdef VTA_BENCH_BOARD
 #include "board_model.h"
 #endif
-
-static double now(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int mb, kb, nb;
 
@@ -76,16 +70,16 @@ static int bench_queue(void)
 	if (!cmd || !buf)
 		return 1;
 	const int iters = 200000;
-	double t0 = now();
+	double t0 = bench_wall();
 	for (int i = 0; i < iters; i++) {
 		VTALoadBuffer2D(cmd, buf, 0, 1, 1, 1, 0, 0, 0, 0, (uint32_t)(i & 7), VTA_MEM_ID_INP);
 		VTAPushGEMMOp(&slot, k_one, NULL, 0);
 	}
-	double dt = now() - t0;
+	double dt = bench_wall() - t0;
 	if (vta_synchronize(cmd, 1u << 31))
 		return 1;
 	VTABufferFree(buf);
-	printf("BENCH runtime_insn_per_sec %.0f insn/s\n", 2.0 * iters / dt);
+	bench_print(2.0 * iters / dt, 0, "insn/s", "runtime_insn_per_sec");
 	return 0;
 }
 
@@ -132,9 +126,9 @@ static int bench_validate(void)
 		touched_init(&t);
 		vta_error_t err;
 		mem_lock(m);
-		double t0 = now();
+		double t0 = bench_wall();
 		int rc = rt_validate(m, rtdev_dev(d), pa, n, NULL, &t, &err);
-		double dt = now() - t0;
+		double dt = bench_wall() - t0;
 		mem_unlock(m);
 		touched_free(&t);
 		if (rc) {
@@ -144,7 +138,7 @@ static int bench_validate(void)
 		if (dt < best)
 			best = dt;
 	}
-	printf("BENCH runtime_validate_ns_per_insn %.2f ns\n", best * 1e9 / n);
+	bench_print(best * 1e9 / n, 2, "ns", "runtime_validate_ns_per_insn");
 	VTAMemFree(s);
 	for (int i = 0; i < 4; i++)
 		VTAMemFree(buf[i]);
@@ -182,7 +176,7 @@ static int bench_matmul(const char *target)
 		w[i] = (int8_t)(i * 13);
 	double best = 1e30;
 	for (int rep = 0; rep < 3; rep++) {
-		double t0 = now();
+		double t0 = bench_wall();
 		void *da = VTABufferAlloc(na), *dw = VTABufferAlloc(nw), *dout = VTABufferAlloc(no);
 		VTABufferCopy(a, 0, da, 0, na, VTA_MEMCPY_H2D);
 		VTABufferCopy(w, 0, dw, 0, nw, VTA_MEMCPY_H2D);
@@ -203,20 +197,19 @@ static int bench_matmul(const char *target)
 		VTABufferFree(da);
 		VTABufferFree(dw);
 		VTABufferFree(dout);
-		double dt = now() - t0;
+		double dt = bench_wall() - t0;
 		if (dt < best)
 			best = dt;
 	}
 	vta_context_info(vta_context_current(), &i1);
 	if (strcmp(target, "board")) {
-		printf("BENCH runtime_matmul_%s_ms %.3f ms\n", target, best * 1e3);
+		bench_print(best * 1e3, 3, "ms", "runtime_matmul_%s_ms", target);
 	} else {
-		printf("BENCH runtime_board_matmul_syncs_per_run %.1f syncs\n",
-		       (double)(i1.cache_syncs - i0.cache_syncs) / 3);
-		printf("BENCH runtime_board_matmul_sync_kib_per_run %.1f KiB\n",
-		       (double)(i1.cache_sync_bytes - i0.cache_sync_bytes) / 3 / 1024);
-		printf("BENCH runtime_board_matmul_cpu_kib_per_run %.1f KiB\n",
-		       (double)(na + nw + no) / 1024);
+		bench_print((double)(i1.cache_syncs - i0.cache_syncs) / 3,
+			    1, "syncs", "runtime_board_matmul_syncs_per_run");
+		bench_print((double)(i1.cache_sync_bytes - i0.cache_sync_bytes) / 3 / 1024,
+			    1, "KiB", "runtime_board_matmul_sync_kib_per_run");
+		bench_print((double)(na + nw + no) / 1024, 1, "KiB", "runtime_board_matmul_cpu_kib_per_run");
 	}
 	free(a), free(w), free(o);
 	VTARuntimeShutdown();
