@@ -141,8 +141,8 @@ static void cifar_select(vc_module *f, const vc_dataset *d, const char *fmodel, 
 			vc_compile_opts so = {.pipeline = pipe, .calib_path = data, .calib_count = 250,
 					      .calib_offset_set = 1, .calib_offset = fold ? 250 : 0};
 			vc_module *q = compile(fmodel, &so, NULL, NULL);
-			int a, b, c;
-			double e;
+			int a = 0, b = 0, c = 0; /* not set when the compile fails */
+			double e = 0;
 			bad = !q || cifar_score(f, q, d, fold ? 0 : 250, fold ? 250 : 500, &a, &b, &c, &e);
 			okf += a, okq += b, agree += c, sq += e;
 			vc_module_free(q);
