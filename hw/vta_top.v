@@ -151,21 +151,33 @@ module vta_top #(
   wire [31:0] wd = s_axil_wdata;
   // A start is accepted only when no run, fetch drain or soft reset is in
   // progress; otherwise it is refused and STATUS_ERR_BUSY is raised.
-  wire start_req   = wr_go && wa == `VTA_REG_FETCH_CTRL && wd[0];
+  // (the write decode is in the clocked block: logic that depends on an input
+  // is otherwise evaluated on every eval of the simulated model, docs/rtl.md)
   wire dev_busy    = running_q || fetch_start_q || sr_active;
   always @(posedge clk) begin
-    fetch_start <= !rst && start_req && !dev_busy;
-    start_busy  <= !rst && start_req && dev_busy;
+    fetch_start <= !rst && wr_go && wa == `VTA_REG_FETCH_CTRL && wd[0] && !dev_busy;
+    start_busy  <= !rst && wr_go && wa == `VTA_REG_FETCH_CTRL && wd[0] && dev_busy;
     sr_req      <= !rst && wr_go && wa == `VTA_REG_CONTROL && wd[`VTA_CONTROL_SOFT_RESET] &&
                    (sr_state_q == SrIdle);
   end
 
   // Register reads: the mux is evaluated in the clocked block, only for an
-  // accepted read (it is the widest mux of the design).
-  wire [15:0] cnt_off = ra - `VTA_REG_CNT_CYCLES;
-  wire [15:0] cnt_idx = cnt_off >> 3;
-  wire        cnt_hit = (ra >= `VTA_REG_CNT_CYCLES) && (cnt_idx < NumCnt);
-  wire [63:0] cnt_sel = cnt_q[cnt_idx[4:0]*64 +: 64];
+  // accepted read (it is the widest mux of the design); so are the counter
+  // index and its range check (functions of the read address).
+  // (counter registers are 8-byte aligned: ra[2] picks the high word)
+  localparam [15:0] CntBase = `VTA_REG_CNT_CYCLES;
+  function [4:0] cnt_idx;  // counter of a counter register's address (bits 7:3)
+    input [4:0] a;
+    cnt_idx = a - CntBase[7:3];
+  endfunction
+  function cnt_hit;  // the address is a counter register's
+    input [15:0] a;
+    reg   [15:0] off;
+    begin
+      off     = a - CntBase;
+      cnt_hit = (a >= CntBase) && ({16'd0, off} < NumCnt * 8);
+    end
+  endfunction
   reg  [31:0] status_word;
   always @* begin
     status_word = 32'd0;
@@ -469,36 +481,35 @@ module vta_top #(
     end
   endfunction
   localparam [NumCnt*16-1:0] CntStep = cnt_steps(0);
-  wire f_push = f_ld_push || f_cp_push || f_st_push;
-  wire [NumCnt-1:0] cnt_inc;
-  assign cnt_inc[CiCycles]    = running_q;
-  assign cnt_inc[CiLoadBusy]  = ld_busy;
-  assign cnt_inc[CiGemmBusy]  = cp_busy_gemm;
-  assign cnt_inc[CiAluBusy]   = cp_busy_alu;
-  assign cnt_inc[CiStoreBusy] = st_busy;
-  assign cnt_inc[CiLoadWait]  = ld_tokwait;
-  assign cnt_inc[CiCompWait]  = cp_tokwait;
-  assign cnt_inc[CiStoreWait] = st_tokwait;
-  assign cnt_inc[CiRdBytes]   = m_axi_rvalid && m_axi_rready;
-  assign cnt_inc[CiWrBytes]   = st_elem;  // element bytes: narrow elements fill part of a beat
-  assign cnt_inc[CiGemmUops]  = cp_gemm_uop;
-  assign cnt_inc[CiResetUops] = cp_reset_uop;
-  assign cnt_inc[CiAluUops]   = cp_alu_uop;
-  assign cnt_inc[CiInsns]     = f_push;
-  genvar gi;
-  generate
-    for (gi = 0; gi < 8; gi = gi + 1) begin : gen_cnt
-      assign cnt_inc[CiInsnOp + gi] = f_push && (f_insn[`VTA_GEMM_OPCODE_LSB +: 3] == gi);
-      assign cnt_inc[CiRdType + gi] = (ld_elem && ld_elem_type == gi) || (cp_elem && cp_elem_type == gi);
-    end
-  endgenerate
-
   // The counters take their events and their clear one cycle late, from
-  // registers (make timing): each value is the same, one cycle later.
+  // registers (make timing): each value is the same, one cycle later. The
+  // events are gathered in the clocked block: the R handshake and the store's
+  // elements depend on inputs, and logic outside a clocked block that does is
+  // evaluated on every eval of the simulated model (docs/rtl.md, Simulation speed).
+  wire f_push = f_ld_push || f_cp_push || f_st_push;
   reg [NumCnt-1:0] cnt_inc_q;
   reg              cnt_clr_q;
+  integer ci;
   always @(posedge clk) begin
-    cnt_inc_q <= cnt_inc;
+    cnt_inc_q[CiCycles]    <= running_q;
+    cnt_inc_q[CiLoadBusy]  <= ld_busy;
+    cnt_inc_q[CiGemmBusy]  <= cp_busy_gemm;
+    cnt_inc_q[CiAluBusy]   <= cp_busy_alu;
+    cnt_inc_q[CiStoreBusy] <= st_busy;
+    cnt_inc_q[CiLoadWait]  <= ld_tokwait;
+    cnt_inc_q[CiCompWait]  <= cp_tokwait;
+    cnt_inc_q[CiStoreWait] <= st_tokwait;
+    cnt_inc_q[CiRdBytes]   <= m_axi_rvalid && m_axi_rready;
+    cnt_inc_q[CiWrBytes]   <= st_elem;  // element bytes: narrow elements fill part of a beat
+    cnt_inc_q[CiGemmUops]  <= cp_gemm_uop;
+    cnt_inc_q[CiResetUops] <= cp_reset_uop;
+    cnt_inc_q[CiAluUops]   <= cp_alu_uop;
+    cnt_inc_q[CiInsns]     <= f_push;
+    for (ci = 0; ci < 8; ci = ci + 1) begin
+      cnt_inc_q[CiInsnOp + ci] <= f_push && ({29'd0, f_insn[`VTA_GEMM_OPCODE_LSB +: 3]} == ci);
+      cnt_inc_q[CiRdType + ci] <= (ld_elem && {29'd0, ld_elem_type} == ci) ||
+                                  (cp_elem && {29'd0, cp_elem_type} == ci);
+    end
     cnt_clr_q <= core_rst || fetch_start;
   end
   // One 64-bit register per counter, each in a block of its own, cleared at reset and
@@ -581,11 +592,11 @@ module vta_top #(
           end
           `VTA_REG_ERR_ADDR_HI:       s_axil_rdata <= hi_snap_q;
           default:
-            if (!cnt_hit) s_axil_rdata <= 32'd0;
+            if (!cnt_hit(ra)) s_axil_rdata <= 32'd0;
             else if (ra[2]) s_axil_rdata <= hi_snap_q;  // the high word latched with the low
             else begin
-              s_axil_rdata <= cnt_sel[31:0];
-              hi_snap_q    <= cnt_sel[63:32];
+              s_axil_rdata <= cnt_q[cnt_idx(ra[7:3])*64 +: 32];
+              hi_snap_q    <= cnt_q[cnt_idx(ra[7:3])*64 + 32 +: 32];
             end
         endcase
         if (ra == `VTA_REG_FETCH_CTRL) fetch_done_q <= 1'b0;  // ap_done clears on read
@@ -711,7 +722,7 @@ module vta_top #(
   // Unused: upper AXI-Lite address bits below the word, write strobes, queue counts.
   // (the FIFOs' own full flags: the occupancy above reaches the depth first)
   wire unused_ok = ^{s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_wstrb, ldq_full, cpq_full,
-                     stq_full, cnt_off[2:0], cnt_idx[15:5], m_axi_rresp[0], m_axi_bresp[0],
+                     stq_full, m_axi_rresp[0], m_axi_bresp[0],
                      m_axi_rlast, f_err_off};
 endmodule
 `resetall
