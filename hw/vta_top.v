@@ -362,18 +362,52 @@ module vta_top #(
   // VTA_INSN_QUEUE_DEPTH instructions (the FIFO's RAM, its output register and the
   // module's current instruction): the depth of the golden model's queues, so a
   // program that fills a queue deadlocks exactly where the golden model does.
-  // The RAM count is compared with constants, so the module's busy flag (late
-  // in the cycle) only enters the last gate: occupancy >= depth.
-  function occ_full;
+  // The flags are registers (make timing: they feed fetch's dispatch, the queues'
+  // push and the FINISH gate), set from this cycle's occupancy and what changes it:
+  // fetch's push adds one; the module's pop removes one if it holds an instruction
+  // (busy) and none if it does not (it holds the one it takes). A module becomes
+  // busy only by a pop, so that bounds the next occupancy from above, and equals it
+  // unless the module finishes an instruction without taking the next: then the
+  // flag may stay set one cycle longer (fetch waits a cycle), never clear early.
+  // The RAM count is compared with constants; the late flags enter the last gates.
+  function occ_ge;  // occupancy cnt + valid + busy >= k
     input [LogInsnQ:0] cnt;
     input              valid, busy;
-    occ_full = ({1'b0, cnt} >= `VTA_INSN_QUEUE_DEPTH) ||
-               (({1'b0, cnt} >= `VTA_INSN_QUEUE_DEPTH - 1) && (valid || busy)) ||
-               (({1'b0, cnt} >= `VTA_INSN_QUEUE_DEPTH - 2) && valid && busy);
+    input integer      k;
+    reg   [31:0]       c;
+    begin
+      c      = {{(31-LogInsnQ){1'b0}}, cnt};
+      occ_ge = (c >= k) || ((c >= k - 1) && (valid || busy)) || ((c >= k - 2) && valid && busy);
+    end
   endfunction
-  assign ldq_fullq = occ_full(ldq_cnt, ldq_valid, ld_busy);
-  assign cpq_fullq = occ_full(cpq_cnt, cpq_valid, cp_busy);
-  assign stq_fullq = occ_full(stq_cnt, stq_valid, st_busy);
+  function full_next;
+    input [LogInsnQ:0] cnt;
+    input              valid, busy, push, pop;
+    reg                up, down;
+    begin
+      up        = push && !(pop && busy);
+      down      = !push && pop && busy;
+      full_next = up   ? occ_ge(cnt, valid, busy, `VTA_INSN_QUEUE_DEPTH - 1) :
+                  down ? occ_ge(cnt, valid, busy, `VTA_INSN_QUEUE_DEPTH + 1) :
+                         occ_ge(cnt, valid, busy, `VTA_INSN_QUEUE_DEPTH);
+    end
+  endfunction
+  reg ldq_full_q, cpq_full_q, stq_full_q;
+  always @(posedge clk) begin
+    // a start empties the queues (a module may still hold an instruction)
+    if (core_rst || fetch_start) begin
+      ldq_full_q <= 1'b0;
+      cpq_full_q <= 1'b0;
+      stq_full_q <= 1'b0;
+    end else begin
+      ldq_full_q <= full_next(ldq_cnt, ldq_valid, ld_busy, f_ld_push, ldq_pop);
+      cpq_full_q <= full_next(cpq_cnt, cpq_valid, cp_busy, f_cp_push, cpq_pop);
+      stq_full_q <= full_next(stq_cnt, stq_valid, st_busy, f_st_push, stq_pop);
+    end
+  end
+  assign ldq_fullq = ldq_full_q;
+  assign cpq_fullq = cpq_full_q;
+  assign stq_fullq = stq_full_q;
 
   // ---------------------------------------------------------------- status
   wire all_idle = !f_busy && !ld_busy && !cp_busy && !st_busy && !ldq_valid && !cpq_valid &&
