@@ -523,7 +523,6 @@ module vta_top #(
   wire f_push = f_ld_push || f_cp_push || f_st_push;
   reg [NumCnt-1:0] cnt_inc_q;
   reg              cnt_clr_q;
-  integer ci;
   always @(posedge clk) begin
     cnt_inc_q[CiCycles]    <= running_q;
     cnt_inc_q[CiLoadBusy]  <= ld_busy;
@@ -539,11 +538,10 @@ module vta_top #(
     cnt_inc_q[CiResetUops] <= cp_reset_uop;
     cnt_inc_q[CiAluUops]   <= cp_alu_uop;
     cnt_inc_q[CiInsns]     <= f_push;
-    for (ci = 0; ci < 8; ci = ci + 1) begin
-      cnt_inc_q[CiInsnOp + ci] <= f_push && ({29'd0, f_insn[`VTA_GEMM_OPCODE_LSB +: 3]} == ci);
-      cnt_inc_q[CiRdType + ci] <= (ld_elem && {29'd0, ld_elem_type} == ci) ||
-                                  (cp_elem && {29'd0, cp_elem_type} == ci);
-    end
+    // by opcode and by memory type: one-hot decodes
+    cnt_inc_q[CiInsnOp +: 8] <= f_push ? (8'd1 << f_insn[`VTA_GEMM_OPCODE_LSB +: 3]) : 8'd0;
+    cnt_inc_q[CiRdType +: 8] <= (ld_elem ? (8'd1 << ld_elem_type) : 8'd0) |
+                                (cp_elem ? (8'd1 << cp_elem_type) : 8'd0);
     cnt_clr_q <= core_rst || fetch_start;
   end
   // One 64-bit register per counter, each in a block of its own, cleared at reset and
