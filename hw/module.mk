@@ -36,14 +36,24 @@ docs/registers.md: hw/regmap.txt hw/regmap.sh
 # backend includes it); the Verilator model, harness and tests are host-only.
 ifeq ($(CROSS),)
 # One Verilator build per configuration (not per SAN pass), -O2 (TOOLCHAIN-NOTES 3).
-$(RTL_LIB): $(RTL_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH)
+# hw/protogen.sh then writes the C interface (vtartl_ports.h) and the one-call
+# evaluation vtartl_eval (vtartl_glue.cpp, generated C++), which Verilator's
+# makefile compiles with the model's flags into the same library.
+$(RTL_LIB): $(RTL_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH) hw/protogen.sh
 	@rm -rf $(RTL_OBJDIR) && mkdir -p $(RTL_OBJDIR)
 	$(VERILATOR) --cc $(RTL_SRCS) --top-module vta_top --lib-create vtartl -I$(GEN) \
 		$(RTL_VFLAGS) --Mdir $(RTL_OBJDIR) --build -j 2 \
 		-MAKEFLAGS OPT_FAST=-O2 >$(RTL_DIR)/verilator.log 2>&1 || \
 		{ tail -30 $(RTL_DIR)/verilator.log; exit 1; }
-$(RTL_PORTS): $(RTL_LIB) hw/protogen.sh
-	sh hw/protogen.sh vtartl $(RTL_OBJDIR)/vtartl.cpp > $@.tmp && mv $@.tmp $@
+	sh hw/protogen.sh vtartl $(RTL_OBJDIR)/vtartl.cpp > $(RTL_PORTS).tmp
+	sh hw/protogen.sh vtartl $(RTL_OBJDIR)/vtartl.cpp glue > $(RTL_OBJDIR)/vtartl_glue.cpp
+	mv $(RTL_PORTS).tmp $(RTL_PORTS)
+	$(MAKE) --no-print-directory -C $(RTL_OBJDIR) -f Vvta_top.mk VM_USER_CLASSES=vtartl_glue \
+		"VM_USER_CFLAGS=-fPIC -I$(abspath $(RTL_DIR))" OPT_FAST=-O2 libvtartl >>$(RTL_DIR)/verilator.log 2>&1 || \
+		{ tail -30 $(RTL_DIR)/verilator.log; exit 1; }
+	@touch $(RTL_PORTS)
+$(RTL_PORTS): $(RTL_LIB)
+	@test -f $@
 
 RTLSIM_CPPFLAGS := -I$(RTL_DIR) -I$(VLTSTD)
 $(OBJ)/sim/rtl/%.o: sim/rtl/%.c $(CONFIG_H) $(RTL_PORTS) $(REGMAP_H)

@@ -35,12 +35,13 @@ const char *vta_trace_file(void)
 	const char *f = getenv("VTA_TRACE");
 	return f && *f ? f : "vta.fst";
 }
-/* dump times: 10 per cycle; combinational updates in between get +1 each */
+/* dump times: 10 per cycle (rising edge at +5); the falling edge at the
+ * cycle's first input update, later input updates in the cycle +1 each */
 #define TRACE_TIME(t) (trace_time = (t))
-#define TRACE_BUMP() (trace_time++)
+#define TRACE_FROM(t) (trace_time = trace_time < (t) ? (t) : trace_time + 1)
 #else
 #define TRACE_TIME(t) ((void)0)
-#define TRACE_BUMP() ((void)0)
+#define TRACE_FROM(t) ((void)0)
 #endif
 
 #define BUS_BYTES (VTA_BUS_WIDTH / 8)
@@ -137,21 +138,24 @@ static unsigned stall(vta_rtlsim_t *s, unsigned max)
 	return s->axi.backpressure ? (unsigned)(rnd(s) % (max + 1)) : 0;
 }
 
-/* Inputs of the port struct to the model (outputs updated combinationally). */
+/* Inputs of the port struct to the model (outputs updated combinationally),
+ * with the clock low: after a rising edge this evaluation is also the falling
+ * edge, so a cycle costs two evaluations of the model (vtartl_eval, generated
+ * by hw/protogen.sh; the lib-create calls would need three: the falling edge,
+ * the inputs and the rising edge each evaluate the model's input logic). */
 static void combo(vta_rtlsim_t *s)
 {
-	TRACE_BUMP();
-	vtartl_combo(s->h, &s->p);
+	TRACE_FROM(10 * s->cycle);
+	s->p.clk = 0;
+	vtartl_eval(s->h, &s->p, 0);
 }
 
+/* The rising edge (cycle() has just passed the inputs through combo). */
 static void eval_cycle(vta_rtlsim_t *s)
 {
 	TRACE_TIME(10 * s->cycle + 5);
 	s->p.clk = 1;
-	vtartl_seq(s->h, &s->p);
-	TRACE_TIME(10 * s->cycle + 10);
-	s->p.clk = 0;
-	vtartl_seq(s->h, &s->p);
+	vtartl_eval(s->h, &s->p, 1);
 	s->cycle++;
 }
 
