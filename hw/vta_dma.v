@@ -114,15 +114,24 @@ module vta_dma #(
   assign m_axi_awprot  = 3'b000;
 
   // Beats of the next burst: at most MaxBurst, never across a 4 KiB line.
+  // an address above this in its 4 KiB line leaves fewer than MaxBurst beats
+  localparam [12:0] LineShort = 13'd4096 - MaxBurst[12:0] * (13'd1 << LogBusBytes);
   function [LenW-1:0] burst_beats;
     input [AddrWidth-1:0] addr;
     input [BeatWidth-1:0] left;
     reg   [12:0] to_line;
+    reg          line_short, left_short;
     begin
       to_line = (13'd4096 - {1'b0, addr[11:0]}) >> LogBusBytes;
-      burst_beats = MaxBurst[LenW-1:0];
-      if (to_line < {{(13-LenW){1'b0}}, burst_beats}) burst_beats = to_line[LenW-1:0];
-      if (left < {{(BeatWidth-LenW){1'b0}}, burst_beats}) burst_beats = left[LenW-1:0];
+      // the three-way minimum as side-by-side comparisons (make timing):
+      // the line ends within MaxBurst beats (a comparison with a constant),
+      // and the beats left are fewer than both
+      line_short = ({1'b0, addr[11:0]} > LineShort);
+      left_short = (left < {{(BeatWidth-LenW){1'b0}}, MaxBurst[LenW-1:0]}) &&
+                   (left < {{(BeatWidth-13){1'b0}}, to_line});
+      if (left_short) burst_beats = left[LenW-1:0];
+      else if (line_short) burst_beats = to_line[LenW-1:0];
+      else burst_beats = MaxBurst[LenW-1:0];
     end
   endfunction
 
@@ -256,6 +265,8 @@ module vta_dma #(
   wire [LenW-1:0]      blen  = rf_head[AddrWidth +: LenW];
   wire [AddrWidth-1:0] baddr = rf_head[0 +: AddrWidth];
   reg  [LenW-1:0]      bbeat_q;   // beats of the head burst delivered so far
+  reg  [LenW-1:0]      bnext_q;   // bbeat_q + 1 (compared with the burst's length: no
+                                  // subtraction in front of the FIFO's pop, make timing)
   genvar gi;
   generate
     for (gi = 0; gi < NumRd; gi = gi + 1) begin : gen_rd_valid
@@ -263,7 +274,7 @@ module vta_dma #(
     end
   endgenerate
   wire r_out = sk0v_q && rf_valid && (rd_ready_i[owner] || hold_i);
-  assign rf_pop    = r_out && (bbeat_q == blen - 1'b1);
+  assign rf_pop    = r_out && (bnext_q == blen);
   wire [LogRdOut+1:0] rd_n_next = rd_n_q + {{(LogRdOut+1){1'b0}}, rf_push} -
                                   {{(LogRdOut+1){1'b0}}, rf_pop};
   always @(posedge clk_i) begin
@@ -283,6 +294,7 @@ module vta_dma #(
       sk0v_q  <= 1'b0;
       sk1v_q  <= 1'b0;
       bbeat_q <= 0;
+      bnext_q <= 1;
     end else begin
       if (r_out) begin
         if (sk1v_q) begin
@@ -293,7 +305,8 @@ module vta_dma #(
         end else begin
           sk0v_q <= 1'b0;
         end
-        bbeat_q <= rf_pop ? {LenW{1'b0}} : bbeat_q + 1'b1;
+        bbeat_q <= rf_pop ? {LenW{1'b0}} : bnext_q;
+        bnext_q <= rf_pop ? {{(LenW-1){1'b0}}, 1'b1} : bnext_q + 1'b1;
       end else if (r_in) begin
         if (!sk0v_q) begin
           sk0_q  <= {m_axi_rresp[1], m_axi_rdata};
@@ -316,7 +329,7 @@ module vta_dma #(
   assign wr_req_ready_o = !wact_q && !hold_i;
   reg [LogWrOut+1:0]  wout_q;     // bursts issued whose B has not arrived
   reg [LogWrOut+1:0]  wopen_q;    // bursts whose AW was accepted and whose data is not all sent
-  reg [LenW-1:0]      wbeat_q;    // beats of the oldest open burst sent so far
+  reg [LenW-1:0]      wbeat_q;    // beats of the oldest open burst sent so far, plus one
 
   // the next burst, registered as for the reads (valid in wok_q)
   reg             wok_q, wlast_q;
@@ -349,10 +362,13 @@ module vta_dma #(
   wire w_open   = (wopen_q != 0) && wf_valid;
   wire use_fill = hold_i && (wfill_q || !wr_valid_i);
   assign m_axi_wvalid = w_open && (wr_valid_i || use_fill);
-  assign wr_ready_o   = m_axi_wready && w_open && !use_fill;
+  // the store's beat is taken unless a filler beat is on the bus; without
+  // wr_valid_i (the store looks at ready only with its valid), so no path
+  // runs from the store through the DMA back into the store (make timing)
+  assign wr_ready_o   = m_axi_wready && w_open && !(hold_i && wfill_q);
   assign m_axi_wdata  = use_fill ? {BusBits{1'b0}} : wr_data_i;
   assign m_axi_wstrb  = use_fill ? {(BusBits/8){1'b0}} : wr_strb_i;
-  assign m_axi_wlast  = (wbeat_q == wf_head - 1'b1);
+  assign m_axi_wlast  = (wbeat_q == wf_head);   // counted from 1: no subtraction (make timing)
   assign m_axi_bready = 1'b1;
   assign wr_idle_o    = !wact_q && (wout_q == 0);
 
@@ -363,7 +379,7 @@ module vta_dma #(
       m_axi_awvalid <= 1'b0;
       wout_q        <= 0;
       wopen_q       <= 0;
-      wbeat_q       <= 0;
+      wbeat_q       <= 1;
       wfill_q       <= 1'b0;
     end else begin
       wfill_q <= use_fill && m_axi_wvalid && !m_axi_wready;
@@ -393,7 +409,7 @@ module vta_dma #(
       wout_q  <= wout_q + {{(LogWrOut+1){1'b0}}, w_issue} - {{(LogWrOut+1){1'b0}}, b_in};
       wopen_q <= wopen_q + {{(LogWrOut+1){1'b0}}, m_axi_awvalid && m_axi_awready} -
                  {{(LogWrOut+1){1'b0}}, w_end};
-      if (w_hs) wbeat_q <= m_axi_wlast ? {LenW{1'b0}} : wbeat_q + 1'b1;
+      if (w_hs) wbeat_q <= m_axi_wlast ? {{(LenW-1){1'b0}}, 1'b1} : wbeat_q + 1'b1;
     end
   end
 

@@ -120,6 +120,8 @@ module vta_load2d #(
   reg        data_q;       // state_q == SData, registered (it gates the beat handshake)
   reg        pad_q;        // a pad phase (STop, SLeft, SRight, SBottom), registered
   reg        cnt_nz_q;     // cnt_q != 0, registered (pad writes zero the element register)
+  reg        cnt_one_q;    // cnt_q == 1, registered (it selects the next phase)
+  reg        active_q;     // state_q != SIdle, a copy of few loads for busy_o
   reg [31:0] p_q;          // next SRAM row
   reg [31:0] cnt_q;        // zero rows/elements left in a pad phase, elements left in SData
   reg [15:0] row_left_q;   // DRAM rows left (including the current one)
@@ -128,7 +130,9 @@ module vta_load2d #(
   reg [31:0] seg_n_q;      // elements per request
   reg [31:0] seg_left_q;   // elements left in the current request's data
   reg        seg_nz_q;     // seg_left_q != 0, registered
+  reg        seg_one_q;    // seg_left_q == 1, registered (it releases a narrow beat)
   reg        seg_n_nz_q;   // seg_n_q != 0
+  reg        seg_n_one_q;  // seg_n_q == 1
   reg [31:0] bot_q;        // zero elements of the bottom pad
   reg [15:0] xsize_q;
   reg        merge_q;
@@ -142,12 +146,14 @@ module vta_load2d #(
   reg [LogBusBytes-1:0] row_off_q; // narrow: byte offset of the current row's first element
   reg                   first_q;   // still on the first DRAM row
   reg [BidxW-1:0]       bidx_q;    // wide: beat within the element
-  assign busy_o = (state_q != SIdle) || nx_valid_q || req_busy;
+  reg                   eend_q;    // bidx_q == blast_q: the next beat ends an element
+                                   // (always for narrow elements: blast_q and bidx_q are 0)
+  assign busy_o = active_q || nx_valid_q || req_busy;
   wire take = (state_q == SIdle) && decoded && (nx_skip_q || nx_rq_q || rq_go);
 
   wire [LogBusBytes:0] off_next = {1'b0, off_q} + ebytes_q;
   wire [LogBusBytes-1:0] row_off_next = row_off_q + soff_q;
-  wire seg_last = (seg_left_q == 1);
+  wire seg_last = seg_one_q;
   // a narrow beat is released with its last element, or with the last of its request
   assign dma_ready_o = data_q && seg_nz_q &&
                        (!narrow_q || off_next[LogBusBytes] || seg_last);
@@ -181,6 +187,7 @@ module vta_load2d #(
         pad_q   <= 1'b1;
         cnt_q   <= {28'd0, xp1_q};
         cnt_nz_q <= (xp1_q != 0);
+        cnt_one_q <= (xp1_q == 1);
       end else begin
         goto_next_row;
       end
@@ -204,8 +211,10 @@ module vta_load2d #(
           pad_q   <= 1'b1;
           cnt_q   <= bot_q;
           cnt_nz_q <= 1'b1;   // yp1_q != 0 and W >= x_size > 0
+          cnt_one_q <= (bot_q == 1);
         end else begin
           state_q <= SIdle;
+          active_q <= 1'b0;
           data_q  <= 1'b0;
           pad_q   <= 1'b0;
           done_o  <= 1'b1;
@@ -224,6 +233,7 @@ module vta_load2d #(
         pad_q   <= 1'b1;
         cnt_q   <= {28'd0, xp0_q};
         cnt_nz_q <= (xp0_q != 0);
+        cnt_one_q <= (xp0_q == 1);
       end else begin
         goto_data(adv);
       end
@@ -240,9 +250,11 @@ module vta_load2d #(
       pad_q   <= 1'b0;
       cnt_q   <= {16'd0, xsize_q};
       cnt_nz_q <= (xsize_q != 0);
+      cnt_one_q <= (xsize_q == 1);
       if (!merge_q || (first_q && !adv)) begin
         seg_left_q <= seg_n_q;
         seg_nz_q   <= seg_n_nz_q;
+        seg_one_q  <= seg_n_one_q;
         off_q      <= adv ? row_off_next : row_off_q;
       end
     end
@@ -252,6 +264,7 @@ module vta_load2d #(
   always @(posedge clk_i) begin
     if (rst_i) begin
       state_q         <= SIdle;
+      active_q        <= 1'b0;
       data_q          <= 1'b0;
       pad_q           <= 1'b0;
       err_range_o     <= 1'b0;
@@ -348,14 +361,19 @@ module vta_load2d #(
             seg_n_q    <= nx_seg_q;
             seg_left_q <= 0;
             seg_nz_q   <= 1'b0;
+            seg_one_q  <= 1'b0;
             seg_n_nz_q <= (nx_seg_q != 0);
+            seg_n_one_q <= (nx_seg_q == 1);
             bidx_q     <= 0;
+            eend_q     <= (nx_blast_q == 0);
             bot_q      <= nx_bot_q;
             state_q    <= STop;
+            active_q   <= 1'b1;
             data_q     <= 1'b0;
             pad_q   <= 1'b1;
             cnt_q      <= nx_top_q;
             cnt_nz_q   <= (nx_top_q != 0);
+            cnt_one_q  <= (nx_top_q == 1);
           end
         end
         STop: if (cnt_nz_q) begin
@@ -363,7 +381,8 @@ module vta_load2d #(
           wr_idx_o  <= p_q;
           p_q       <= p_q + 1;
           cnt_q     <= cnt_q - 1;
-          cnt_nz_q  <= (cnt_q != 1);
+          cnt_nz_q  <= !cnt_one_q;
+          cnt_one_q <= (cnt_q == 2);
         end else if (has_rows_q) begin
           goto_row_start(1'b0);
         end else begin
@@ -374,45 +393,45 @@ module vta_load2d #(
           wr_idx_o  <= p_q;
           p_q       <= p_q + 1;
           cnt_q     <= cnt_q - 1;
-          cnt_nz_q  <= (cnt_q != 1);
+          cnt_nz_q  <= !cnt_one_q;
+          cnt_one_q <= (cnt_q == 2);
         end else begin
           goto_data(1'b0);
         end
         SData: begin
+          // the beat on the DMA port into its slice of the element, in every
+          // cycle of the phase: the last write before the beat index moves on
+          // is the beat's own, and the element is written out (wr_en_o) the
+          // cycle after its last beat, before the slice can change again. So
+          // the enables of the element register's thousands of flip-flops
+          // depend only on the phase and the beat index, not on the DMA's
+          // valid (make timing). A narrow element (bidx_q is 0) is cut out of
+          // the beat. The bits above a narrow element are never read (every
+          // user takes the element's width, below LowW), so they are not cleared
+          for (j = 0; j < MaxBeats; j = j + 1)
+            if ({{(32-BidxW){1'b0}}, bidx_q} == j)
+              wr_data_o[j*LowW +: LowW] <= (j == 0 && narrow_q) ? narrow_elem[LowW-1:0]
+                                                               : dma_data_i[LowW-1:0];
           if (beat_in) begin
             if (dma_err_i) err_dram_o <= 1'b1;
-            if (narrow_q) begin
+            if (narrow_q) off_q <= off_next[LogBusBytes-1:0];
+            if (eend_q) begin
+              bidx_q     <= 0;
+              eend_q     <= (blast_q == 0);
               wr_en_o    <= 1'b1;
               elem_o     <= 1'b1;
               wr_idx_o   <= p_q;
-              // the bits above a narrow element are never read (every user takes
-              // the element's width, below LowW), so they are not cleared: that
-              // would put the beat handshake on all of the register's reset pins
-              wr_data_o[LowW-1:0] <= narrow_elem[LowW-1:0];
               p_q        <= p_q + 1;
-              off_q      <= off_next[LogBusBytes-1:0];
               seg_left_q <= seg_left_q - 1;
               seg_nz_q   <= !seg_last;
+              seg_one_q  <= (seg_left_q == 2);
               cnt_q      <= cnt_q - 1;
-              cnt_nz_q   <= (cnt_q != 1);
-              if (cnt_q == 1) goto_after_data;
+              cnt_nz_q   <= !cnt_one_q;
+              cnt_one_q  <= (cnt_q == 2);
+              if (cnt_one_q) goto_after_data;
             end else begin
-              for (j = 0; j < MaxBeats; j = j + 1)
-                if ({{(32-BidxW){1'b0}}, bidx_q} == j) wr_data_o[j*LowW +: LowW] <= dma_data_i[LowW-1:0];
-              if ({{(16-BidxW){1'b0}}, bidx_q} == blast_q) begin
-                bidx_q     <= 0;
-                wr_en_o    <= 1'b1;
-                elem_o     <= 1'b1;
-                wr_idx_o   <= p_q;
-                p_q        <= p_q + 1;
-                seg_left_q <= seg_left_q - 1;
-                seg_nz_q   <= !seg_last;
-                cnt_q      <= cnt_q - 1;
-                cnt_nz_q   <= (cnt_q != 1);
-                if (cnt_q == 1) goto_after_data;
-              end else begin
-                bidx_q <= bidx_q + 1'b1;
-              end
+              bidx_q <= bidx_q + 1'b1;
+              eend_q <= ({{(16-BidxW){1'b0}}, bidx_q} + 16'd1 == blast_q);
             end
           end
         end
@@ -421,7 +440,8 @@ module vta_load2d #(
           wr_idx_o  <= p_q;
           p_q       <= p_q + 1;
           cnt_q     <= cnt_q - 1;
-          cnt_nz_q  <= (cnt_q != 1);
+          cnt_nz_q  <= !cnt_one_q;
+          cnt_one_q <= (cnt_q == 2);
         end else begin
           goto_next_row;
         end
@@ -430,15 +450,18 @@ module vta_load2d #(
           wr_idx_o  <= p_q;
           p_q       <= p_q + 1;
           cnt_q     <= cnt_q - 1;
-          cnt_nz_q  <= (cnt_q != 1);
+          cnt_nz_q  <= !cnt_one_q;
+          cnt_one_q <= (cnt_q == 2);
         end else begin
           state_q <= SIdle;
+          active_q <= 1'b0;
           data_q  <= 1'b0;
           pad_q   <= 1'b0;
           done_o  <= 1'b1;
         end
         default: begin
           state_q <= SIdle;
+          active_q <= 1'b0;
           data_q  <= 1'b0;
           pad_q   <= 1'b0;
         end

@@ -51,12 +51,17 @@ module vta_rowreq #(
       left_q      <= 0;
       more_q      <= 1'b0;
     end else begin
-      if (start_i && !busy_o) begin
+      // the request's quantities follow the inputs while idle (they are read
+      // only while busy), so only left_q and more_q wait for the start: the
+      // start then enables few flip-flops (make timing)
+      if (!busy_o) begin
         addr_q   <= addr_i;
         step_q   <= step_i;
         bpm_q    <= bytes_i + {{(48-LogBusBytes){1'b0}}, {LogBusBytes{1'b1}}};
         wbeats_q <= wbeats[BeatWidth-1:0];
         narrow_q <= narrow_i;
+      end
+      if (start_i && !busy_o) begin
         left_q   <= count_i;
         more_q   <= (count_i != 0);
       end else if (req_valid_o) begin

@@ -131,6 +131,7 @@ module vta_store #(
   // ---------------------------------------------------------------- data side
   reg  [31:0] src_q;       // next OUT row to read
   reg  [31:0] rd_left_q;   // OUT rows still to read
+  reg         rd_nz_q;     // rd_left_q != 0, registered (it gates the SRAM read)
   reg         nxt_valid_q; // the SRAM output register holds an unsent element
   reg  [31:0] seg_left_q;  // elements of the current request still to send (0: a new one starts)
   wire        beat_ok = dma_valid_o && dma_ready_i;
@@ -150,7 +151,7 @@ module vta_store #(
   wire free    = Narrow ? (!ob_valid_q || beat_ok)
                         : ((sh_beats_q == 0) || (beat_ok && sh_beats_q == 1));
   wire consume = (state_q == SRun) && nxt_valid_q && free;
-  assign out_rd_en_o   = (state_q == SRun) && (rd_left_q != 0) && (!nxt_valid_q || consume);
+  assign out_rd_en_o   = (state_q == SRun) && rd_nz_q && (!nxt_valid_q || consume);
   assign out_rd_addr_o = src_q[LogOut-1:0];
   assign elem_o        = consume;
 
@@ -171,7 +172,7 @@ module vta_store #(
   assign dma_data_o  = Narrow ? ob_q : wide_beat;
   assign dma_strb_o  = Narrow ? ob_strb_q : {BusBytes{1'b1}};
 
-  wire sent_all = (rd_left_q == 0) && !nxt_valid_q && (Narrow ? !ob_valid_q : (sh_beats_q == 0));
+  wire sent_all = !rd_nz_q && !nxt_valid_q && (Narrow ? !ob_valid_q : (sh_beats_q == 0));
   wire done     = (state_q == SRun) && sent_all && !req_busy;
   assign progress_o = beat_ok || out_rd_en_o || insn_pop_o || push_go || done;
 
@@ -186,6 +187,7 @@ module vta_store #(
       ob_valid_q      <= 1'b0;
       ob_strb_q       <= 0;
       rd_left_q       <= 0;
+      rd_nz_q         <= 1'b0;
     end else begin
       err_illegal_o <= 1'b0;
       err_range_o   <= 1'b0;
@@ -204,6 +206,15 @@ module vta_store #(
         SChk: if (flush_i) state_q <= SIdle;
         else begin
           bad_q   <= ({16'd0, f_sram} + elems_q > (32'd1 << LogOut)) && (f_xsize != 0);
+          // the data side's registers, used only from SRun on: loaded here, so
+          // the token handshake below enables only the state (make timing)
+          seg_n_q    <= f_seg;
+          seg_left_q <= 0;
+          stride_q   <= f_xstr;
+          src_q      <= {16'd0, f_sram};
+          rd_left_q  <= (f_xsize == 0) ? 32'd0 : elems_q;
+          rd_nz_q    <= (f_xsize != 0) && (elems_q != 0);
+          seg_off_q  <= addr_q[LogBusBytes-1:0];
           state_q <= STok;
         end
         STok: if (flush_i) state_q <= SIdle;
@@ -213,12 +224,6 @@ module vta_store #(
             err_range_o <= 1'b1;   // the golden model checks before it writes anything
             state_q     <= SIdle;
           end else begin
-            seg_n_q    <= f_seg;
-            seg_left_q <= 0;
-            stride_q   <= f_xstr;
-            src_q      <= {16'd0, f_sram};
-            rd_left_q  <= (f_xsize == 0) ? 32'd0 : elems_q;
-            seg_off_q  <= addr_q[LogBusBytes-1:0];
             state_q    <= (f_xsize != 0 && f_ysize != 0) ? SRun : SPush;
           end
         end
@@ -232,6 +237,7 @@ module vta_store #(
       if (out_rd_en_o) begin
         src_q     <= src_q + 1;
         rd_left_q <= rd_left_q - 1;
+        rd_nz_q   <= (rd_left_q != 1);
       end
       if (out_rd_en_o) nxt_valid_q <= 1'b1;
       else if (consume) nxt_valid_q <= 1'b0;
