@@ -151,7 +151,6 @@ module vta_load2d #(
   assign busy_o = active_q || nx_valid_q || req_busy;
   wire take = (state_q == SIdle) && decoded && (nx_skip_q || nx_rq_q || rq_go);
 
-  wire [LogBusBytes:0] off_next = {1'b0, off_q} + ebytes_q;
   wire [LogBusBytes-1:0] row_off_next = row_off_q + soff_q;
   wire seg_last = seg_one_q;
   // a narrow beat is released with its last element, or with the last of its request
@@ -159,24 +158,43 @@ module vta_load2d #(
                        (!narrow_q || off_next[LogBusBytes] || seg_last);
   wire beat_in = data_q && seg_nz_q && dma_valid_i;
 
-  // element cut out of a beat (narrow): the bytes from off_q, zero above the element
-  wire [BusBits-1:0] shifted = dma_data_i >> {off_q, 3'b000};
-  wire [BusBits-1:0] narrow_elem = shifted & emask_q;
-
-  // decode of the fields (stage 1)
-  wire [AddrWidth-1:0] d_eoff   = {{(AddrWidth-32){1'b0}}, nx_dram_q} << nx_log_e_q;
-  wire [LogBusBytes:0] d_ebytes = {{LogBusBytes{1'b0}}, 1'b1} << nx_log_e_q;
-  wire [BusBits-1:0]   d_emask  = ~({BusBits{1'b1}} << {d_ebytes, 3'b000});
+  // The decode and the narrow cut are functions called in the clocked block
+  // where their results are stored: the same logic, but the Verilated model
+  // computes them only in the cycles that use them (docs/rtl.md, Simulation speed).
+  // element cut out of a beat (narrow): the bytes from off, zero above the element
+  function [LowW-1:0] cut_elem;
+    input [BusBits-1:0] data;
+    input [LogBusBytes-1:0] off;
+    input [BusBits-1:0] mask;
+    reg   [BusBits-1:0] t;
+    begin
+      t = (data >> {off, 3'b000}) & mask;
+      cut_elem = t[LowW-1:0];
+    end
+  endfunction
+  // stage 1: element bytes (narrow), the bits of an element in a beat
+  function [LogBusBytes:0] ebytes_of;
+    input [3:0] log_e;
+    ebytes_of = {{LogBusBytes{1'b0}}, 1'b1} << log_e;
+  endfunction
+  function [BusBits-1:0] emask_of;
+    input [3:0] log_e;
+    emask_of = ~({BusBits{1'b1}} << {ebytes_of(log_e), 3'b000});
+  endfunction
   // beats of an element less one: bit i set when the element has more than 2^i
   // beats (one comparison with a constant per bit, no subtract-and-shift)
-  reg  [15:0]          d_blast;
-  integer bi;
-  always @* begin
-    for (bi = 0; bi < 16; bi = bi + 1) d_blast[bi] = ({28'd0, nx_log_e_q} > LogBusBytes + bi);
-  end
-  wire [AddrWidth-1:0] d_sbytes = {{(AddrWidth-16){1'b0}}, nx_xstr_q} << nx_log_e_q;
-  // stage 2
-  wire [47:0]          d_bytes  = {16'd0, nx_seg_q} << nx_log_e_q;
+  function [15:0] blast_of;
+    input [3:0] log_e;
+    integer bi;
+    for (bi = 0; bi < 16; bi = bi + 1) blast_of[bi] = ({28'd0, log_e} > LogBusBytes + bi);
+  endfunction
+  // stage 1: byte offset of the first element, and the stride in bytes
+  function [AddrWidth-1:0] ebyte_addr;
+    input [31:0] elems;
+    input [3:0] log_e;
+    ebyte_addr = {{(AddrWidth-32){1'b0}}, elems} << log_e;
+  endfunction
+  wire [LogBusBytes:0] off_next = {1'b0, off_q} + ebytes_q;
 
   // next phase after a row's data (or its absence)
   task goto_after_data;
@@ -314,20 +332,20 @@ module vta_load2d #(
         nx_seg_q    <= nx_merge_q ? {16'd0, nx_ysize_q} * {16'd0, nx_xsize_q} : {16'd0, nx_xsize_q};
         nx_top_q    <= {28'd0, nx_yp0_q} * {15'd0, nx_width_q};
         nx_bot_q    <= {28'd0, nx_yp1_q} * {15'd0, nx_width_q};
-        nx_eoff_q   <= d_eoff;
+        nx_eoff_q   <= ebyte_addr(nx_dram_q, nx_log_e_q);
         nx_narrow_q <= (nx_log_e_q < LogBusBytes);
-        nx_ebytes_q <= d_ebytes;
-        nx_emask_q  <= d_emask;
-        nx_blast_q  <= d_blast;
-        nx_step_q   <= d_sbytes;
-        nx_soff_q   <= d_sbytes[LogBusBytes-1:0];
+        nx_ebytes_q <= ebytes_of(nx_log_e_q);
+        nx_emask_q  <= emask_of(nx_log_e_q);
+        nx_blast_q  <= blast_of(nx_log_e_q);
+        nx_step_q   <= ebyte_addr({16'd0, nx_xstr_q}, nx_log_e_q);
+        nx_soff_q   <= nx_xstr_q[LogBusBytes-1:0] << nx_log_e_q;
       end
       if (nx_valid_q && nx_stage_q == 2'd2) begin
         nx_stage_q <= 2'd3;
         nx_skip_q  <= nx_zero_q || nx_lim_q[48] || (nx_block_q > nx_lim_q[47:0]);
         if (!nx_zero_q && (nx_lim_q[48] || (nx_block_q > nx_lim_q[47:0]))) err_range_o <= 1'b1;
         nx_addr_q  <= nx_base_q + nx_eoff_q;
-        nx_bytes_q <= d_bytes;
+        nx_bytes_q <= {16'd0, nx_seg_q} << nx_log_e_q;
         nx_count_q <= (nx_ysize_q == 0 || nx_zero_q) ? 32'd0 : nx_merge_q ? 32'd1 : {16'd0, nx_ysize_q};
       end
       if (rq_go) nx_rq_q <= 1'b1;
@@ -410,8 +428,9 @@ module vta_load2d #(
           // user takes the element's width, below LowW), so they are not cleared
           for (j = 0; j < MaxBeats; j = j + 1)
             if ({{(32-BidxW){1'b0}}, bidx_q} == j)
-              wr_data_o[j*LowW +: LowW] <= (j == 0 && narrow_q) ? narrow_elem[LowW-1:0]
-                                                               : dma_data_i[LowW-1:0];
+              wr_data_o[j*LowW +: LowW] <= (j == 0 && narrow_q)
+                                           ? cut_elem(dma_data_i, off_q, emask_q)
+                                           : dma_data_i[LowW-1:0];
           if (beat_in) begin
             if (dma_err_i) err_dram_o <= 1'b1;
             if (narrow_q) off_q <= off_next[LogBusBytes-1:0];
@@ -468,6 +487,5 @@ module vta_load2d #(
       endcase
     end
   end
-  wire unused_ok = ^narrow_elem;
 endmodule
 `resetall

@@ -41,8 +41,18 @@ module vta_rowreq #(
   assign busy_o = more_q || req_valid_o;
 
   wire [AddrWidth-1:0] bus_mask = {{(AddrWidth-LogBusBytes){1'b0}}, {LogBusBytes{1'b1}}};
-  // narrow: from the beat of the first byte to the beat of the last
-  wire [47:0] nbeats = ({{(48-LogBusBytes){1'b0}}, addr_q[LogBusBytes-1:0]} + bpm_q) >> LogBusBytes;
+  // narrow: from the beat of the first byte to the beat of the last. A
+  // function called where a request is made: the Verilated model computes it
+  // only then (docs/rtl.md, Simulation speed)
+  function [BeatWidth-1:0] nbeats;
+    input [LogBusBytes-1:0] off;
+    input [47:0] bpm;
+    reg   [47:0] t;
+    begin
+      t = ({{(48-LogBusBytes){1'b0}}, off} + bpm) >> LogBusBytes;
+      nbeats = t[BeatWidth-1:0];
+    end
+  endfunction
   wire [47:0] wbeats = bytes_i >> LogBusBytes;
 
   always @(posedge clk_i) begin
@@ -74,11 +84,11 @@ module vta_rowreq #(
       end else if (more_q) begin
         req_valid_o <= 1'b1;
         req_addr_o  <= narrow_q ? (addr_q & ~bus_mask) : addr_q;
-        req_beats_o <= narrow_q ? nbeats[BeatWidth-1:0] : wbeats_q;
+        req_beats_o <= narrow_q ? nbeats(addr_q[LogBusBytes-1:0], bpm_q) : wbeats_q;
       end
     end
   end
 
-  wire unused_ok = ^{nbeats[47:BeatWidth], wbeats[47:BeatWidth]};
+  wire unused_ok = ^wbeats[47:BeatWidth];
 endmodule
 `resetall
