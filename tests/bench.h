@@ -40,10 +40,16 @@ static inline const char *bench_root(void)
 	return r && *r ? r : ".";
 }
 
-/* out = the path of rel under ../shared (models/..., data/..., images/...). */
+/* out = the path of rel under ../shared (models/..., data/..., images/...).
+ * A path longer than out would open another file: the bench stops instead. */
 static inline void bench_shared_path(char *out, size_t n, const char *rel)
 {
-	snprintf(out, n, "%s/../shared/%s", bench_root(), rel);
+	int len = snprintf(out, n, "%s/../shared/%s", bench_root(), rel);
+	if (len < 0 || (size_t)len >= n) {
+		fprintf(stderr, "bench: the path of %s under $VTA_ROOT=%s is longer than %zu bytes\n", rel,
+			bench_root(), n - 1);
+		exit(2);
+	}
 }
 
 /* Index of the largest of v[0..n) (the first of equals): a top-1 label. */

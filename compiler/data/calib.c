@@ -95,13 +95,15 @@ static int from_folder(vc_module *m, const char *dir, const vc_type *t, int coun
 		return -1;
 	}
 	char **names = NULL;
-	int k = 0, cap = 0, rc = -1;
+	int k = 0, cap = 0, rc = -1, oom = 0;
 	for (struct dirent *de; (de = readdir(dp));) {
 		if (de->d_name[0] == '.')
 			continue;
 		char *p = malloc(strlen(dir) + strlen(de->d_name) + 2);
-		if (!p)
+		if (!p) {
+			oom = 1;
 			break;
+		}
 		sprintf(p, "%s/%s", dir, de->d_name);
 		if (!is_image(p)) {
 			free(p);
@@ -112,6 +114,7 @@ static int from_folder(vc_module *m, const char *dir, const vc_type *t, int coun
 			char **nn = realloc(names, (size_t)cap * sizeof *nn);
 			if (!nn) {
 				free(p);
+				oom = 1;
 				break;
 			}
 			names = nn;
@@ -119,6 +122,11 @@ static int from_folder(vc_module *m, const char *dir, const vc_type *t, int coun
 		names[k++] = p;
 	}
 	closedir(dp);
+	/* a partial list would calibrate on fewer images than asked, silently */
+	if (oom) {
+		snprintf(err, n, "%s: out of memory listing the folder's images", dir);
+		goto done;
+	}
 	if (k == 0) {
 		snprintf(err, n, "%s: no image stb_image reads in the folder", dir);
 		goto done;
