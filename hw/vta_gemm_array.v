@@ -118,6 +118,17 @@ module vta_gemm_array (
     else v_q <= {v_q[1:0], en_i};
   end
 
+  // cycle 0: the operand rows as they come (the DSP A/D/B registers; whole
+  // rows, so the simulator copies words instead of assembling fields)
+  reg [`VTA_INP_MATRIX_WIDTH-1:0] inp_q;
+  reg [`VTA_WGT_MATRIX_WIDTH-1:0] wgt_q;
+  always @(posedge clk_i) begin
+    if (en_i) begin
+      inp_q <= inp_i;
+      wgt_q <= wgt_i;
+    end
+  end
+
   genvar gb, gj, gc;
   generate
     for (gb = 0; gb < Batch; gb = gb + 1) begin : gen_b
@@ -125,22 +136,16 @@ module vta_gemm_array (
         // lanes 2j and 2j+1 (an odd last lane multiplies by w1 = 0)
         localparam HasW1 = (2*gj + 1 < BlkOut);
         localparam L1 = HasW1 ? 2*gj + 1 : 2*gj;  // a valid index either way
-        // one 32-bit slot per multiplier: {x, w1, w0} operands, then the product
-        // (the simulator moves machine words; synthesis drops the unused bits)
-        reg [BlkIn*32-1:0] op_q;
+        // one 32-bit slot per product (the simulator moves machine words)
         reg [BlkIn*32-1:0] p_q;   // the DSP P registers
         integer k;
         always @(posedge clk_i) begin
-          if (en_i)
-            for (k = 0; k < BlkIn; k = k + 1)
-              op_q[k*32 +: InpW+2*WgtW] <= {inp_i[gb*RowInp + k*InpW +: InpW],
-                                           HasW1 ? wgt_i[L1*RowWgt + k*WgtW +: WgtW] : {WgtW{1'b0}},
-                                           wgt_i[(2*gj)*RowWgt + k*WgtW +: WgtW]};
           if (v_q[0])
             for (k = 0; k < BlkIn; k = k + 1)
               // x * (w1 * 2^ProdW + w0) + 2^(ProdW-1): the pre-adder forms the packed weight
-              p_q[k*32 +: 32] <= $signed(op_q[k*32 + 2*WgtW +: InpW]) *
-                                 $signed(pack_w(op_q[k*32 +: WgtW], op_q[k*32 + WgtW +: WgtW])) +
+              p_q[k*32 +: 32] <= $signed(inp_q[gb*RowInp + k*InpW +: InpW]) *
+                                 $signed(pack_w(wgt_q[(2*gj)*RowWgt + k*WgtW +: WgtW],
+                                                HasW1 ? wgt_q[L1*RowWgt + k*WgtW +: WgtW] : {WgtW{1'b0}})) +
                                  (32'sd1 <<< (ProdW - 1));
         end
         for (gc = 2*gj; gc < 2*gj + 2 && gc < BlkOut; gc = gc + 1) begin : gen_lane
@@ -150,9 +155,10 @@ module vta_gemm_array (
           always @(posedge clk_i) begin
             if (v_q[1])
               for (g = 0; g < NG; g = g + 1)
-                t1_q[g*32 +: T1W] <= sum_g(p_q[(g*G)*32 +: 32], p_q[(g*G + (G > 1 ? 1 : 0))*32 +: 32],
+                // whole slots (the top bits zero): the simulator stores words
+                t1_q[g*32 +: 32] <= {{(32-T1W){1'b0}}, sum_g(p_q[(g*G)*32 +: 32], p_q[(g*G + (G > 1 ? 1 : 0))*32 +: 32],
                                            p_q[(g*G + (G > 2 ? 2 : 0))*32 +: 32],
-                                           p_q[(g*G + (G > 3 ? 3 : 0))*32 +: 32], gc % 2 == 1);
+                                           p_q[(g*G + (G > 3 ? 3 : 0))*32 +: 32], gc % 2 == 1)};
             if (v_q[2]) dot_q <= sum_parts(t1_q);
           end
           assign dot_o[(gb*BlkOut + gc)*32 +: 32] = {{(32-DotW){dot_q[DotW-1]}}, dot_q};
