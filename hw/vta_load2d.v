@@ -354,12 +354,12 @@ module vta_load2d #(
       // flags, since it drives the reset pins of the whole element register
       if (pad_q && cnt_nz_q) wr_data_o <= 0;
       case (state_q)
-        SIdle: if (take) begin
-          nx_valid_q <= 1'b0;
-          wr_tag_o   <= nx_tag_q;
-          if (nx_skip_q) begin
-            done_o <= 1'b1;
-          end else begin
+        SIdle: begin
+          // the write side's registers follow the decoded instruction while
+          // it waits (it does not change until taken, and they are read only
+          // after the take), so the take, which waits for the request side,
+          // enables only the phase registers (make timing)
+          if (decoded) begin
             p_q        <= {16'd0, nx_sram_q};
             xp0_q      <= nx_xp0_q;
             xp1_q      <= nx_xp1_q;
@@ -385,13 +385,21 @@ module vta_load2d #(
             bidx_q     <= 0;
             eend_q     <= (nx_blast_q == 0);
             bot_q      <= nx_bot_q;
-            state_q    <= STop;
-            active_q   <= 1'b1;
-            data_q     <= 1'b0;
-            pad_q   <= 1'b1;
             cnt_q      <= nx_top_q;
             cnt_nz_q   <= (nx_top_q != 0);
             cnt_one_q  <= (nx_top_q == 1);
+          end
+          if (take) begin
+            nx_valid_q <= 1'b0;
+            wr_tag_o   <= nx_tag_q;
+            if (nx_skip_q) begin
+              done_o <= 1'b1;
+            end else begin
+              state_q  <= STop;
+              active_q <= 1'b1;
+              data_q   <= 1'b0;
+              pad_q    <= 1'b1;
+            end
           end
         end
         STop: if (cnt_nz_q) begin

@@ -23,7 +23,7 @@ module vta_rowreq #(
     input  wire [47:0]          bytes_i,     // bytes per request
     input  wire [31:0]          count_i,     // requests (0: none)
     input  wire                 narrow_i,    // elements narrower than a beat
-    output wire                 busy_o,      // requests not yet all taken
+    output wire                 busy_o,      // requests not yet all taken (a register)
     output reg                  req_valid_o,
     output reg  [AddrWidth-1:0] req_addr_o,
     output reg  [BeatWidth-1:0] req_beats_o,
@@ -38,7 +38,15 @@ module vta_rowreq #(
   reg                  narrow_q;
   reg  [31:0]          left_q;    // requests still to hand over
   reg                  more_q;    // left_q != 0, registered (it gates the caller's start)
-  assign busy_o = more_q || req_valid_o;
+  // Copies of the state with their own loads, so the caller's start logic
+  // sees a flip-flop of few loads (make timing): idle_q is !more_q and
+  // enables the ~240 registers that follow the inputs while idle; form_q is
+  // !req_valid_o and enables the request's output registers.
+  reg                  idle_q;
+  reg                  form_q;
+  // more_q is 1 whenever req_valid_o is (it clears only with the last
+  // request's handshake), so it is the whole of busy
+  assign busy_o = more_q;
 
   wire [AddrWidth-1:0] bus_mask = {{(AddrWidth-LogBusBytes){1'b0}}, {LogBusBytes{1'b1}}};
   // narrow: from the beat of the first byte to the beat of the last. A
@@ -58,33 +66,42 @@ module vta_rowreq #(
   always @(posedge clk_i) begin
     if (rst_i) begin
       req_valid_o <= 1'b0;
+      form_q      <= 1'b1;
       left_q      <= 0;
       more_q      <= 1'b0;
+      idle_q      <= 1'b1;
     end else begin
       // the request's quantities follow the inputs while idle (they are read
       // only while busy), so only left_q and more_q wait for the start: the
       // start then enables few flip-flops (make timing)
-      if (!busy_o) begin
+      if (idle_q) begin
         addr_q   <= addr_i;
         step_q   <= step_i;
         bpm_q    <= bytes_i + {{(48-LogBusBytes){1'b0}}, {LogBusBytes{1'b1}}};
         wbeats_q <= wbeats[BeatWidth-1:0];
         narrow_q <= narrow_i;
       end
-      if (start_i && !busy_o) begin
+      // the next request, formed while none is offered (read only when it is)
+      if (form_q) begin
+        req_addr_o  <= narrow_q ? (addr_q & ~bus_mask) : addr_q;
+        req_beats_o <= narrow_q ? nbeats(addr_q[LogBusBytes-1:0], bpm_q) : wbeats_q;
+      end
+      if (start_i && idle_q) begin
         left_q   <= count_i;
         more_q   <= (count_i != 0);
+        idle_q   <= (count_i == 0);
       end else if (req_valid_o) begin
         if (req_ready_i) begin
           req_valid_o <= 1'b0;
+          form_q <= 1'b1;
           addr_q <= addr_q + step_q;
           left_q <= left_q - 1;
           more_q <= (left_q != 1);
+          idle_q <= (left_q == 1);
         end
       end else if (more_q) begin
         req_valid_o <= 1'b1;
-        req_addr_o  <= narrow_q ? (addr_q & ~bus_mask) : addr_q;
-        req_beats_o <= narrow_q ? nbeats(addr_q[LogBusBytes-1:0], bpm_q) : wbeats_q;
+        form_q      <= 1'b0;
       end
     end
   end
