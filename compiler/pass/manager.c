@@ -898,8 +898,11 @@ static int run_threaded(vc_pass_event *e, int from, int to, const vc_instrument 
 	for (int i = 0; i < n; i++)
 		if (list[i].before)
 			list[i].before(list[i].ctx, e);
-	if (vc_am_prepare(e->am, m))
-		return vc_error(m, NULL, "out of memory");
+	if (vc_am_prepare(e->am, m)) { /* the before hooks ran: the failed hooks see the message */
+		e->last_run = 1;
+		return finish_run(e, list, n, vc_error(m, NULL, "out of memory preparing the analyses of kernel group %s",
+						       pm->passes[from].desc->name));
+	}
 	group_run g = {.m = m, .am = e->am, .pm = pm, .from = from, .to = to, .stop = m->n_kernels};
 	worker w[MAX_THREADS];
 	memset(w, 0, sizeof w);
