@@ -126,7 +126,6 @@ module vta_compute #(
   wire       push_prev = insn_q[`VTA_GEMM_PUSH_PREV_LSB];
   wire       push_next = insn_q[`VTA_GEMM_PUSH_NEXT_LSB];
   wire [2:0] mem_type = insn_q[`VTA_MEM_MEMORY_TYPE_LSB +: `VTA_MEM_MEMORY_TYPE_WIDTH];
-  wire [15:0] x_size  = insn_q[`VTA_MEM_X_SIZE_LSB +: `VTA_MEM_X_SIZE_WIDTH];
   wire       g_reset  = insn_q[`VTA_GEMM_RESET_LSB];
   wire [`VTA_GEMM_UOP_BGN_WIDTH-1:0] uop_bgn = insn_q[`VTA_GEMM_UOP_BGN_LSB +: `VTA_GEMM_UOP_BGN_WIDTH];
   wire [`VTA_GEMM_UOP_END_WIDTH-1:0] uop_end = insn_q[`VTA_GEMM_UOP_END_LSB +: `VTA_GEMM_UOP_END_WIDTH];
@@ -147,19 +146,50 @@ module vta_compute #(
   wire        use_imm = insn_q[`VTA_ALU_USE_IMM_LSB];
   wire [15:0] imm     = insn_q[`VTA_ALU_IMM_LSB +: `VTA_ALU_IMM_WIDTH];
 
-  wire is_load = (op == `VTA_OPCODE_LOAD);
-  wire is_gemm = (op == `VTA_OPCODE_GEMM);
   wire is_alu  = (op == `VTA_OPCODE_ALU);
-  wire is_fin  = (op == `VTA_OPCODE_FINISH);
-  wire load_ok = (mem_type == `VTA_MEM_ID_UOP) || (mem_type == `VTA_MEM_ID_ACC) ||
-                 (mem_type == `VTA_MEM_ID_ACC_8BIT);
-  wire zero_iter = (iter_out == 0) || (iter_in == 0) ||
-                   ({1'b0, uop_end} <= {2'b0, uop_bgn});
 
+  // What CTok does with the instruction (VTA-SPEC 4.5), decoded from the
+  // queue's head while idle and loaded with insn_q, so that the start of a
+  // GEMM or an ALU loop and the state after CTok depend on registers and the
+  // tokens only (no opcode decode or loop-extent comparison in that cycle).
+  wire [2:0]  nx_op   = insn_i[`VTA_GEMM_OPCODE_LSB +: `VTA_GEMM_OPCODE_WIDTH];
+  wire [2:0]  nx_aop  = insn_i[`VTA_ALU_ALU_OPCODE_LSB +: `VTA_ALU_ALU_OPCODE_WIDTH];
+  wire [2:0]  nx_mem  = insn_i[`VTA_MEM_MEMORY_TYPE_LSB +: `VTA_MEM_MEMORY_TYPE_WIDTH];
+  wire [15:0] nx_xs   = insn_i[`VTA_MEM_X_SIZE_LSB +: `VTA_MEM_X_SIZE_WIDTH];
+  wire [`VTA_GEMM_UOP_BGN_WIDTH-1:0]  nx_ubgn = insn_i[`VTA_GEMM_UOP_BGN_LSB +: `VTA_GEMM_UOP_BGN_WIDTH];
+  wire [`VTA_GEMM_UOP_END_WIDTH-1:0]  nx_uend = insn_i[`VTA_GEMM_UOP_END_LSB +: `VTA_GEMM_UOP_END_WIDTH];
+  wire [`VTA_GEMM_ITER_OUT_WIDTH-1:0] nx_io   = insn_i[`VTA_GEMM_ITER_OUT_LSB +: `VTA_GEMM_ITER_OUT_WIDTH];
+  wire [`VTA_GEMM_ITER_IN_WIDTH-1:0]  nx_ii   = insn_i[`VTA_GEMM_ITER_IN_LSB +: `VTA_GEMM_ITER_IN_WIDTH];
+  wire nx_load = (nx_op == `VTA_OPCODE_LOAD);
+  wire nx_gemm = (nx_op == `VTA_OPCODE_GEMM);
+  wire nx_alu  = (nx_op == `VTA_OPCODE_ALU);
+  wire nx_fin  = (nx_op == `VTA_OPCODE_FINISH);
+  wire nx_zero = (nx_io == 0) || (nx_ii == 0) || ({1'b0, nx_uend} <= {2'b0, nx_ubgn});
+  wire nx_ld   = nx_load && (nx_xs != 0);  // a load that moves data
+  wire nx_ldok = (nx_mem == `VTA_MEM_ID_UOP) || (nx_mem == `VTA_MEM_ID_ACC) ||
+                 (nx_mem == `VTA_MEM_ID_ACC_8BIT);
+  wire nx_aill = nx_alu && (nx_aop > `VTA_ALU_OPCODE_MUL);
+  wire nx_loop = (nx_gemm || (nx_alu && !nx_aill)) && !nx_zero;  // micro-ops run
+  reg [2:0] c_next_q;  // the state after CTok
+  reg       c_ill_q, c_rng_q, c_fin_q;  // err_illegal_o / err_range_o / finish_o then
+  reg       c_gemm_q, c_alu_q, c_isalu_q;  // the GEMM unit / ALU loop starts; an ALU instruction
+  always @(posedge clk_i) begin
+    if (state_q == CIdle) begin
+      c_next_q  <= (nx_ld && nx_ldok) ? CLoadStart : !nx_loop ? CPush : nx_gemm ? CIdle : CRun;
+      c_ill_q   <= (nx_ld && !nx_ldok) || nx_aill || !(nx_load || nx_gemm || nx_alu || nx_fin);
+      c_rng_q   <= nx_loop && ({{(32-`VTA_GEMM_UOP_END_WIDTH){1'b0}}, nx_uend} > (32'd1 << LogUop));
+      c_fin_q   <= nx_fin;
+      c_gemm_q  <= nx_gemm && !nx_zero;
+      c_alu_q   <= nx_alu && !nx_zero && !nx_aill;
+      c_isalu_q <= nx_alu;
+    end
+  end
+
+  wire ctok      = (state_q == CTok);
   wire tok_ready = run_i && !flush_i && (!pop_prev || l2g_avail_i) && (!pop_next || s2g_avail_i);
-  assign l2g_pop_o  = (state_q == CTok) && tok_ready && pop_prev;
-  assign s2g_pop_o  = (state_q == CTok) && tok_ready && pop_next;
-  assign tokwait_o  = (state_q == CTok) && !tok_ready;
+  assign l2g_pop_o  = ctok && tok_ready && pop_prev;
+  assign s2g_pop_o  = ctok && tok_ready && pop_next;
+  assign tokwait_o  = ctok && !tok_ready;
 
   // ---------------------------------------------------------------- loads
   wire                  l2d_busy, l2d_err_range, l2d_wr_en;
@@ -320,7 +350,10 @@ module vta_compute #(
   reg [`VTA_GEMM_WGT_FACTOR_OUT_WIDTH-1:0] g_fwo_q;
   reg [`VTA_GEMM_WGT_FACTOR_IN_WIDTH-1:0]  g_fwi_q;
   wire       g_idle  = (g_st_q == GIdle);
-  wire       g_start = (state_q == CTok) && tok_ready && g_idle && is_gemm && !zero_iter;
+  wire       g_start = ctok && tok_ready && g_idle && c_gemm_q;
+  // the GEMM unit takes the instruction's fields in every CTok cycle while idle
+  // (so also in g_start's cycle): only its state and its loop's gen_o wait for g_start
+  wire       g_ld    = ctok && g_idle;
   // k=0 (never waits)
   wire       g_gen_q;
   wire [`VTA_GEMM_UOP_END_WIDTH-1:0] g_u_q, g_ulast_q;
@@ -328,7 +361,7 @@ module vta_compute #(
   wire [`VTA_GEMM_ITER_OUT_WIDTH-1:0] g_o_q;
   wire [31:0] g_id_q, g_is_q, g_iw_q;
   vta_uoploop u_gloop (
-      .clk_i(clk_i), .rst_i(rst_i), .start_i(g_start), .bgn_i(uop_bgn), .end_i(uop_end),
+      .clk_i(clk_i), .rst_i(rst_i), .ld_i(g_ld), .start_i(g_start), .bgn_i(uop_bgn), .end_i(uop_end),
       .iter_out_i(iter_out), .iter_in_i(iter_in), .fd_out_i(fd_out), .fd_in_i(fd_in),
       .fs_out_i(fs_out), .fs_in_i(fs_in), .fw_out_i(fw_out), .fw_in_i(fw_in), .adv_i(g_gen_q),
       .gen_o(g_gen_q), .u_o(g_u_q), .u_last_o(g_ulast_q), .i_o(g_i_q), .o_o(g_o_q),
@@ -425,7 +458,7 @@ module vta_compute #(
       GRun: if (g_pipe_empty) g_st_q <= GPush;
       default: g_st_q <= GIdle;  // GPush: one cycle
     endcase
-    if (g_start) begin
+    if (g_ld) begin
       g_rst_q <= g_reset;
       g_pp_q <= push_prev;
       g_pn_q <= push_next;
@@ -491,11 +524,10 @@ module vta_compute #(
   wire [31:0] id_q, is_q, iw_q;  // current (outer + inner) offsets; wgt unused
   wire       hold;               // the micro-op at k=2 does not advance
   wire       s0_issue = gen_q && !hold;
-  wire       a_start = (state_q == CTok) && tok_ready && is_alu && !flush_i && !zero_iter &&
-                       !(alu_op > `VTA_ALU_OPCODE_MUL);
+  wire       a_start = ctok && tok_ready && c_alu_q;
   wire       unused_ok_a = ^{u_q, u_last_q, i_q, o_q, iw_q};  // (the top uop bit: the index wraps in the SRAM)
   vta_uoploop u_aloop (
-      .clk_i(clk_i), .rst_i(rst_i), .start_i(a_start), .bgn_i(uop_bgn), .end_i(uop_end),
+      .clk_i(clk_i), .rst_i(rst_i), .ld_i(ctok), .start_i(a_start), .bgn_i(uop_bgn), .end_i(uop_end),
       .iter_out_i(iter_out), .iter_in_i(iter_in), .fd_out_i(fd_out), .fd_in_i(fd_in),
       .fs_out_i(fs_out), .fs_in_i(fs_in), .fw_out_i(32'd0), .fw_in_i(32'd0), .adv_i(s0_issue),
       .gen_o(gen_q), .u_o(u_q), .u_last_o(u_last_q), .i_o(i_q), .o_o(o_q),
@@ -701,8 +733,8 @@ module vta_compute #(
           gsel  <= g_sel;
           gbank <= g6_a[1:0];
         end
-        if (g_start) grst <= g_reset;
-        if (state_q == CTok) begin
+        if (g_ld) grst <= g_reset;
+        if (ctok) begin
           use_i  <= use_imm;
           aop    <= alu_op;
           is_shr <= alu_op == `VTA_ALU_OPCODE_SHR;
@@ -814,8 +846,6 @@ module vta_compute #(
   // ALU instruction that may run beside it (not MUL, a legal opcode) and the
   // GEMM can raise no error any more (so the instruction the top reports an
   // error at stays the golden model's).
-  wire [2:0] nx_op  = insn_i[`VTA_GEMM_OPCODE_LSB +: `VTA_GEMM_OPCODE_WIDTH];
-  wire [2:0] nx_aop = insn_i[`VTA_ALU_ALU_OPCODE_LSB +: `VTA_ALU_ALU_OPCODE_WIDTH];
   wire nx_beside = (nx_op == `VTA_OPCODE_ALU) && (nx_aop < `VTA_ALU_OPCODE_MUL);
   assign insn_pop_o = (state_q == CIdle) && insn_valid_i && run_i && (g_idle || (g_safe_q && nx_beside));
 
@@ -844,34 +874,23 @@ module vta_compute #(
       ld_v_q        <= load_acc_wr;
 
       case (state_q)
-        CIdle: if (insn_pop_o) begin
-          insn_q  <= insn_i;
-          state_q <= CTok;
+        // the instruction register (and the c_* decode) loads the queue's head
+        // in every idle cycle: its enable is the state decode alone, not the
+        // pop decision (insn_q is read from CTok on, after a pop)
+        CIdle: begin
+          insn_q <= insn_i;
+          if (insn_pop_o) state_q <= CTok;
         end
+        // with the tokens: a load starts (CLoadStart), a GEMM goes to the GEMM
+        // unit (CIdle: it pushes the tokens), an ALU loop starts (CRun), FINISH,
+        // an illegal instruction (opcode 5-7: tokens only) or an empty loop
+        // pushes (CPush)
         CTok: if (flush_i) state_q <= CIdle;
-        else if (tok_ready && (g_idle || is_alu)) begin
-          state_q <= CPush;
-          if (is_load) begin
-            if (x_size != 0) begin
-              if (load_ok) state_q <= CLoadStart;
-              else err_illegal_o <= 1'b1;
-            end
-          end else if (is_gemm || is_alu) begin
-            if (is_alu && alu_op > `VTA_ALU_OPCODE_MUL) begin
-              err_illegal_o <= 1'b1;
-            end else if (!zero_iter) begin
-              if ({{(32-`VTA_GEMM_UOP_END_WIDTH){1'b0}}, uop_end} > (32'd1 << LogUop)) err_range_o <= 1'b1;
-              if (is_gemm) begin
-                state_q <= CIdle;  // the GEMM unit runs it (g_start) and pushes its tokens
-              end else begin
-                state_q <= CRun;  // the loop starts (a_start)
-              end
-            end
-          end else if (is_fin) begin
-            finish_o <= 1'b1;
-          end else begin
-            err_illegal_o <= 1'b1;  // opcode 5-7: tokens only
-          end
+        else if (tok_ready && (g_idle || c_isalu_q)) begin
+          state_q       <= c_next_q;
+          err_illegal_o <= c_ill_q;
+          finish_o      <= c_fin_q;
+          if (c_rng_q) err_range_o <= 1'b1;
         end
         CLoadStart: state_q <= CLoadWait;
         CLoadWait: if (!l2d_busy && !ld_v_q) state_q <= CPush;
@@ -904,7 +923,7 @@ module vta_compute #(
       end
       if (hold) r2_dep <= 1'b0;  // the micro-op ahead has moved on
       if (state_q != CRun) tag_v <= 1'b0;  // a new instruction starts uncached
-      if (state_q == CTok) begin
+      if (ctok) begin
         ctl_reg_q <= alu_reg;
         ctl_mul_q <= alu_mul;
       end

@@ -4,7 +4,11 @@
 // (iter_in) inside the outer loop (iter_out); the dst/src/wgt offsets are the
 // loop indices times their factors. One micro-op is issued in each cycle with
 // adv_i (the caller's "gen_o and not held"). Used by the GEMM unit and the ALU
-// pipeline of vta_compute.v.
+// pipeline of vta_compute.v. While the loop does not generate, ld_i (from
+// registers only) loads the fields and presets the counters in every cycle, so
+// start_i, which the caller gives only then and in a cycle with ld_i, sets
+// gen_o alone: the start decision (tokens, decode) drives one flip-flop, not
+// the clock enables of every counter.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -12,7 +16,9 @@
 module vta_uoploop (
     input  wire                                 clk_i,
     input  wire                                 rst_i,
-    // start: the loop's fields (taken in this cycle)
+    // ld_i: take the loop's fields (while not generating); start_i: generate
+    // (only while not generating and with ld_i)
+    input  wire                                 ld_i,
     input  wire                                 start_i,
     input  wire [`VTA_GEMM_UOP_BGN_WIDTH-1:0]   bgn_i,
     input  wire [`VTA_GEMM_UOP_END_WIDTH-1:0]   end_i,
@@ -47,7 +53,7 @@ module vta_uoploop (
   // The advance comes first in the text: every register is read before it
   // is written (else Verilator keeps a shadow copy of each per clock).
   always @(posedge clk_i) begin
-    if (adv_i && !start_i) begin
+    if (adv_i) begin
       if (u_o != u_last_o) begin
         u_o <= u_o + 1'b1;
       end else begin
@@ -68,8 +74,7 @@ module vta_uoploop (
           end
         end
       end
-    end else if (start_i) begin
-      gen_o    <= 1'b1;
+    end else if (ld_i && !gen_o) begin
       bgn_q    <= bgn_i;
       u_o      <= {1'b0, bgn_i};
       i_o      <= 0;
@@ -82,6 +87,7 @@ module vta_uoploop (
       od_q <= 0; os_q <= 0; ow_q <= 0;
       id_o <= 0; is_o <= 0; iw_o <= 0;
     end
+    if (start_i) gen_o <= 1'b1;
     if (rst_i) gen_o <= 1'b0;
   end
 endmodule
