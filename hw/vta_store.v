@@ -104,6 +104,12 @@ module vta_store #(
   reg  [31:0] elems_q;     // y_size * x_size
   reg         merge_q;     // x_stride == x_size: the rows are back to back, one request
   reg         bad_q;       // the block does not fit the OUT buffer
+  // the range check sram + elems > depth as elems > depth - sram, the limit
+  // computed in SDec beside the product: in SChk only a short compare follows
+  // the multiplier's output register (make timing)
+  reg         lim_neg_q;   // sram > depth: nothing fits
+  reg  [LogOut:0] lim_q;   // depth - sram, when not negative
+  wire [31:0] lim_full = (32'd1 << LogOut) - {16'd0, f_sram};
   reg  [AddrWidth-1:0] addr_q;   // DRAM byte address of the first element
 
   assign insn_pop_o = (state_q == SIdle) && insn_valid_i && run_i;
@@ -199,13 +205,16 @@ module vta_store #(
         SDec: if (flush_i) state_q <= SIdle;
         else begin
           elems_q <= {16'd0, f_ysize} * {16'd0, f_xsize};
+          lim_neg_q <= ({16'd0, f_sram} > (32'd1 << LogOut));
+          lim_q     <= lim_full[LogOut:0];
           merge_q <= (f_xstr == f_xsize);
           addr_q  <= out_base_i + ({{(AddrWidth-32){1'b0}}, f_dram} << LogOutE);
           state_q <= SChk;
         end
         SChk: if (flush_i) state_q <= SIdle;
         else begin
-          bad_q   <= ({16'd0, f_sram} + elems_q > (32'd1 << LogOut)) && (f_xsize != 0);
+          bad_q   <= (lim_neg_q || (elems_q[31:LogOut+1] != 0) || (elems_q[LogOut:0] > lim_q)) &&
+                     (f_xsize != 0);
           // the data side's registers, used only from SRun on: loaded here, so
           // the token handshake below enables only the state (make timing)
           seg_n_q    <= f_seg;
@@ -271,6 +280,6 @@ module vta_store #(
     end
   end
 
-  wire unused_ok = ^stride_bytes[AddrWidth-1:LogBusBytes];
+  wire unused_ok = ^{stride_bytes[AddrWidth-1:LogBusBytes], lim_full[31:LogOut+1]};
 endmodule
 `resetall
