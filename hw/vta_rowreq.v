@@ -41,7 +41,8 @@ module vta_rowreq #(
   // Copies of the state with their own loads, so the caller's start logic
   // sees a flip-flop of few loads (make timing): idle_q is !more_q and
   // enables the ~240 registers that follow the inputs while idle; form_q is
-  // !req_valid_o and enables the request's output registers.
+  // more_q && !req_valid_o (the next request is formed in this cycle) and
+  // enables the request's output registers.
   reg                  idle_q;
   reg                  form_q;
   // more_q is 1 whenever req_valid_o is (it clears only with the last
@@ -66,7 +67,7 @@ module vta_rowreq #(
   always @(posedge clk_i) begin
     if (rst_i) begin
       req_valid_o <= 1'b0;
-      form_q      <= 1'b1;
+      form_q      <= 1'b0;
       left_q      <= 0;
       more_q      <= 1'b0;
       idle_q      <= 1'b1;
@@ -81,27 +82,28 @@ module vta_rowreq #(
         wbeats_q <= wbeats[BeatWidth-1:0];
         narrow_q <= narrow_i;
       end
-      // the next request, formed while none is offered (read only when it is)
+      // idle_q, req_valid_o and form_q are never 1 together, so each branch
+      // depends on its own flag only (the start does not reach addr_q)
+      if (req_valid_o && req_ready_i) begin
+        req_valid_o <= 1'b0;
+        addr_q <= addr_q + step_q;
+        left_q <= left_q - 1;
+        more_q <= (left_q != 1);
+        form_q <= (left_q != 1);
+        idle_q <= (left_q == 1);
+      end else if (start_i && idle_q) begin
+        left_q   <= count_i;
+        more_q   <= (count_i != 0);
+        form_q   <= (count_i != 0);
+        idle_q   <= (count_i == 0);
+      end else if (form_q) begin
+        req_valid_o <= 1'b1;
+        form_q      <= 1'b0;
+      end
+      // the request, loaded under form_q alone (not behind the start)
       if (form_q) begin
         req_addr_o  <= narrow_q ? (addr_q & ~bus_mask) : addr_q;
         req_beats_o <= narrow_q ? nbeats(addr_q[LogBusBytes-1:0], bpm_q) : wbeats_q;
-      end
-      if (start_i && idle_q) begin
-        left_q   <= count_i;
-        more_q   <= (count_i != 0);
-        idle_q   <= (count_i == 0);
-      end else if (req_valid_o) begin
-        if (req_ready_i) begin
-          req_valid_o <= 1'b0;
-          form_q <= 1'b1;
-          addr_q <= addr_q + step_q;
-          left_q <= left_q - 1;
-          more_q <= (left_q != 1);
-          idle_q <= (left_q == 1);
-        end
-      end else if (more_q) begin
-        req_valid_o <= 1'b1;
-        form_q      <= 1'b0;
       end
     end
   end
