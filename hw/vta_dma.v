@@ -216,11 +216,11 @@ module vta_dma #(
       rok_q         <= 0;
       rr_q          <= 0;
       m_axi_arvalid <= 1'b0;
-    end else if (hold_i) begin
-      ract_q <= 0;
-      rok_q  <= 0;
-      if (m_axi_arvalid && m_axi_arready) m_axi_arvalid <= 1'b0;
     end else begin
+      // hold_i clears only the activity flags (below); issue already waits for
+      // it, and a request taken into the address registers while held is never
+      // used (its client sees no ready), so the ~400 address, count and burst
+      // registers do not have the soft reset in their enables (make timing)
       if (m_axi_arvalid && m_axi_arready) m_axi_arvalid <= 1'b0;
       if (issue) begin
         m_axi_arvalid <= 1'b1;
@@ -251,6 +251,10 @@ module vta_dma #(
           raddr_q[c*AddrWidth +: AddrWidth] <= rd_req_addr_i[c*AddrWidth +: AddrWidth];
           rleft_q[c*BeatWidth +: BeatWidth] <= rd_req_beats_i[c*BeatWidth +: BeatWidth];
         end
+      end
+      if (hold_i) begin
+        ract_q <= 0;
+        rok_q  <= 0;
       end
     end
   end
@@ -388,8 +392,9 @@ module vta_dma #(
         w_burst <= burst_beats(waddr_q, wleft_q);
         wlast_q <= burst_last(waddr_q, wleft_q);
       end
-      if (hold_i) wact_q <= 1'b0;
-      else if (wr_req_valid_i && !wact_q && wr_req_beats_i != 0) begin
+      // as for the reads: hold_i clears wact_q (at the end) but is not in the
+      // enables of the request registers
+      if (wr_req_valid_i && !wact_q && wr_req_beats_i != 0) begin
         wact_q  <= 1'b1;
         wok_q   <= 1'b0;
         waddr_q <= wr_req_addr_i;
@@ -406,6 +411,7 @@ module vta_dma #(
         wok_q         <= 1'b0;
         if (wlast_q) wact_q <= 1'b0;
       end
+      if (hold_i) wact_q <= 1'b0;
       wout_q  <= wout_q + {{(LogWrOut+1){1'b0}}, w_issue} - {{(LogWrOut+1){1'b0}}, b_in};
       wopen_q <= wopen_q + {{(LogWrOut+1){1'b0}}, m_axi_awvalid && m_axi_awready} -
                  {{(LogWrOut+1){1'b0}}, w_end};
