@@ -103,7 +103,9 @@ module vta_load2d #(
   wire req_busy;
   assign ready_o = !nx_valid_q;
   wire accept  = start_i && ready_o;
-  wire decoded = nx_valid_q && (nx_stage_q == 2'd3);
+  reg  decoded_q;   // nx_valid_q && nx_stage_q == 3, registered (it enables the write
+                    // side's copies of the instruction)
+  wire decoded = decoded_q;
   wire rq_go   = decoded && !nx_skip_q && !nx_rq_q && !req_busy;
   vta_rowreq #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_req (
       .clk_i(clk_i), .rst_i(rst_i), .start_i(rq_go), .addr_i(nx_addr_q), .step_i(nx_step_q),
@@ -293,6 +295,7 @@ module vta_load2d #(
       nx_valid_q      <= 1'b0;
       nx_rq_q         <= 1'b0;
       nx_stage_q      <= 2'd0;
+      decoded_q       <= 1'b0;
     end else begin
       err_range_o <= 1'b0;
       err_dram_o  <= 1'b0;
@@ -342,6 +345,7 @@ module vta_load2d #(
       end
       if (nx_valid_q && nx_stage_q == 2'd2) begin
         nx_stage_q <= 2'd3;
+        decoded_q  <= 1'b1;
         nx_skip_q  <= nx_zero_q || nx_lim_q[48] || (nx_block_q > nx_lim_q[47:0]);
         if (!nx_zero_q && (nx_lim_q[48] || (nx_block_q > nx_lim_q[47:0]))) err_range_o <= 1'b1;
         nx_addr_q  <= nx_base_q + nx_eoff_q;
@@ -391,6 +395,7 @@ module vta_load2d #(
           end
           if (take) begin
             nx_valid_q <= 1'b0;
+            decoded_q  <= 1'b0;
             wr_tag_o   <= nx_tag_q;
             if (nx_skip_q) begin
               done_o <= 1'b1;
