@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // First-word-fall-through synchronous FIFO on an inferred RAM (instruction
 // queues, fetch buffer). out_valid_o/out_data_o show the head; pop_i takes it.
+// HeadReg = 1 keeps the head in flip-flops instead of the RAM's read port, so
+// the head's data start no path with the block RAM's 2.2-2.5 ns clock-to-out
+// (make timing: the compute queue's opcode bits decide its own pop). The
+// visible behaviour (valid, data, count, full) is the same cycle for cycle.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
 module vta_fifo #(
     parameter Width    = 128, // bits per entry
-    parameter LogDepth = 9    // log2 of the RAM entries (one more is held in the output register)
+    parameter LogDepth = 9,   // log2 of the RAM entries (one more is held in the output register)
+    parameter HeadReg  = 0    // 1: the head in flip-flops (2 x Width more flip-flops)
 ) (
     input  wire             clk_i,
     input  wire             rst_i,
@@ -29,16 +34,6 @@ module vta_fifo #(
 
   assign full_o = (count_o == (1 << LogDepth));
 
-  vta_sram #(.Width(Width), .LogDepth(LogDepth)) u_mem (
-      .clk_i    (clk_i),
-      .wr_en_i  (do_push),
-      .wr_addr_i(wptr_q),
-      .wr_data_i(push_data_i),
-      .rd_en_i  (take),
-      .rd_addr_i(rptr_q),
-      .rd_data_o(out_data_o)
-  );
-
   always @(posedge clk_i) begin
     if (rst_i || clear_i) begin
       wptr_q      <= 0;
@@ -53,5 +48,50 @@ module vta_fifo #(
       else if (pop_i) out_valid_o <= 1'b0;
     end
   end
+
+  generate
+    if (HeadReg == 0) begin : gen_ram_head
+      // the head is the RAM's read port, loaded by take
+      vta_sram #(.Width(Width), .LogDepth(LogDepth)) u_mem (
+          .clk_i    (clk_i),
+          .wr_en_i  (do_push),
+          .wr_addr_i(wptr_q),
+          .wr_data_i(push_data_i),
+          .rd_en_i  (take),
+          .rd_addr_i(rptr_q),
+          .rd_data_o(out_data_o)
+      );
+    end else begin : gen_reg_head
+      // The read port holds the oldest RAM entry ahead of time: it reads the
+      // entry that is oldest after this cycle's take. next_ok_q says that it
+      // does (the entry was written before the read); otherwise the oldest
+      // entry was pushed in the last cycle (the RAM returns the old row for a
+      // read of the row being written) and comes from push_q. take loads the
+      // head as the RAM's read port was loaded before, with the same row.
+      reg  [Width-1:0]    head_q, push_q;
+      reg                 next_ok_q;
+      wire [Width-1:0]    next_data;
+      wire [LogDepth-1:0] rptr_next = take ? rptr_q + 1'b1 : rptr_q;
+      // rows left after the take, not counting this cycle's push
+      wire                left = (count_o > 1) || (ram_nonempty && !take);
+      wire                rd   = take || (!next_ok_q && ram_nonempty);
+      vta_sram #(.Width(Width), .LogDepth(LogDepth)) u_mem (
+          .clk_i    (clk_i),
+          .wr_en_i  (do_push),
+          .wr_addr_i(wptr_q),
+          .wr_data_i(push_data_i),
+          .rd_en_i  (rd),
+          .rd_addr_i(rptr_next),
+          .rd_data_o(next_data)
+      );
+      always @(posedge clk_i) begin
+        if (rst_i || clear_i) next_ok_q <= 1'b0;
+        else if (rd) next_ok_q <= left;
+        if (do_push) push_q <= push_data_i;
+        if (take) head_q <= next_ok_q ? next_data : push_q;
+      end
+      assign out_data_o = head_q;
+    end
+  endgenerate
 endmodule
 `resetall

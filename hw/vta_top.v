@@ -223,7 +223,9 @@ module vta_top #(
   vta_fifo #(.Width(TagW+128), .LogDepth(LogInsnQ)) u_ldq (
       .clk_i(clk), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_ld_push), .push_data_i({disp_idx_q, f_insn}), .full_o(ldq_full),
       .out_valid_o(ldq_valid), .out_data_o(ldq_data), .pop_i(ldq_pop), .count_o(ldq_cnt));
-  vta_fifo #(.Width(TagW+128), .LogDepth(LogInsnQ)) u_cpq (
+  // the compute queue's head in flip-flops: its opcode bits decide, through the
+  // FINISH gate and compute's pop, the queue's own take (make timing)
+  vta_fifo #(.Width(TagW+128), .LogDepth(LogInsnQ), .HeadReg(1)) u_cpq (
       .clk_i(clk), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_cp_push), .push_data_i({disp_idx_q, f_insn}), .full_o(cpq_full),
       .out_valid_o(cpq_valid), .out_data_o(cpq_data), .pop_i(cpq_pop), .count_o(cpq_cnt));
   vta_fifo #(.Width(TagW+128), .LogDepth(LogInsnQ)) u_stq (
