@@ -56,13 +56,24 @@ module vta_gemm_array (
     end
   endfunction
 
+  // an input element sign-extended to a machine word (synthesis sees the copies
+  // of its sign bit and keeps an 8-bit multiplier port; the simulator's multiply
+  // then needs no sign extension of its own)
+  function [31:0] sext_x;
+    input [InpW-1:0] x;
+    begin
+      sext_x = {{(32-InpW){x[InpW-1]}}, x};
+    end
+  endfunction
+
   // one product of a packed pair: the low field with bit 15 inverted, or the
   // high field (odd lanes)
   function [ProdW-1:0] term;
     input [31:0] p;
     input        odd;
     begin
-      term = odd ? p[2*ProdW-1:ProdW] : {~p[ProdW-1], p[ProdW-2:0]};
+      // (the inverted bit as an XOR: the same logic, a cheaper C++ expression)
+      term = odd ? p[2*ProdW-1:ProdW] : p[ProdW-1:0] ^ {1'b1, {(ProdW-1){1'b0}}};
     end
   endfunction
 
@@ -143,9 +154,8 @@ module vta_gemm_array (
           if (v_q[0])
             for (k = 0; k < BlkIn; k = k + 1)
               // x * (w1 * 2^ProdW + w0) + 2^(ProdW-1): the pre-adder forms the packed weight
-              p_q[k*32 +: 32] <= $signed(inp_q[gb*RowInp + k*InpW +: InpW]) *
-                                 $signed(pack_w(wgt_q[(2*gj)*RowWgt + k*WgtW +: WgtW],
-                                                HasW1 ? wgt_q[L1*RowWgt + k*WgtW +: WgtW] : {WgtW{1'b0}})) +
+              p_q[k*32 +: 32] <= $signed(sext_x(inp_q[gb*RowInp + k*InpW +: InpW])) * $signed(pack_w(wgt_q[(2*gj)*RowWgt + k*WgtW +: WgtW],
+                                                    HasW1 ? wgt_q[L1*RowWgt + k*WgtW +: WgtW] : {WgtW{1'b0}})) +
                                  (32'sd1 <<< (ProdW - 1));
         end
         for (gc = 2*gj; gc < 2*gj + 2 && gc < BlkOut; gc = gc + 1) begin : gen_lane
