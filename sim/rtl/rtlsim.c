@@ -371,8 +371,9 @@ static void cycle(vta_rtlsim_t *s)
 	if (s->lite_r_hs && m->lite_rd_open)
 		m->lite_rd_open--;
 
-	eval_cycle(s);
+	/* what the rising edge sees: a VALID it does not take must stay up after it */
 	monitor_save(s);
+	eval_cycle(s);
 
 	if (r_hs) {
 		s->r_valid = 0;
