@@ -44,7 +44,8 @@ ifeq ($(CROSS),)
 # One Verilator build per configuration (not per SAN pass), RTL_OPT (TOOLCHAIN-NOTES 3).
 # hw/protogen.sh then writes the C interface (vtartl_ports.h) and the one-call
 # evaluation vtartl_eval (vtartl_glue.cpp, generated C++), which Verilator's
-# makefile compiles with the model's flags into the same library.
+# makefile compiles with the model's flags into the same library; after a rising
+# edge it copies back only irq (the harness reads the rest after the next inputs).
 $(RTL_LIB): $(RTL_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH) hw/protogen.sh hw/module.mk
 	@rm -rf $(RTL_OBJDIR) && mkdir -p $(RTL_OBJDIR)
 	$(VERILATOR) --cc $(RTL_SRCS) --top-module vta_top --lib-create vtartl -I$(GEN) \
@@ -52,7 +53,7 @@ $(RTL_LIB): $(RTL_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH) hw/protogen.sh hw/modu
 		-MAKEFLAGS "OPT_FAST='$(RTL_OPT)'" >$(RTL_DIR)/verilator.log 2>&1 || \
 		{ tail -30 $(RTL_DIR)/verilator.log; exit 1; }
 	sh hw/protogen.sh vtartl $(RTL_OBJDIR)/vtartl.cpp > $(RTL_PORTS).tmp
-	sh hw/protogen.sh vtartl $(RTL_OBJDIR)/vtartl.cpp glue > $(RTL_OBJDIR)/vtartl_glue.cpp
+	sh hw/protogen.sh vtartl $(RTL_OBJDIR)/vtartl.cpp glue irq > $(RTL_OBJDIR)/vtartl_glue.cpp
 	mv $(RTL_PORTS).tmp $(RTL_PORTS)
 	$(MAKE) --no-print-directory -C $(RTL_OBJDIR) -f Vvta_top.mk VM_USER_CLASSES=vtartl_glue \
 		"VM_USER_CFLAGS=-fPIC -I$(abspath $(RTL_DIR))" "OPT_FAST=$(RTL_OPT)" libvtartl >>$(RTL_DIR)/verilator.log 2>&1 || \

@@ -150,7 +150,9 @@ static void combo(vta_rtlsim_t *s)
 	vtartl_eval(s->h, &s->p, 0);
 }
 
-/* The rising edge (cycle() has just passed the inputs through combo). */
+/* The rising edge (cycle() has just passed the inputs through combo). Of the
+ * outputs only irq is copied back (hw/module.mk); the others are read after
+ * the next combo, which every cycle starts with. */
 static void eval_cycle(vta_rtlsim_t *s)
 {
 	TRACE_TIME(10 * s->cycle + 5);
