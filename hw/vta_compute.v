@@ -633,10 +633,17 @@ module vta_compute #(
   wire       pa_alu = pa_v && !pa_pseudo && !alu_mul;  // to PA2
   // the cache after PA: a fresh src read loads it; a write of its row updates it
   wire       pa_fresh = pa_v && alu_reg && !pa_bc;
-  wire       bc_snoop = (pa2_v && pa2_a == bc_a) || (m1_v && m1_a == bc_a);
+  // copies of m1_v and pa2_v for the row compares (the originals also enable
+  // H1 and select its value in every lane: about 1,000 loads)
+  (* keep *) reg m1_vc, pa2_vc;
+  always @(posedge clk_i) begin
+    m1_vc  <= !rst_i && m0_v;
+    pa2_vc <= !rst_i && pa_alu;
+  end
+  wire       bc_snoop = (pa2_vc && pa2_a == bc_a) || (m1_vc && m1_a == bc_a);
   // what H1 will hold in the next cycle
-  wire       nh1_v = m1_v || pa2_v;
-  wire [LogAcc-1:0] nh1_a = m1_v ? m1_a : pa2_a;
+  wire       nh1_v = m1_vc || pa2_vc;
+  wire [LogAcc-1:0] nh1_a = m1_vc ? m1_a : pa2_a;
   function [1:0] fwd_sel;
     input [LogAcc-1:0] idx;
     begin
