@@ -618,8 +618,8 @@ module vta_compute #(
   // the shift, then H1 (an ALU micro-op reading the row of the one just ahead
   // waits at k=2, see r2_dep). Operand selects, computed when a micro-op enters
   // PA: 0..2 = H1..H3 (the results of the micro-ops before it, newest first),
-  // 3 = the SRAM bank. Each lane has its own copy of the selects and of the
-  // instruction's mode (their fanout stays within a lane).
+  // 3 = the SRAM bank (one-hot in the lanes, below). Each lane has its own copy
+  // of the selects and of the instruction's mode (their fanout stays within a lane).
   reg [LogAcc-1:0] pa_a;
   reg        pa_bc;      // B comes from the source-row cache
   reg [LogAcc-1:0] pa_s, bc_a;  // src row; the row the cache holds
@@ -654,22 +654,31 @@ module vta_compute #(
     end
   endfunction
   wire [1:0] x_sel_a = fwd_sel(r3_a), x_sel_b = fwd_sel(r3_s);
+  // The lanes keep the selects one-hot, bits {bank 3..0, H3, H2, H1}, and B's
+  // with the immediate (bit 8) and the cached row (bit 7) folded in: an operand
+  // is then an AND-OR of its sources, two LUT levels with a select of 32 loads
+  // in front of the ALU and the accumulate (a 2-bit select and bank made a
+  // multiplexer tree behind a select of the whole lane).
+  function [6:0] onehot7;
+    input [1:0] sel;
+    input [1:0] bank;
+    begin
+      onehot7 = (sel == 2'd3) ? (7'd8 << bank) : (7'd1 << sel);
+    end
+  endfunction
+  wire [6:0] x_oa = onehot7(x_sel_a, r3_a[1:0]);
+  wire [8:0] x_ob = use_imm ? 9'h100 : r3_bc ? 9'h080 : {2'b00, onehot7(x_sel_b, r3_s[1:0])};
 
   wire [31:0] imm32 = {{16{imm[15]}}, imm};
   // The lane datapath is written as functions called in the clocked blocks, so
   // the simulator computes a lane only in a cycle that uses it.
-  // operand select: H1..H3 or the row of one of the four banks
+  // operand select (one-hot): H1..H3 or the row of one of the four banks
   function [AccW-1:0] opnd;
-    input [1:0]      sel;
-    input [1:0]      bank;
+    input [6:0]      s;
     input [AccW-1:0] h1, h2, h3, b0, b1, b2, b3;
     begin
-      case (sel)
-        2'd0: opnd = h1;
-        2'd1: opnd = h2;
-        2'd2: opnd = h3;
-        default: opnd = (bank == 2'd0) ? b0 : (bank == 2'd1) ? b1 : (bank == 2'd2) ? b2 : b3;
-      endcase
+      opnd = ({AccW{s[0]}} & h1) | ({AccW{s[1]}} & h2) | ({AccW{s[2]}} & h3) |
+             ({AccW{s[3]}} & b0) | ({AccW{s[4]}} & b1) | ({AccW{s[5]}} & b2) | ({AccW{s[6]}} & b3);
     end
   endfunction
   // arithmetic shift of a by lb (VTA-SPEC 4.5.5): right by lb[4:0], or left by
@@ -694,12 +703,10 @@ module vta_compute #(
 
   // operand B: the immediate, the cached source row or the forwarded/read row
   function [AccW-1:0] opb;
-    input            use_i;
-    input [AccW-1:0] immv;
-    input            use_bc;
-    input [AccW-1:0] cached, fresh;
+    input [8:0]      s;
+    input [AccW-1:0] immv, cached, h1, h2, h3, b0, b1, b2, b3;
     begin
-      opb = use_i ? immv : use_bc ? cached : fresh;
+      opb = ({AccW{s[8]}} & immv) | ({AccW{s[7]}} & cached) | opnd(s[6:0], h1, h2, h3, b0, b1, b2, b3);
     end
   endfunction
   // the ALU's first stage: MIN / MAX / ADD
@@ -722,27 +729,21 @@ module vta_compute #(
     for (gl = 0; gl < Lanes; gl = gl + 1) begin : gen_lane
       // this lane's copy of the selects and of the instruction's mode (kept:
       // synthesis must not merge the copies back into one)
-      (* keep *) reg [1:0] sel_a, sel_b, bank_a, bank_b, gsel, gbank;
-      (* keep *) reg       use_bc, grst, use_i, is_shr;
+      (* keep *) reg [6:0] oa, og;
+      (* keep *) reg [8:0] ob;
+      (* keep *) reg       grst, is_shr;
       (* keep *) reg [2:0] aop;
       (* keep *) reg [AccW-1:0] immv;
       // (loaded only when a micro-op enters PA, resp. before an instruction runs)
       (* keep *)
       always @(posedge clk_i) begin
         if (r3_v) begin
-          sel_a  <= x_sel_a;
-          sel_b  <= x_sel_b;
-          bank_a <= r3_a[1:0];
-          bank_b <= r3_s[1:0];
-          use_bc <= r3_bc;
+          oa <= x_oa;
+          ob <= x_ob;
         end
-        if (g6_v) begin
-          gsel  <= g_sel;
-          gbank <= g6_a[1:0];
-        end
+        if (g6_v) og <= onehot7(g_sel, g6_a[1:0]);
         if (g_ld) grst <= g_reset;
         if (ctok) begin
-          use_i  <= use_imm;
           aop    <= alu_op;
           is_shr <= alu_op == `VTA_ALU_OPCODE_SHR;
           immv   <= imm32;
@@ -764,12 +765,12 @@ module vta_compute #(
       always @(posedge clk_i) begin
         // GEMM unit: G1 from PA, then the history
         if (gpa_v)
-          g1_q <= grst ? {AccW{1'b0}} : opnd(gsel, gbank, g1_q, g2_q, g3_q, b0, b1, b2, b3) + dots[gl*32 +: AccW];
+          g1_q <= grst ? {AccW{1'b0}} : opnd(og, g1_q, g2_q, g3_q, b0, b1, b2, b3) + dots[gl*32 +: AccW];
         if (gh2_v) g3_q <= g2_q;
         if (gh1_v) g2_q <= g1_q;
         // the cache: a fresh read, else the written value when its row is written
         if (pa_fresh)
-          bc_q <= opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3);
+          bc_q <= opnd(ob[6:0], h1_q, h2_q, h3_q, b0, b1, b2, b3);  // (a fresh read: B is the row)
         else if (bc_snoop)
           bc_q <= m1_v ? lo_q + {mh1_q + mh2_q, 16'd0} : is_shr ? shift(sa_q, amt_q) : r1_q;
         // ALU: H1 from a MUL or from PA2
@@ -783,13 +784,13 @@ module vta_compute #(
           mh2_q <= m0a_q[15:0] * m0b_q[31:16];
         end
         if (pa_v && !pa_pseudo && alu_mul) begin
-          m0a_q <= opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3);
-          m0b_q <= opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3));
+          m0a_q <= opnd(oa, h1_q, h2_q, h3_q, b0, b1, b2, b3);
+          m0b_q <= opb(ob, immv, bc_q, h1_q, h2_q, h3_q, b0, b1, b2, b3);
         end
         if (pa_alu) begin
-          r1_q  <= alu1(aop, opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3), opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3)));
-          sa_q  <= opnd(sel_a, bank_a, h1_q, h2_q, h3_q, b0, b1, b2, b3);
-          amt_q <= shamt(opb(use_i, immv, use_bc, bc_q, opnd(sel_b, bank_b, h1_q, h2_q, h3_q, b0, b1, b2, b3)));
+          r1_q  <= alu1(aop, opnd(oa, h1_q, h2_q, h3_q, b0, b1, b2, b3), opb(ob, immv, bc_q, h1_q, h2_q, h3_q, b0, b1, b2, b3));
+          sa_q  <= opnd(oa, h1_q, h2_q, h3_q, b0, b1, b2, b3);
+          amt_q <= shamt(opb(ob, immv, bc_q, h1_q, h2_q, h3_q, b0, b1, b2, b3));
         end
         if (h2_v) h3_q <= h2_q;
         if (h1_v) h2_q <= h1_q;
