@@ -809,14 +809,22 @@ module vta_compute #(
   // the GEMM's results and loaded elements, port A the ALU's. Each bank's
   // port is driven by its own expression (no 2,048-bit write vector to
   // assemble in every simulated cycle).
+  // Which of the three writes each bank takes is registered beside G1, H1
+  // and the loaded element (the same value as the valid and the bank compare
+  // of the row: the selects of the 512-bit data multiplexers come from a
+  // flip-flop).
   genvar gbk;
   generate
     for (gbk = 0; gbk < NBank; gbk = gbk + 1) begin : gen_bank
       // the write: G1, else H1, else a loaded element
-      wire wr_g = gh1_v && gh1_a[1:0] == gbk;
-      wire wr_h = h1_v && h1_a[1:0] == gbk;
+      reg wr_g, wr_h, wr_l;
+      always @(posedge clk_i) begin
+        wr_g <= !rst_i && gpa_v && gpa_a[1:0] == gbk;
+        wr_h <= !rst_i && nh1_v && !load_acc_wr && nh1_a[1:0] == gbk;
+        wr_l <= !rst_i && load_acc_wr && l2d_wr_idx[1:0] == gbk;
+      end
       vta_sram #(.Width(AccBits), .LogDepth(LogRow), .OutReg(1)) u_acc (
-          .clk_i(clk_i), .wr_en_i(wr_g || wr_h || (ld_v_q && ld_idx_q[1:0] == gbk)),
+          .clk_i(clk_i), .wr_en_i(wr_g || wr_h || wr_l),
           .wr_addr_i(wr_g ? gh1_a[LogAcc-1:2] : wr_h ? h1_a[LogAcc-1:2] : ld_idx_q[LogAcc-1:2]),
           .wr_data_i(wr_g ? gh1_data : wr_h ? h1_data : ld_acc_q), .rd_en_i(bk_rd_en[gbk]),
           .rd_addr_i(bk_rd_addr[gbk*LogRow +: LogRow]),
