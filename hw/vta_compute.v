@@ -570,7 +570,10 @@ module vta_compute #(
   reg        r3_v, r3_pseudo, r3_bc, pa_v, pa_pseudo;
   // a MUL at k=3 or in PA: its result reaches H1 two cycles after PA, so the
   // next micro-op must not reach PA before then
-  wire mul_busy  = ctl_mul_q && ((r3_v && !r3_pseudo) || (pa_v && !pa_pseudo));
+  // (mb_q: a micro-op, not a src-only read, at k=3 or in PA, from the cycle
+  // before; r3_v itself enables the selects of every lane)
+  reg  mb_q;
+  wire mul_busy  = ctl_mul_q && mb_q;
   // The ALU takes two cycles (PA, PA2): a micro-op that reads the row the one
   // just ahead of it writes waits one cycle at k=2, so it reaches PA when that
   // result is in H1 (r2_dep: set when it enters k=2 behind that micro-op, for
@@ -654,10 +657,10 @@ module vta_compute #(
     end
   endfunction
   wire [1:0] x_sel_a = fwd_sel(r3_a), x_sel_b = fwd_sel(r3_s);
-  // The lanes keep the selects one-hot, bits {bank 3..0, H3, H2, H1}, and B's
-  // with the immediate (bit 8) and the cached row (bit 7) folded in: an operand
-  // is then an AND-OR of its sources, two LUT levels with a select of 32 loads
-  // in front of the ALU and the accumulate (a 2-bit select and bank made a
+  // The lanes keep the ALU's selects one-hot, bits {bank 3..0, H3, H2, H1}, and
+  // B's with the immediate (bit 8) and the cached row (bit 7) folded in: an
+  // operand is then an AND-OR of its sources, two LUT levels with a select of 32
+  // loads in front of MIN/MAX/ADD and the MUL (a 2-bit select and bank made a
   // multiplexer tree behind a select of the whole lane).
   function [6:0] onehot7;
     input [1:0] sel;
@@ -672,13 +675,42 @@ module vta_compute #(
   wire [31:0] imm32 = {{16{imm[15]}}, imm};
   // The lane datapath is written as functions called in the clocked blocks, so
   // the simulator computes a lane only in a cycle that uses it.
-  // operand select (one-hot): H1..H3 or the row of one of the four banks
+  // the GEMM's operand select: G1..G3 or the row of one of the four banks
+  // (2-bit select and bank: the accumulate has time for the multiplexer tree,
+  // and the simulator runs it in most cycles)
+  function [AccW-1:0] gopnd;
+    input [1:0]      sel;
+    input [1:0]      bank;
+    input [AccW-1:0] h1, h2, h3, b0, b1, b2, b3;
+    begin
+      case (sel)
+        2'd0: gopnd = h1;
+        2'd1: gopnd = h2;
+        2'd2: gopnd = h3;
+        default: gopnd = (bank == 2'd0) ? b0 : (bank == 2'd1) ? b1 : (bank == 2'd2) ? b2 : b3;
+      endcase
+    end
+  endfunction
+  // the ALU's operand select (one-hot): H1..H3 or the row of one of the four banks.
+  // parallel_case: synthesis makes the AND-OR of the sources (no priority
+  // chain); the simulator tests the bits in turn (cheaper than the AND-OR).
+  // The items overlap only in values a one-hot select never has.
+  /* verilator lint_off CASEOVERLAP */
   function [AccW-1:0] opnd;
     input [6:0]      s;
     input [AccW-1:0] h1, h2, h3, b0, b1, b2, b3;
     begin
-      opnd = ({AccW{s[0]}} & h1) | ({AccW{s[1]}} & h2) | ({AccW{s[2]}} & h3) |
-             ({AccW{s[3]}} & b0) | ({AccW{s[4]}} & b1) | ({AccW{s[5]}} & b2) | ({AccW{s[6]}} & b3);
+      (* parallel_case *)
+      casez (s)
+        7'b??????1: opnd = h1;
+        7'b?????1?: opnd = h2;
+        7'b????1??: opnd = h3;
+        7'b???1???: opnd = b0;
+        7'b??1????: opnd = b1;
+        7'b?1?????: opnd = b2;
+        7'b1??????: opnd = b3;
+        default:    opnd = {AccW{1'b0}};
+      endcase
     end
   endfunction
   // arithmetic shift of a by lb (VTA-SPEC 4.5.5): right by lb[4:0], or left by
@@ -706,9 +738,15 @@ module vta_compute #(
     input [8:0]      s;
     input [AccW-1:0] immv, cached, h1, h2, h3, b0, b1, b2, b3;
     begin
-      opb = ({AccW{s[8]}} & immv) | ({AccW{s[7]}} & cached) | opnd(s[6:0], h1, h2, h3, b0, b1, b2, b3);
+      (* parallel_case *)
+      casez (s)
+        9'b1????????: opb = immv;
+        9'b01???????: opb = cached;
+        default:      opb = opnd(s[6:0], h1, h2, h3, b0, b1, b2, b3);
+      endcase
     end
   endfunction
+  /* verilator lint_on CASEOVERLAP */
   // the ALU's first stage: MIN / MAX / ADD
   function [AccW-1:0] alu1;
     input [2:0]      aop;
@@ -729,8 +767,9 @@ module vta_compute #(
     for (gl = 0; gl < Lanes; gl = gl + 1) begin : gen_lane
       // this lane's copy of the selects and of the instruction's mode (kept:
       // synthesis must not merge the copies back into one)
-      (* keep *) reg [6:0] oa, og;
+      (* keep *) reg [6:0] oa;
       (* keep *) reg [8:0] ob;
+      (* keep *) reg [1:0] gsel, gbank;
       (* keep *) reg       grst, is_shr;
       (* keep *) reg [2:0] aop;
       (* keep *) reg [AccW-1:0] immv;
@@ -741,7 +780,10 @@ module vta_compute #(
           oa <= x_oa;
           ob <= x_ob;
         end
-        if (g6_v) og <= onehot7(g_sel, g6_a[1:0]);
+        if (g6_v) begin
+          gsel  <= g_sel;
+          gbank <= g6_a[1:0];
+        end
         if (g_ld) grst <= g_reset;
         if (ctok) begin
           aop    <= alu_op;
@@ -765,7 +807,7 @@ module vta_compute #(
       always @(posedge clk_i) begin
         // GEMM unit: G1 from PA, then the history
         if (gpa_v)
-          g1_q <= grst ? {AccW{1'b0}} : opnd(og, g1_q, g2_q, g3_q, b0, b1, b2, b3) + dots[gl*32 +: AccW];
+          g1_q <= grst ? {AccW{1'b0}} : gopnd(gsel, gbank, g1_q, g2_q, g3_q, b0, b1, b2, b3) + dots[gl*32 +: AccW];
         if (gh2_v) g3_q <= g2_q;
         if (gh1_v) g2_q <= g1_q;
         // the cache: a fresh read, else the written value when its row is written
@@ -874,6 +916,7 @@ module vta_compute #(
       phase_q       <= 1'b0;
       tag_v         <= 1'b0;
       r3_v          <= 1'b0;
+      mb_q          <= 1'b0;
       pa_v          <= 1'b0;
       pa2_v         <= 1'b0;
       h1_v          <= 1'b0;
@@ -954,6 +997,7 @@ module vta_compute #(
       end
 
       // k=3
+      mb_q      <= adv2 || (r3_v && !r3_pseudo);
       r3_v      <= emit;
       r3_pseudo <= pseudo;
       r3_bc     <= adv2 && (r2_hit || r2_conf);
