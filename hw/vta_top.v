@@ -154,9 +154,19 @@ module vta_top #(
   // (the write decode is in the clocked block: logic that depends on an input
   // is otherwise evaluated on every eval of the simulated model, docs/rtl.md)
   wire dev_busy    = running_q || fetch_start_q || sr_active;
+  // {accepted, refused} of a write of FETCH_CTRL's start bit, decoded once
+  function [1:0] start_decode;
+    input        rst_v, go;
+    input [15:0] a;
+    input        start_bit, busy;
+    reg          start_wr;
+    begin
+      start_wr     = !rst_v && go && a == `VTA_REG_FETCH_CTRL && start_bit;
+      start_decode = {start_wr && !busy, start_wr && busy};
+    end
+  endfunction
   always @(posedge clk) begin
-    fetch_start <= !rst && wr_go && wa == `VTA_REG_FETCH_CTRL && wd[0] && !dev_busy;
-    start_busy  <= !rst && wr_go && wa == `VTA_REG_FETCH_CTRL && wd[0] && dev_busy;
+    {fetch_start, start_busy} <= start_decode(rst, wr_go, wa, wd[0], dev_busy);
     sr_req      <= !rst && wr_go && wa == `VTA_REG_CONTROL && wd[`VTA_CONTROL_SOFT_RESET] &&
                    (sr_state_q == SrIdle);
   end
