@@ -21,6 +21,7 @@ module vta_fetch #(
     input  wire                      rst_i,
     input  wire                      start_i,      // pulse; taken only while idle
     input  wire                      halt_i,       // the run ended (FINISH or an error): stop dispatching
+    input  wire                      hold_i,       // FINISH is about to end the run: dispatch nothing now
     input  wire [AddrWidth-1:0]      insn_addr_i,
     input  wire [31:0]               insn_count_i,
     output wire                      busy_o,
@@ -169,7 +170,7 @@ module vta_fetch #(
   wire to_cp = !to_ld && !to_st;
   wire full  = to_ld ? ld_full_i : to_st ? st_full_i : cp_full_i;
   wire drop  = head_valid && (halted || bad);
-  wire go    = head_valid && !halted && !bad && !full;
+  wire go    = head_valid && !halted && !bad && !full && !hold_i;
   wire buf_pop = go || drop;
   assign ld_push_o = go && to_ld;
   assign st_push_o = go && to_st;
@@ -180,8 +181,8 @@ module vta_fetch #(
   // quiet_o is registered (make timing: the queues' full flags come late in the
   // cycle, and the FINISH gate feeds compute's pop). A stream fully dispatched
   // stays so until the next start, which clears the queues, so FINISH never
-  // goes early on that side; a head blocked by a full queue may be dispatched
-  // in the cycle FINISH is taken, as it may be while FINISH executes.
+  // goes early on that side; a head blocked by a full queue is held (hold_i)
+  // from then until FINISH has executed (vta_top.v, fin_hold).
   wire   quiet     = (!fetching && !head_valid && (buf_count == 0)) ||
                      (head_valid && !bad && !stop_q && full);
   assign progress_o = beat || go;

@@ -123,6 +123,7 @@ module vta_top #(
   // ---------------------------------------------------------------- datapath wires
   wire [127:0] f_insn;
   wire f_ld_push, f_cp_push, f_st_push, f_busy, f_quiet, f_err_dram, f_err_illegal, f_progress;
+  wire fin_hold;  // fetch dispatches nothing: FINISH is about to end the run (below)
   wire ldq_fullq, cpq_fullq, stq_fullq;  // full as fetch sees it (below)
   wire ldq_full, cpq_full, stq_full, ldq_valid, cpq_valid, stq_valid, ldq_pop, cpq_pop, stq_pop;
   wire [TagW+127:0] ldq_data, cpq_data, stq_data;
@@ -221,7 +222,7 @@ module vta_top #(
   wire [`VTA_BUS_WIDTH-1:0] wr_data;
 
   vta_fetch #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_fetch (
-      .clk_i(clk), .rst_i(core_rst), .start_i(fetch_start), .halt_i(!running_q && !fetch_start),
+      .clk_i(clk), .rst_i(core_rst), .start_i(fetch_start), .halt_i(!running_q && !fetch_start), .hold_i(fin_hold),
       .insn_addr_i(insn_addr_q[AddrWidth-1:0]), .insn_count_i(insn_count_q),
       .busy_o(f_busy), .quiet_o(f_quiet), .err_dram_o(f_err_dram), .err_illegal_o(f_err_illegal),
       .dma_req_valid_o(rd_req_valid[0]), .dma_req_addr_o(rd_req_addr[0*AddrWidth +: AddrWidth]),
@@ -316,7 +317,31 @@ module vta_top #(
   // blocked by a full queue, so an illegal instruction behind FINISH is found
   // whatever the DRAM timing, as in the golden model (docs/rtl.md, FINISH)
   wire cpq_finish = (cpq_data[`VTA_GEMM_OPCODE_LSB +: `VTA_GEMM_OPCODE_WIDTH] == `VTA_OPCODE_FINISH);
-  wire cpq_valid_gated = cpq_valid && !(cpq_finish && !f_quiet);
+  // Once fetch's head waits at a full queue (quiet_o, a cycle old) while a
+  // FINISH is queued for compute or held by it, fetch holds its head until
+  // that FINISH has executed: the golden model executes FINISH in the round
+  // its fetch stopped at the full queue (docs/rtl.md, FINISH). Not while
+  // compute waits for a token (it may come from an instruction not yet
+  // dispatched); FINISH may go while fetch holds.
+  reg  [LogInsnQ:0] fin_n_q;  // FINISHes in the compute queue
+  reg               cp_fin_q; // compute holds a FINISH it took
+  reg               fin_hold_q;
+  assign fin_hold = running_q && !cp_tokwait && (fin_n_q != 0 || cp_fin_q) && (f_quiet || fin_hold_q);
+  wire cpq_valid_gated = cpq_valid && !(cpq_finish && !f_quiet && !fin_hold_q);
+  wire f_fin_push = f_cp_push && (f_insn[`VTA_GEMM_OPCODE_LSB +: `VTA_GEMM_OPCODE_WIDTH] == `VTA_OPCODE_FINISH);
+  wire cp_fin_pop = cpq_pop && cpq_finish;
+  always @(posedge clk) begin
+    if (core_rst || fetch_start) begin
+      fin_n_q    <= 0;
+      cp_fin_q   <= 1'b0;
+      fin_hold_q <= 1'b0;
+    end else begin
+      fin_n_q    <= fin_n_q + {{LogInsnQ{1'b0}}, f_fin_push} - {{LogInsnQ{1'b0}}, cp_fin_pop};
+      fin_hold_q <= fin_hold;
+      if (cp_fin_pop) cp_fin_q <= 1'b1;
+      else if (cp_finish || !running_q) cp_fin_q <= 1'b0;
+    end
+  end
   vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_compute (
       .clk_i(clk), .rst_i(core_rst), .run_i(running_q), .flush_i(fetch_start),
       .insn_valid_i(cpq_valid_gated), .insn_i(cpq_data[127:0]), .insn_pop_o(cpq_pop),

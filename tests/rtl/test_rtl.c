@@ -1230,6 +1230,66 @@ static void e_illegal_behind_blocked(void)
 	}
 }
 
+/* An illegal instruction behind a head that waits at a full queue when
+ * FINISH goes (docs/rtl.md, FINISH): compute loads ACC rows (long, so that
+ * fetch fills the load queue meanwhile), then pushes the token the first
+ * LOAD waits for, runs `delay` token no-ops and FINISH; behind FINISH come
+ * the load queue's depth of LOADs (the first waits for the token and reads m
+ * rows), one more that finds the queue full, and a reserved opcode. The
+ * golden model executes FINISH in the round its fetch stopped at the full
+ * queue, so it never reaches the reserved opcode: the run ends without an
+ * error, and the RTL must not dispatch the waiting LOAD when the first LOAD
+ * frees the queue around the cycle FINISH goes. The RTL counts the LOADs it
+ * dispatched behind FINISH (docs/rtl.md, counters): exactly the depth. */
+static void finish_blocked_run(uint32_t delay, uint32_t m)
+{
+	if (VTA_INSN_QUEUE_DEPTH + 16 + delay > CS_MAX_INSNS)
+		return;
+	begin();
+	uint32_t rows = VTA_ACC_BUFF_DEPTH < 512 ? VTA_ACC_BUFF_DEPTH / 64 : 8;
+	emit(ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), rows, 64, 64));
+	vta_insn_t t = ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), 1, 16, 16);
+	t.push_prev = 1;
+	emit(t);
+	for (uint32_t i = 0; i < delay; i++)
+		emit(cnop());
+	emit(fin());
+	for (uint32_t i = 0; i <= VTA_INSN_QUEUE_DEPTH; i++) {
+		vta_insn_t l = ld(VTA_MEM_ID_INP, 0, din(VTA_MEM_ID_INP), i ? 0 : 1, i ? 0 : m, i ? 0 : m);
+		l.pop_next = i == 0;
+		emit(l);
+	}
+	cs_emit_raw(&P, 5, 0);
+	int code = -1;
+	unsigned long long g = 0, r = 0;
+	if (cs_run(C(), &P, &code) &&
+	    (sscanf(C()->why, "counter insns[0]: golden %llu, rtl %llu", &g, &r) != 2 ||
+	     r != g + VTA_INSN_QUEUE_DEPTH))
+		test_fail_(__FILE__, __LINE__, "delay %u, %u rows: %s", delay, m, C()->why);
+	CHECK_EQ(code, 0);
+}
+
+/* the first LOAD frees the queue before, with and after FINISH's pop */
+static void e_finish_blocked(void)
+{
+	static const uint32_t delays[] = {0, 1, 2, 5};
+	if (TEST_SANITIZED) { /* one case: the pop the cycle before the queue frees */
+		finish_blocked_run(1, 0);
+		return;
+	}
+	for (size_t k = 0; k < sizeof delays / sizeof delays[0]; k++)
+		for (uint32_t m = 0; m <= 3; m += 3)
+			finish_blocked_run(delays[k], m);
+}
+
+/* the same under each DRAM timing of test_timings (fewer cases) */
+static void e_finish_blocked_timed(void)
+{
+	finish_blocked_run(0, 0);
+	finish_blocked_run(1, 0);
+	finish_blocked_run(2, 3);
+}
+
 static void e_load_types(void)
 {
 	static const unsigned types[] = {VTA_MEM_ID_OUT, 6, 7};
@@ -2019,6 +2079,7 @@ static void test_dram_model(void)
 static void e_reserved_opcodes(void);
 static void e_illegal_behind_blocked(void);
 static void e_dram_range(void);
+static void e_finish_blocked_timed(void);
 static void e_deadlock(void);
 static void test_finish(void);
 static void test_finish_drops_queued(void);
@@ -2026,7 +2087,7 @@ static void test_tokens_persist(void);
 static void test_timings(void)
 {
 	static void (*const cases[])(void) = {e_reserved_opcodes, e_illegal_behind_blocked,
-					      e_dram_range, e_deadlock, test_finish,
+					      e_dram_range, e_deadlock, e_finish_blocked_timed, test_finish,
 					      test_finish_drops_queued, test_tokens_persist};
 	static const unsigned lats[] = {1, 8, 100};
 	/* sanitized builds: the FINISH case only, one stall seed */
@@ -2121,6 +2182,7 @@ int main(int argc, char **argv)
 		{"err_token_overflow", e_token_overflow},
 		{"err_deadlock", e_deadlock},
 		{"err_queue_full", e_queue_full},
+		{"err_finish_blocked", e_finish_blocked},
 		{"random_valid", test_random_valid},
 		{"random_faults", test_random_faults},
 		{"dram_model", test_dram_model},
