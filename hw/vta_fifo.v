@@ -28,19 +28,23 @@ module vta_fifo #(
     output reg  [LogDepth:0] count_o
 );
   reg  [LogDepth-1:0] wptr_q, rptr_q;
-  wire                ram_nonempty = (count_o != 0);
+  reg                 ram_nonempty;  // count_o != 0, a register: take is one LUT after pop_i (make timing)
   wire                take = ram_nonempty && (!out_valid_o || pop_i);
   wire                do_push = push_i && !full_o;
+  // rows left after this cycle's take, not counting this cycle's push
+  wire                left = (count_o > 1) || (ram_nonempty && !take);
 
   assign full_o = (count_o == (1 << LogDepth));
 
   always @(posedge clk_i) begin
     if (rst_i || clear_i) begin
-      wptr_q      <= 0;
-      rptr_q      <= 0;
-      count_o     <= 0;
-      out_valid_o <= 1'b0;
+      wptr_q       <= 0;
+      rptr_q       <= 0;
+      count_o      <= 0;
+      ram_nonempty <= 1'b0;
+      out_valid_o  <= 1'b0;
     end else begin
+      ram_nonempty <= do_push || left;
       if (do_push) wptr_q <= wptr_q + 1'b1;
       if (take) rptr_q <= rptr_q + 1'b1;
       count_o <= count_o + {{LogDepth{1'b0}}, do_push} - {{LogDepth{1'b0}}, take};
@@ -72,8 +76,6 @@ module vta_fifo #(
       reg                 next_ok_q;
       wire [Width-1:0]    next_data;
       wire [LogDepth-1:0] rptr_next = take ? rptr_q + 1'b1 : rptr_q;
-      // rows left after the take, not counting this cycle's push
-      wire                left = (count_o > 1) || (ram_nonempty && !take);
       wire                rd   = take || (!next_ok_q && ram_nonempty);
       vta_sram #(.Width(Width), .LogDepth(LogDepth)) u_mem (
           .clk_i    (clk_i),
