@@ -1232,10 +1232,10 @@ static void e_illegal_behind_blocked(void)
 
 /* An illegal instruction behind a head that waits at a full queue when
  * FINISH goes (docs/rtl.md, FINISH): compute loads ACC rows (long, so that
- * fetch fills the load queue meanwhile), then pushes the token the first
- * LOAD waits for, runs `delay` token no-ops and FINISH; behind FINISH come
- * the load queue's depth of LOADs (the first waits for the token and reads m
- * rows), one more that finds the queue full, and a reserved opcode. The
+ * fetch fills the load queue meanwhile: 8 bus beats per queued LOAD), then
+ * pushes the token the first LOAD waits for, runs `delay` token no-ops and
+ * FINISH; behind FINISH come the load queue's depth of LOADs (the first waits
+ * for the token and reads m rows), one more that finds the queue full, and a reserved opcode. The
  * golden model executes FINISH in the round its fetch stopped at the full
  * queue, so it never reaches the reserved opcode: the run ends without an
  * error, and the RTL must not dispatch the waiting LOAD when the first LOAD
@@ -1243,11 +1243,14 @@ static void e_illegal_behind_blocked(void)
  * dispatched behind FINISH (docs/rtl.md, counters): exactly the depth. */
 static void finish_blocked_run(uint32_t delay, uint32_t m)
 {
-	if (VTA_INSN_QUEUE_DEPTH + 16 + delay > CS_MAX_INSNS)
+	if (VTA_INSN_QUEUE_DEPTH + 32 + delay > CS_MAX_INSNS)
 		return;
 	begin();
+	/* ACC loads of at least 8 beats per queued LOAD in all (wide buses: several) */
 	uint32_t rows = VTA_ACC_BUFF_DEPTH < 512 ? VTA_ACC_BUFF_DEPTH / 64 : 8;
-	emit(ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), rows, 64, 64));
+	uint32_t beats = rows * 64 * VTA_ACC_ELEM_BYTES / (VTA_BUS_WIDTH / 8);
+	for (uint32_t b = 0; b < 8 * VTA_INSN_QUEUE_DEPTH; b += beats)
+		emit(ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), rows, 64, 64));
 	vta_insn_t t = ld(VTA_MEM_ID_ACC, 0, din(VTA_MEM_ID_ACC), 1, 16, 16);
 	t.push_prev = 1;
 	emit(t);
