@@ -323,20 +323,28 @@ module vta_top #(
   // its fetch stopped at the full queue (docs/rtl.md, FINISH). Not while
   // compute waits for a token (it may come from an instruction not yet
   // dispatched); FINISH may go while fetch holds.
+  // (make timing: the hold is one LUT of registers before fetch's dispatch;
+  // compute's token wait and the FINISH count's non-zero flag are registers,
+  // a wait releases the hold a cycle later)
   reg  [LogInsnQ:0] fin_n_q;  // FINISHes in the compute queue
+  reg               fin_nz_q; // fin_n_q != 0
   reg               cp_fin_q; // compute holds a FINISH it took
-  reg               fin_hold_q;
-  assign fin_hold = running_q && !cp_tokwait && (fin_n_q != 0 || cp_fin_q) && (f_quiet || fin_hold_q);
+  reg               fin_hold_q, cp_tokwait_q;
+  assign fin_hold = running_q && !cp_tokwait_q && (fin_nz_q || cp_fin_q) && (f_quiet || fin_hold_q);
   wire cpq_valid_gated = cpq_valid && !(cpq_finish && !f_quiet && !fin_hold_q);
   wire f_fin_push = f_cp_push && (f_insn[`VTA_GEMM_OPCODE_LSB +: `VTA_GEMM_OPCODE_WIDTH] == `VTA_OPCODE_FINISH);
   wire cp_fin_pop = cpq_pop && cpq_finish;
   always @(posedge clk) begin
     if (core_rst || fetch_start) begin
-      fin_n_q    <= 0;
-      cp_fin_q   <= 1'b0;
-      fin_hold_q <= 1'b0;
+      fin_n_q      <= 0;
+      fin_nz_q     <= 1'b0;
+      cp_fin_q     <= 1'b0;
+      fin_hold_q   <= 1'b0;
+      cp_tokwait_q <= 1'b0;
     end else begin
-      fin_n_q    <= fin_n_q + {{LogInsnQ{1'b0}}, f_fin_push} - {{LogInsnQ{1'b0}}, cp_fin_pop};
+      fin_n_q      <= fin_n_q + {{LogInsnQ{1'b0}}, f_fin_push} - {{LogInsnQ{1'b0}}, cp_fin_pop};
+      fin_nz_q     <= f_fin_push || (fin_n_q > 1) || (fin_nz_q && !cp_fin_pop);
+      cp_tokwait_q <= cp_tokwait;
       fin_hold_q <= fin_hold;
       if (cp_fin_pop) cp_fin_q <= 1'b1;
       else if (cp_finish || !running_q) cp_fin_q <= 1'b0;
