@@ -46,7 +46,15 @@ ifeq ($(CROSS),)
 # evaluation vtartl_eval (vtartl_glue.cpp, generated C++), which Verilator's
 # makefile compiles with the model's flags into the same library; after a rising
 # edge it copies back only irq (the harness reads the rest after the next inputs).
-$(RTL_LIB): $(RTL_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH) hw/protogen.sh hw/module.mk
+# The flags the model was built with: rewritten only when they differ, so
+# `make RTL_MARCH=` after a native build rebuilds the model (and nothing else does).
+RTL_FLAGS_STAMP := $(RTL_DIR)/model.flags
+$(RTL_FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(RTL_OPT) $(RTL_VFLAGS)' | cmp -s - $@ || echo '$(RTL_OPT) $(RTL_VFLAGS)' > $@
+.PHONY: FORCE
+FORCE:
+$(RTL_LIB): $(RTL_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH) hw/protogen.sh hw/module.mk $(RTL_FLAGS_STAMP)
 	@rm -rf $(RTL_OBJDIR) && mkdir -p $(RTL_OBJDIR)
 	$(VERILATOR) --cc $(RTL_SRCS) --top-module vta_top --lib-create vtartl -I$(GEN) \
 		$(RTL_VFLAGS) --Mdir $(RTL_OBJDIR) --build -j 2 \
