@@ -81,6 +81,7 @@ include tools/module.mk
 include tests/module.mk
 # Parts of the stack that are built only where their module file exists.
 -include hw/module.mk
+-include tests/rtl/module.mk
 -include driver/module.mk
 -include runtime/module.mk
 -include compiler/module.mk
