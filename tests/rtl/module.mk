@@ -20,3 +20,16 @@ test-fifo-headreg: $(GEN)/vta_config.vh
 	$(VVP) -n $$out/tb.vvp +seed=$(FIFO_SEED) $(if $(FIFO_CYCLES),+cycles=$(FIFO_CYCLES)) >> $$out/run.log 2>&1; \
 	if grep -q '^PASS fifo-headreg' $$out/run.log; then grep '^PASS fifo-headreg' $$out/run.log >> $(RESULTS); \
 	else tail -20 $$out/run.log; echo "FAIL fifo-headreg: see $$out/run.log" >> $(RESULTS); fi
+
+# test_axi_monitor: the harness's AXI protocol monitor on scripted port
+# sequences, no RTL: sim/rtl/rtlsim.c is compiled into the test with a
+# stand-in for the Verilated model (tests/rtl/test_axi_monitor.c).
+ifeq ($(CROSS),)
+$(OBJ)/tests/rtl/test_axi_monitor.o: CPPFLAGS += -Isim/rtl $(RTLSIM_CPPFLAGS)
+$(OBJ)/tests/rtl/test_axi_monitor.o: $(RTL_PORTS) sim/rtl/rtlsim.c
+$(BIN)/tests/test_axi_monitor: $(OBJ)/tests/rtl/test_axi_monitor.o $(TEST_HARNESS) $(LIB)/libvta.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+-include $(OBJ)/tests/rtl/test_axi_monitor.d
+TEST_PROGS += $(BIN)/tests/test_axi_monitor
+endif
