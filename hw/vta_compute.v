@@ -512,6 +512,11 @@ module vta_compute #(
       g1_v <= 1'b0; g2_v <= 1'b0; g3_v <= 1'b0; g3_ge <= 1'b0; g4_v <= 1'b0;
       g5_v <= 1'b0; g6_v <= 1'b0; gpa_v <= 1'b0; gh1_v <= 1'b0; gh2_v <= 1'b0;
       gf_done_q <= 1'b0; g_safe_q <= 1'b0;
+      // (a reset, though none is needed, keeps the k=2..5 rows in flip-flops:
+      // synthesis maps a plain delay chain to a shift-register LUT, whose
+      // clock-to-out is about three times a flip-flop's; g4_a/g5_a start the
+      // ALU's conflict checks and the ACC read address)
+      g2_a <= 0; g3_a <= 0; g4_a <= 0; g5_a <= 0;
     end
   end
 
@@ -523,17 +528,44 @@ module vta_compute #(
   wire [`VTA_GEMM_ITER_OUT_WIDTH-1:0] o_q;
   wire [31:0] id_q, is_q, iw_q;  // current (outer + inner) offsets; wgt unused
   wire       hold;               // the micro-op at k=2 does not advance
-  wire       s0_issue = gen_q && !hold;
+  // Issue buffer: the loop's counters advance on registers only (a_adv), not
+  // on the cycle's hold (k=2's conflict checks, late in the cycle, drove the
+  // enables of every counter). A micro-op the loop generated in a cycle it was
+  // not issued waits in ib_* while the loop moves on to the next one, which
+  // it then holds: the micro-ops are issued in the same cycles as when the
+  // loop advanced on the issue itself (ib_v set: the loop waits one cycle).
+  reg        ib_v;
+  reg [LogUop-1:0] ib_u;
+  reg [LogAcc-1:0] ib_od, ib_os;
+  reg        ib_dhi, ib_shi;
+  wire       a_adv    = gen_q && !ib_v;
+  wire       s0_v     = ib_v || gen_q;  // a micro-op to issue
+  wire       s0_issue = s0_v && !hold;
   wire       a_start = ctok && tok_ready && c_alu_q;
   wire       unused_ok_a = ^{u_q, u_last_q, i_q, o_q, iw_q};  // (the top uop bit: the index wraps in the SRAM)
   vta_uoploop u_aloop (
       .clk_i(clk_i), .rst_i(rst_i), .ld_i(ctok), .start_i(a_start), .bgn_i(uop_bgn), .end_i(uop_end),
       .iter_out_i(iter_out), .iter_in_i(iter_in), .fd_out_i(fd_out), .fd_in_i(fd_in),
-      .fs_out_i(fs_out), .fs_in_i(fs_in), .fw_out_i(32'd0), .fw_in_i(32'd0), .adv_i(s0_issue),
+      .fs_out_i(fs_out), .fs_in_i(fs_in), .fw_out_i(32'd0), .fw_in_i(32'd0), .adv_i(a_adv),
       .gen_o(gen_q), .u_o(u_q), .u_last_o(u_last_q), .i_o(i_q), .o_o(o_q),
       .id_o(id_q), .is_o(is_q), .iw_o(iw_q));
+  // the micro-op to issue: the buffered one, else the loop's
+  wire [LogAcc-1:0] s0_od  = ib_v ? ib_od : id_q[LogAcc-1:0];
+  wire [LogAcc-1:0] s0_os  = ib_v ? ib_os : is_q[LogAcc-1:0];
+  wire              s0_dhi = ib_v ? ib_dhi : hi_nz(id_q, LogAcc);
+  wire              s0_shi = ib_v ? ib_shi : hi_nz(is_q, LogAcc);
+  always @(posedge clk_i) begin
+    if (a_adv) begin
+      ib_u   <= u_q[LogUop-1:0];
+      ib_od  <= id_q[LogAcc-1:0];
+      ib_os  <= is_q[LogAcc-1:0];
+      ib_dhi <= hi_nz(id_q, LogAcc);
+      ib_shi <= hi_nz(is_q, LogAcc);
+    end
+    ib_v <= !rst_i && (ib_v || a_adv) && !s0_issue;
+  end
   assign uop_rd_en   = s0_issue;
-  assign uop_rd_addr = u_q[LogUop-1:0];
+  assign uop_rd_addr = ib_v ? ib_u : u_q[LogUop-1:0];
 
   // ---------------------------------------------------------------- k=1: indices
   reg        r1_v;
@@ -880,7 +912,7 @@ module vta_compute #(
   assign out_alu_wr_addr_o = h1_a;
   assign out_alu_wr_data_o = h1_out;
 
-  wire pipe_empty = !gen_q && !r1_v && !r2_v && !r3_v && !pa_v &&
+  wire pipe_empty = !s0_v && !r1_v && !r2_v && !r3_v && !pa_v &&
                     !pa2_v && !h1_v && !m0_v && !m1_v;
   // registered outputs (counters and the watchdog see them one cycle later)
   always @(posedge clk_i) begin
@@ -963,10 +995,10 @@ module vta_compute #(
         r1_v <= s0_issue;
         r2_v <= r1_v;
         if (s0_issue) begin
-          r1_od  <= id_q[LogAcc-1:0];
-          r1_os  <= is_q[LogAcc-1:0];
-          r1_dhi <= hi_nz(id_q, LogAcc);
-          r1_shi <= hi_nz(is_q, LogAcc);
+          r1_od  <= s0_od;
+          r1_os  <= s0_os;
+          r1_dhi <= s0_dhi;
+          r1_shi <= s0_shi;
         end
         if (r1_v) begin
           r2_a    <= a_sum[LogAcc-1:0];
