@@ -304,8 +304,6 @@ module vta_compute #(
   // would not). The bank outputs are registered (read latency 2).
   localparam NBank  = 4;
   localparam LogRow = LogAcc - 2;
-  reg  [NBank-1:0]      bk_rd_en;
-  reg  [NBank*LogRow-1:0] bk_rd_addr;
   wire [NBank*AccBits-1:0] bk_rd_data;
   // (the bank instances follow the lanes, at "ACC / OUT writes")
 
@@ -634,19 +632,7 @@ module vta_compute #(
   // the tag after this cycle (a fresh src read replaces it)
   wire tag_vn = rd_s_alu || tag_v;
   wire [LogAcc-1:0] tag_n = rd_s_alu ? r2_sa : tag_q;
-  integer bi;
-  always @* begin
-    for (bi = 0; bi < NBank; bi = bi + 1) begin
-      if (g_rd && g5_a[1:0] == bi[1:0]) begin
-        bk_rd_en[bi] = 1'b1;
-        bk_rd_addr[bi*LogRow +: LogRow] = g5_a[LogAcc-1:2];
-      end else begin
-        bk_rd_en[bi] = (rd_a_alu && r2_a[1:0] == bi[1:0]) || (rd_s_alu && r2_sa[1:0] == bi[1:0]);
-        bk_rd_addr[bi*LogRow +: LogRow] = (rd_s_alu && r2_sa[1:0] == bi[1:0]) ?
-            r2_sa[LogAcc-1:2] : r2_a[LogAcc-1:2];
-      end
-    end
-  end
+  // (each bank's read port is formed at its instance, "ACC / OUT writes")
 
   // ---------------------------------------------------------------- PA: ALU
   // PA selects the operands and computes MIN/MAX/ADD and the shift amount, PA2
@@ -897,11 +883,17 @@ module vta_compute #(
         wr_h <= !rst_i && nh1_v && !load_acc_wr && nh1_a[1:0] == gbk;
         wr_l <= !rst_i && load_acc_wr && l2d_wr_idx[1:0] == gbk;
       end
+      // the read: the GEMM's, else the ALU's src (when it reads one here), else its dst
+      // (one signal per bank: no read-address vector assembled field by field
+      // in every simulated cycle)
+      wire rd_g = g_rd && g5_a[1:0] == gbk;
+      wire rd_s = rd_s_alu && r2_sa[1:0] == gbk;
+      wire rd_a = rd_a_alu && r2_a[1:0] == gbk;
       vta_sram #(.Width(AccBits), .LogDepth(LogRow), .OutReg(1)) u_acc (
           .clk_i(clk_i), .wr_en_i(wr_g || wr_h || wr_l),
           .wr_addr_i(wr_g ? gh1_a[LogAcc-1:2] : wr_h ? h1_a[LogAcc-1:2] : ld_idx_q[LogAcc-1:2]),
-          .wr_data_i(wr_g ? gh1_data : wr_h ? h1_data : ld_acc_q), .rd_en_i(bk_rd_en[gbk]),
-          .rd_addr_i(bk_rd_addr[gbk*LogRow +: LogRow]),
+          .wr_data_i(wr_g ? gh1_data : wr_h ? h1_data : ld_acc_q), .rd_en_i(rd_g || rd_s || rd_a),
+          .rd_addr_i(rd_g ? g5_a[LogAcc-1:2] : rd_s ? r2_sa[LogAcc-1:2] : r2_a[LogAcc-1:2]),
           .rd_data_o(bk_rd_data[gbk*AccBits +: AccBits]));
     end
   endgenerate
