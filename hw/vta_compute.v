@@ -614,9 +614,16 @@ module vta_compute #(
   // bank it reads (k=5 now) and while the GEMM would write its dst bank in the
   // cycle it does (the GEMM micro-op at k=4: both write four cycles on). (MUL,
   // three cycles, never runs beside a GEMM.)
-  wire g_conf    = !g_idle && (r2_fp ||
-                   (g_rd && (g5_a[1:0] == r2_a[1:0] || (ctl_reg_q && g5_a[1:0] == r2_sa[1:0]))) ||
-                   (g4_v && g4_a[1:0] == r2_a[1:0]));
+  // The bank compares are registers, formed a cycle ahead from the GEMM rows one
+  // stage earlier and the k=2 rows of the next cycle (the hold's stall
+  // decision then starts from flip-flops): gc4_q "the GEMM micro-op at k=4 writes
+  // dst's bank", gc5a_q/gc5s_q "the one at k=5 is in dst's / src's bank".
+  reg  gc4_q, gc5a_q, gc5s_q;
+  // the banks of the rows at k=2 in the next cycle
+  wire       r2_ld  = !hold && r1_v;
+  wire [1:0] nx_r2a = r2_ld ? a_sum[1:0] : r2_a[1:0];
+  wire [1:0] nx_r2s = r2_ld ? s_sum[1:0] : r2_sa[1:0];
+  wire g_conf    = !g_idle && (r2_fp || (!g_rst_q && (gc5a_q || (ctl_reg_q && gc5s_q))) || gc4_q);
   wire emit      = r2_v && !mul_busy && !r2_dep && !g_conf;  // something enters k=3
   wire pseudo    = emit && r2_conf && !r2_hit && !phase_q; // a src-only read (same-bank operands)
   wire adv2      = emit && !pseudo;             // the micro-op itself leaves k=2
@@ -950,6 +957,9 @@ module vta_compute #(
       finish_o      <= 1'b0;
       err_illegal_o <= 1'b0;
       err_range_o   <= 1'b0;
+      gc4_q         <= 1'b0;
+      gc5a_q        <= 1'b0;
+      gc5s_q        <= 1'b0;
     end else begin
       finish_o      <= 1'b0;
       err_illegal_o <= 1'b0;
@@ -1005,6 +1015,9 @@ module vta_compute #(
         end
       end
       if (hold) r2_dep <= 1'b0;  // the micro-op ahead has moved on
+      gc4_q  <= g3_v && g3_a[1:0] == nx_r2a;
+      gc5a_q <= g4_v && g4_a[1:0] == nx_r2a;
+      gc5s_q <= g4_v && g4_a[1:0] == nx_r2s;
       if (state_q != CRun) tag_v <= 1'b0;  // a new instruction starts uncached
       if (ctok) begin
         ctl_reg_q <= alu_reg;
