@@ -43,10 +43,16 @@ module vta_uoploop (
 );
   // the last value of each counter, set at the start: "u + 1 < uop_end" is
   // "u != u_last" (an equality, no adder and comparator chain in front of the
-  // counters' muxes)
+  // counters' muxes), and that equality is itself a register (u_end_q, set when
+  // the counter takes its last value: "u == u_last - 1" before it counts, or a
+  // loop of one value), so the counters' enables are the advance and three
+  // flip-flops
   reg [`VTA_GEMM_UOP_BGN_WIDTH-1:0]  bgn_q;
-  reg [`VTA_GEMM_ITER_IN_WIDTH-1:0]  i_last_q;
-  reg [`VTA_GEMM_ITER_OUT_WIDTH-1:0] o_last_q;
+  reg [`VTA_GEMM_UOP_END_WIDTH-1:0]  u_lm1_q;   // u_last - 1
+  reg [`VTA_GEMM_ITER_IN_WIDTH-1:0]  i_lm1_q;
+  reg [`VTA_GEMM_ITER_OUT_WIDTH-1:0] o_lm1_q;
+  reg        u_end_q, i_end_q, o_end_q;   // the counter is at its last value
+  reg        u_one_q, i_one_q;            // the loop has one value
   reg [31:0] fdo_q, fdi_q, fso_q, fsi_q, fwo_q, fwi_q;
   reg [31:0] od_q, os_q, ow_q;  // outer offsets
 
@@ -54,18 +60,23 @@ module vta_uoploop (
   // is written (else Verilator keeps a shadow copy of each per clock).
   always @(posedge clk_i) begin
     if (adv_i) begin
-      if (u_o != u_last_o) begin
+      if (!u_end_q) begin
+        u_end_q <= u_o == u_lm1_q;
         u_o <= u_o + 1'b1;
       end else begin
+        u_end_q <= u_one_q;
         u_o <= {1'b0, bgn_q};
-        if (i_o != i_last_q) begin
+        if (!i_end_q) begin
+          i_end_q <= i_o == i_lm1_q;
           i_o  <= i_o + 1'b1;
           id_o <= id_o + fdi_q;
           is_o <= is_o + fsi_q;
           iw_o <= iw_o + fwi_q;
         end else begin
+          i_end_q <= i_one_q;
           i_o <= 0;
-          if (o_o != o_last_q) begin
+          if (!o_end_q) begin
+            o_end_q <= o_o == o_lm1_q;
             o_o  <= o_o + 1'b1;
             id_o <= od_q + fdo_q; is_o <= os_q + fso_q; iw_o <= ow_q + fwo_q;
             od_q <= od_q + fdo_q; os_q <= os_q + fso_q; ow_q <= ow_q + fwo_q;
@@ -80,8 +91,14 @@ module vta_uoploop (
       i_o      <= 0;
       o_o      <= 0;
       u_last_o <= end_i - 1'b1;
-      i_last_q <= iter_in_i - 1'b1;
-      o_last_q <= iter_out_i - 1'b1;
+      u_lm1_q  <= end_i - 1'b1 - 1'b1;
+      i_lm1_q  <= iter_in_i - 1'b1 - 1'b1;
+      o_lm1_q  <= iter_out_i - 1'b1 - 1'b1;
+      u_one_q  <= {1'b0, bgn_i} == end_i - 1'b1;
+      u_end_q  <= {1'b0, bgn_i} == end_i - 1'b1;
+      i_one_q  <= iter_in_i == 1;
+      i_end_q  <= iter_in_i == 1;
+      o_end_q  <= iter_out_i == 1;
       fdo_q <= fd_out_i; fdi_q <= fd_in_i; fso_q <= fs_out_i; fsi_q <= fs_in_i;
       fwo_q <= fw_out_i; fwi_q <= fw_in_i;
       od_q <= 0; os_q <= 0; ow_q <= 0;
