@@ -21,7 +21,9 @@ module vta_fetch #(
     input  wire                      rst_i,
     input  wire                      start_i,      // pulse; taken only while idle
     input  wire                      halt_i,       // the run ended (FINISH or an error): stop dispatching
-    input  wire                      hold_i,       // FINISH is about to end the run: dispatch nothing now
+    // dispatch nothing now: the run ended (set whenever halt_i is) or FINISH is
+    // about to end it; from registers in top, one LUT (make timing)
+    input  wire                      nodisp_i,
     input  wire [AddrWidth-1:0]      insn_addr_i,
     input  wire [31:0]               insn_count_i,
     output wire                      busy_o,
@@ -46,6 +48,7 @@ module vta_fetch #(
     input  wire                      cp_full_i,
     output wire                      st_push_o,
     input  wire                      st_full_i,
+    output wire                      fin_push_o,   // cp_push_o of a FINISH
     output wire [127:0]              insn_o,
     output wire                      progress_o
 );
@@ -135,8 +138,9 @@ module vta_fetch #(
   // Errors): reserved opcode, LOAD of type 4/6/7 with x_size != 0, reserved ALU
   // opcode, STORE with padding, a dependency flag without a queue. An illegal
   // instruction is not dispatched; fetch stops and drops the rest of the stream.
-  // {bad, to_ld, to_st} of an instruction (to compute: neither load nor store)
-  function [2:0] decode;
+  // {fin, bad, to_ld, to_st} of an instruction (to compute: neither load nor
+  // store; fin: FINISH, to compute)
+  function [3:0] decode;
     input [127:0] insn;
     reg   [2:0]   op, mt, aluop;
     reg           ld, st, pads;
@@ -152,6 +156,7 @@ module vta_fetch #(
               (insn[`VTA_MEM_Y_PAD_1_LSB +: `VTA_MEM_Y_PAD_1_WIDTH] != 0) ||
               (insn[`VTA_MEM_X_PAD_0_LSB +: `VTA_MEM_X_PAD_0_WIDTH] != 0) ||
               (insn[`VTA_MEM_X_PAD_1_LSB +: `VTA_MEM_X_PAD_1_WIDTH] != 0);
+      decode[3] = (op == `VTA_OPCODE_FINISH);
       decode[2] = (op > `VTA_OPCODE_ALU) ||
                   ((op == `VTA_OPCODE_LOAD) && (xsize != 0) &&
                    (mt == `VTA_MEM_ID_OUT || mt > `VTA_MEM_ID_ACC_8BIT)) ||
@@ -163,31 +168,33 @@ module vta_fetch #(
       decode[0] = st;
     end
   endfunction
-  wire [2:0] head_dec;
+  wire [3:0] head_dec;
+  wire fin   = head_dec[3];
   wire bad   = head_dec[2];
   wire to_ld = head_dec[1];
   wire to_st = head_dec[0];
   wire to_cp = !to_ld && !to_st;
   wire full  = to_ld ? ld_full_i : to_st ? st_full_i : cp_full_i;
   wire drop  = head_valid && (halted || bad);
-  wire go    = head_valid && !halted && !bad && !full && !hold_i;
+  wire go    = head_valid && !stop_q && !bad && !full && !nodisp_i;  // nodisp_i covers halt_i
   wire buf_pop = go || drop;
   assign ld_push_o = go && to_ld;
   assign st_push_o = go && to_st;
   assign cp_push_o = go && to_cp;
+  assign fin_push_o = go && fin;
   assign insn_o    = head;
   wire   fetching  = (req_left_q != 0) || dma_req_valid_o || (inflight_q != 0);
   assign busy_o    = fetching || head_valid || (buf_count != 0);
   // quiet_o is registered (make timing: the queues' full flags come late in the
   // cycle, and the FINISH gate feeds compute's pop). A stream fully dispatched
   // stays so until the next start, which clears the queues, so FINISH never
-  // goes early on that side; a head blocked by a full queue is held (hold_i)
+  // goes early on that side; a head blocked by a full queue is held (nodisp_i)
   // from then until FINISH has executed (vta_top.v, fin_hold).
   wire   quiet     = (!fetching && !head_valid && (buf_count == 0)) ||
                      (head_valid && !bad && !stop_q && full);
   assign progress_o = beat || go;
 
-  vta_fifo #(.Width(131), .LogDepth(LogBuf)) u_buf (
+  vta_fifo #(.Width(132), .LogDepth(LogBuf)) u_buf (
       .clk_i       (clk_i),
       .rst_i       (rst_i),
       .clear_i     (1'b0),

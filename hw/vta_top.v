@@ -122,8 +122,9 @@ module vta_top #(
 
   // ---------------------------------------------------------------- datapath wires
   wire [127:0] f_insn;
-  wire f_ld_push, f_cp_push, f_st_push, f_busy, f_quiet, f_err_dram, f_err_illegal, f_progress;
-  wire fin_hold;  // fetch dispatches nothing: FINISH is about to end the run (below)
+  wire f_ld_push, f_cp_push, f_st_push, f_fin_push, f_busy, f_quiet, f_err_dram, f_err_illegal;
+  wire f_progress;
+  wire f_nodisp;  // fetch dispatches nothing: the run ended or FINISH is about to end it (below)
   wire ldq_fullq, cpq_fullq, stq_fullq;  // full as fetch sees it (below)
   wire ldq_full, cpq_full, stq_full, ldq_valid, cpq_valid, stq_valid, ldq_pop, cpq_pop, stq_pop;
   wire [TagW+127:0] ldq_data, cpq_data, stq_data;
@@ -222,14 +223,15 @@ module vta_top #(
   wire [`VTA_BUS_WIDTH-1:0] wr_data;
 
   vta_fetch #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_fetch (
-      .clk_i(clk), .rst_i(core_rst), .start_i(fetch_start), .halt_i(!running_q && !fetch_start), .hold_i(fin_hold),
+      .clk_i(clk), .rst_i(core_rst), .start_i(fetch_start), .halt_i(!running_q && !fetch_start), .nodisp_i(f_nodisp),
       .insn_addr_i(insn_addr_q[AddrWidth-1:0]), .insn_count_i(insn_count_q),
       .busy_o(f_busy), .quiet_o(f_quiet), .err_dram_o(f_err_dram), .err_illegal_o(f_err_illegal),
       .dma_req_valid_o(rd_req_valid[0]), .dma_req_addr_o(rd_req_addr[0*AddrWidth +: AddrWidth]),
       .dma_req_beats_o(rd_req_beats[0*BeatWidth +: BeatWidth]), .dma_req_ready_i(rd_req_ready[0]),
       .dma_valid_i(rd_valid[0]), .dma_ready_o(rd_ready[0]), .dma_data_i(rd_data), .dma_err_i(rd_err),
       .ld_push_o(f_ld_push), .ld_full_i(ldq_fullq), .cp_push_o(f_cp_push), .cp_full_i(cpq_fullq),
-      .st_push_o(f_st_push), .st_full_i(stq_fullq), .insn_o(f_insn), .progress_o(f_progress));
+      .st_push_o(f_st_push), .st_full_i(stq_fullq), .fin_push_o(f_fin_push), .insn_o(f_insn),
+      .progress_o(f_progress));
 
   vta_fifo #(.Width(TagW+128), .LogDepth(LogInsnQ)) u_ldq (
       .clk_i(clk), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_ld_push), .push_data_i({disp_idx_q, f_insn}), .full_o(ldq_full),
@@ -323,31 +325,28 @@ module vta_top #(
   // its fetch stopped at the full queue (docs/rtl.md, FINISH). Not while
   // compute waits for a token (it may come from an instruction not yet
   // dispatched); FINISH may go while fetch holds.
-  // (make timing: the hold is one LUT of registers before fetch's dispatch;
-  // compute's token wait and the FINISH count's non-zero flag are registers,
-  // a wait releases the hold a cycle later)
-  reg  [LogInsnQ:0] fin_n_q;  // FINISHes in the compute queue
-  reg               fin_nz_q; // fin_n_q != 0
-  reg               cp_fin_q; // compute holds a FINISH it took
-  reg               fin_hold_q, cp_tokwait_q;
-  assign fin_hold = running_q && !cp_tokwait_q && (fin_nz_q || cp_fin_q) && (f_quiet || fin_hold_q);
+  // (make timing: fetch's no-dispatch input is one LUT of registers; compute's
+  // token wait is a register, a wait releases the hold a cycle later)
+  // "A FINISH is queued for compute or held by it" is, while the run is on, "a
+  // FINISH was dispatched in this run" (fin_seen_q): the first FINISH compute
+  // takes ends the run when it executes, and the run stays off until the next
+  // start, which clears the flag.
+  reg  fin_seen_q;  // fetch dispatched a FINISH since the start
+  reg  fin_hold_q, cp_tokwait_q;
+  wire fin_hold_w = !cp_tokwait_q && fin_seen_q && (f_quiet || fin_hold_q);
+  wire fin_hold   = running_q && fin_hold_w;
+  // halt (as fetch's halt_i) or hold
+  assign f_nodisp = (!running_q && !fetch_start) || fin_hold;
   wire cpq_valid_gated = cpq_valid && !(cpq_finish && !f_quiet && !fin_hold_q);
-  wire f_fin_push = f_cp_push && (f_insn[`VTA_GEMM_OPCODE_LSB +: `VTA_GEMM_OPCODE_WIDTH] == `VTA_OPCODE_FINISH);
-  wire cp_fin_pop = cpq_pop && cpq_finish;
   always @(posedge clk) begin
     if (core_rst || fetch_start) begin
-      fin_n_q      <= 0;
-      fin_nz_q     <= 1'b0;
-      cp_fin_q     <= 1'b0;
+      fin_seen_q   <= 1'b0;
       fin_hold_q   <= 1'b0;
       cp_tokwait_q <= 1'b0;
     end else begin
-      fin_n_q      <= fin_n_q + {{LogInsnQ{1'b0}}, f_fin_push} - {{LogInsnQ{1'b0}}, cp_fin_pop};
-      fin_nz_q     <= f_fin_push || (fin_n_q > 1) || (fin_nz_q && !cp_fin_pop);
+      if (f_fin_push) fin_seen_q <= 1'b1;
       cp_tokwait_q <= cp_tokwait;
-      fin_hold_q <= fin_hold;
-      if (cp_fin_pop) cp_fin_q <= 1'b1;
-      else if (cp_finish || !running_q) cp_fin_q <= 1'b0;
+      fin_hold_q   <= fin_hold;
     end
   end
   vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_compute (
