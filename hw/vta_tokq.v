@@ -12,21 +12,24 @@ module vta_tokq #(
     input  wire rst_i,
     input  wire push_i,
     input  wire pop_i,       // only when avail_o
-    output wire avail_o,
+    output reg  avail_o,     // count_o != 0, a register (make timing: it decides the pop)
     output reg  overflow_o,  // one-cycle pulse
     output reg  [CntW-1:0] count_o
 );
   localparam [CntW-1:0] Max = `VTA_TOKEN_QUEUE_DEPTH;
   wire do_pop = pop_i && avail_o;
   wire ovf = push_i && !do_pop && (count_o == Max);
-  assign avail_o = (count_o != 0);
 
   always @(posedge clk_i) begin
     if (rst_i) begin
       count_o    <= 0;
+      avail_o    <= 1'b0;
       overflow_o <= 1'b0;
     end else begin
       overflow_o <= ovf;
+      // the next count is non-zero: a push adds one (or overflows at Max, or
+      // meets a pop), a pop without a push leaves count_o - 1
+      avail_o <= push_i || (count_o > 1) || (avail_o && !do_pop);
       if (push_i && !do_pop && !ovf) count_o <= count_o + 1'b1;
       else if (do_pop && !push_i) count_o <= count_o - 1'b1;
     end
