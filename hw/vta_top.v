@@ -542,6 +542,20 @@ module vta_top #(
     endcase
   end
 
+  // The first error's source and instruction are recorded a cycle after the
+  // event, from registers (make timing: the source's priority, the index mux
+  // and the enable of 35 flip-flops were one path); STATUS and the run's end
+  // are not delayed. A start or soft-reset request in that cycle clears them
+  // as it would have cleared the record.
+  reg  [2:0]      err_src_q;
+  reg  [TagW-1:0] err_idx_q;
+  reg             err_rec_q;  // err_src_q is the first error since the flags were clear
+  always @(posedge clk) begin
+    err_src_q <= err_src;
+    err_idx_q <= err_idx;
+    err_rec_q <= !rst && !fetch_start && !sr_req && !any_err && err_src != 0;
+  end
+
   // increment of each counter: bus bytes, element bytes of a memory type, or 1
   function [NumCnt*16-1:0] cnt_steps;
     input integer first;  // 0 (a constant function needs an input)
@@ -744,9 +758,9 @@ module vta_top #(
         if (wd_fire)    err_wd_q <= 1'b1;
         if (start_busy) err_busy_q <= 1'b1;
         if (e_any)      isr_q[1] <= 1'b1;
-        if (!any_err && err_src != 0) begin
-          err_info_q <= err_src;
-          err_insn_q <= err_idx;
+        if (err_rec_q) begin
+          err_info_q <= err_src_q;
+          err_insn_q <= err_idx_q;
         end
         if (ev_ok && !err_addr_v_q && dma_err) begin
           err_addr_q <= 64'd0;
