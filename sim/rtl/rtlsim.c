@@ -60,13 +60,13 @@ typedef struct burst {
 } burst_t;
 
 /* What the monitor remembers of the previous cycle: every VALID that was not
- * taken must stay high, with the same payload (AXI4 A3.2.1). */
+ * taken must stay high, with the same payload (AXI4 A3.2.1). Only a VALID
+ * left waiting (*_wait) has its payload saved. */
 typedef struct mon {
-	int ar_v, ar_r, aw_v, aw_r, w_v, w_r;
+	int ar_wait, aw_wait, w_wait, lb_wait, lr_wait;
 	uint64_t ar_addr, aw_addr, w_strb;
 	unsigned ar_len, ar_size, ar_burst, aw_len, aw_size, aw_burst, w_last;
 	uint32_t w_data[BUS_WORDS];
-	int lb_v, lb_r, lr_v, lr_r;
 	unsigned lb_resp, lr_resp;
 	uint32_t lr_data;
 	unsigned lite_wr_open, lite_rd_open; /* accepted AXI-Lite requests without a response */
@@ -214,19 +214,19 @@ static void monitor(vta_rtlsim_t *s)
 	mon_t *m = &s->mon;
 	if (p->rst)
 		return;
-	if (m->ar_v && !m->ar_r &&
+	if (m->ar_wait &&
 	    (!p->m_axi_arvalid || get64(p->m_axi_araddr) != m->ar_addr ||
 	     (get32(p->m_axi_arlen) & 0xFF) != m->ar_len || (get32(p->m_axi_arsize) & 7) != m->ar_size ||
 	     (get32(p->m_axi_arburst) & 3) != m->ar_burst))
 		violate(s, "AR: ARVALID dropped or payload changed before ARREADY (addr 0x%llx)",
 			(unsigned long long)m->ar_addr);
-	if (m->aw_v && !m->aw_r &&
+	if (m->aw_wait &&
 	    (!p->m_axi_awvalid || get64(p->m_axi_awaddr) != m->aw_addr ||
 	     (get32(p->m_axi_awlen) & 0xFF) != m->aw_len || (get32(p->m_axi_awsize) & 7) != m->aw_size ||
 	     (get32(p->m_axi_awburst) & 3) != m->aw_burst))
 		violate(s, "AW: AWVALID dropped or payload changed before AWREADY (addr 0x%llx)",
 			(unsigned long long)m->aw_addr);
-	if (m->w_v && !m->w_r) {
+	if (m->w_wait) {
 		int same = p->m_axi_wvalid && get_strb(p->m_axi_wstrb) == m->w_strb &&
 			   (unsigned)p->m_axi_wlast == m->w_last;
 		for (unsigned i = 0; same && i < BUS_WORDS; i++)
@@ -234,9 +234,9 @@ static void monitor(vta_rtlsim_t *s)
 		if (!same)
 			violate(s, "W: WVALID dropped or WDATA/WSTRB/WLAST changed before WREADY");
 	}
-	if (m->lb_v && !m->lb_r && (!p->s_axil_bvalid || (get32(p->s_axil_bresp) & 3) != m->lb_resp))
+	if (m->lb_wait && (!p->s_axil_bvalid || (get32(p->s_axil_bresp) & 3) != m->lb_resp))
 		violate(s, "AXI-Lite B: BVALID dropped or BRESP changed before BREADY");
-	if (m->lr_v && !m->lr_r &&
+	if (m->lr_wait &&
 	    (!p->s_axil_rvalid || get32(p->s_axil_rdata) != m->lr_data ||
 	     (get32(p->s_axil_rresp) & 3) != m->lr_resp))
 		violate(s, "AXI-Lite R: RVALID dropped or RDATA/RRESP changed before RREADY");
@@ -250,31 +250,35 @@ static void monitor_save(vta_rtlsim_t *s)
 {
 	const vtartl_ports_t *p = &s->p;
 	mon_t *m = &s->mon;
-	m->ar_v = p->m_axi_arvalid;
-	m->ar_r = p->m_axi_arready;
-	m->ar_addr = get64(p->m_axi_araddr);
-	m->ar_len = get32(p->m_axi_arlen) & 0xFF;
-	m->ar_size = get32(p->m_axi_arsize) & 7;
-	m->ar_burst = get32(p->m_axi_arburst) & 3;
-	m->aw_v = p->m_axi_awvalid;
-	m->aw_r = p->m_axi_awready;
-	m->aw_addr = get64(p->m_axi_awaddr);
-	m->aw_len = get32(p->m_axi_awlen) & 0xFF;
-	m->aw_size = get32(p->m_axi_awsize) & 7;
-	m->aw_burst = get32(p->m_axi_awburst) & 3;
-	m->w_v = p->m_axi_wvalid;
-	m->w_r = p->m_axi_wready;
-	m->w_strb = get_strb(p->m_axi_wstrb);
-	m->w_last = p->m_axi_wlast;
-	for (unsigned i = 0; i < BUS_WORDS; i++)
-		m->w_data[i] = p->m_axi_wdata[i].aval;
-	m->lb_v = p->s_axil_bvalid;
-	m->lb_r = p->s_axil_bready;
-	m->lb_resp = get32(p->s_axil_bresp) & 3;
-	m->lr_v = p->s_axil_rvalid;
-	m->lr_r = p->s_axil_rready;
-	m->lr_data = get32(p->s_axil_rdata);
-	m->lr_resp = get32(p->s_axil_rresp) & 3;
+	m->ar_wait = p->m_axi_arvalid && !p->m_axi_arready;
+	if (m->ar_wait) {
+		m->ar_addr = get64(p->m_axi_araddr);
+		m->ar_len = get32(p->m_axi_arlen) & 0xFF;
+		m->ar_size = get32(p->m_axi_arsize) & 7;
+		m->ar_burst = get32(p->m_axi_arburst) & 3;
+	}
+	m->aw_wait = p->m_axi_awvalid && !p->m_axi_awready;
+	if (m->aw_wait) {
+		m->aw_addr = get64(p->m_axi_awaddr);
+		m->aw_len = get32(p->m_axi_awlen) & 0xFF;
+		m->aw_size = get32(p->m_axi_awsize) & 7;
+		m->aw_burst = get32(p->m_axi_awburst) & 3;
+	}
+	m->w_wait = p->m_axi_wvalid && !p->m_axi_wready;
+	if (m->w_wait) {
+		m->w_strb = get_strb(p->m_axi_wstrb);
+		m->w_last = p->m_axi_wlast;
+		for (unsigned i = 0; i < BUS_WORDS; i++)
+			m->w_data[i] = p->m_axi_wdata[i].aval;
+	}
+	m->lb_wait = p->s_axil_bvalid && !p->s_axil_bready;
+	if (m->lb_wait)
+		m->lb_resp = get32(p->s_axil_bresp) & 3;
+	m->lr_wait = p->s_axil_rvalid && !p->s_axil_rready;
+	if (m->lr_wait) {
+		m->lr_data = get32(p->s_axil_rdata);
+		m->lr_resp = get32(p->s_axil_rresp) & 3;
+	}
 }
 
 /* One clock cycle with the DRAM model; the AXI-Lite inputs are whatever the
