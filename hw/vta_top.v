@@ -92,7 +92,7 @@ module vta_top #(
   reg [63:0] err_addr_q;
   reg        err_addr_v_q;
   reg [31:0] hi_snap_q;  // high word of a ro64 register, latched by the low-word read
-  wire [NumCnt*64-1:0] cnt_q;  // counter i is cnt_q[64*i +: 64] (gen_cnt_reg)
+  reg [NumCnt*64-1:0] cnt_q;  // counter i is cnt_q[64*i +: 64]
   reg [31:0] wd_cnt_q;
 
   // ---------------------------------------------------------------- soft reset
@@ -602,20 +602,19 @@ module vta_top #(
                                 (cp_elem ? (8'd1 << cp_elem_type) : 8'd0);
     cnt_clr_q <= core_rst || fetch_start;
   end
-  // One 64-bit register per counter, each in a block of its own, cleared at reset and
-  // at the start of a run: the simulator then updates machine words instead of
-  // copying the whole counter vector on every clock (docs/rtl.md, Simulation speed).
-  genvar gc;
-  generate
-    for (gc = 0; gc < NumCnt; gc = gc + 1) begin : gen_cnt_reg
-      reg [63:0] c_q;
-      always @(posedge clk) begin
-        if (rst || cnt_clr_q) c_q <= 64'd0;
-        else if (cnt_inc_q[gc]) c_q <= c_q + {48'd0, CntStep[gc*16 +: 16]};
-      end
-      assign cnt_q[gc*64 +: 64] = c_q;
-    end
-  endgenerate
+  // The counters, one vector in one block, cleared at reset and at the start of
+  // a run. For the simulator this is the cheap form: one copy of the vector a
+  // clock (its shadow, a few wide moves) and a test and 64-bit add per counter;
+  // 30 registers in blocks of their own each got a shadow and the read mux a
+  // 1,920-bit vector assembled from them every clock (docs/rtl.md, Simulation speed).
+  // The clear is the last branch so that the increments read the vector first.
+  integer ci;
+  always @(posedge clk) begin
+    if (!(rst || cnt_clr_q)) begin
+      for (ci = 0; ci < NumCnt; ci = ci + 1)
+        if (cnt_inc_q[ci]) cnt_q[ci*64 +: 64] <= cnt_q[ci*64 +: 64] + {48'd0, CntStep[ci*16 +: 16]};
+    end else cnt_q <= {(NumCnt*64){1'b0}};
+  end
   always @(posedge clk) begin
     if (rst) begin
       fetch_start_q  <= 1'b0;
