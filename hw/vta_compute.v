@@ -349,9 +349,10 @@ module vta_compute #(
   reg [`VTA_GEMM_WGT_FACTOR_IN_WIDTH-1:0]  g_fwi_q;
   wire       g_idle  = (g_st_q == GIdle);
   wire       g_start = ctok && tok_ready && g_idle && c_gemm_q;
-  // the GEMM unit takes the instruction's fields in every CTok cycle while idle
-  // (so also in g_start's cycle): only its state and its loop's gen_o wait for g_start
-  wire       g_ld    = ctok && g_idle;
+  // the GEMM unit takes the instruction's fields in every cycle while idle (so
+  // also in g_start's cycle, from the instruction register): only its state and
+  // its loop's gen_o wait for g_start, and the copies' enable is the state alone
+  wire       g_ld    = g_idle;
   // k=0 (never waits)
   wire       g_gen_q;
   wire [`VTA_GEMM_UOP_END_WIDTH-1:0] g_u_q, g_ulast_q;
@@ -359,7 +360,7 @@ module vta_compute #(
   wire [`VTA_GEMM_ITER_OUT_WIDTH-1:0] g_o_q;
   wire [31:0] g_id_q, g_is_q, g_iw_q;
   vta_uoploop u_gloop (
-      .clk_i(clk_i), .rst_i(rst_i), .ld_i(g_ld), .start_i(g_start), .bgn_i(uop_bgn), .end_i(uop_end),
+      .clk_i(clk_i), .rst_i(rst_i), .start_i(g_start), .bgn_i(uop_bgn), .end_i(uop_end),
       .iter_out_i(iter_out), .iter_in_i(iter_in), .fd_out_i(fd_out), .fd_in_i(fd_in),
       .fs_out_i(fs_out), .fs_in_i(fs_in), .fw_out_i(fw_out), .fw_in_i(fw_in), .adv_i(g_gen_q),
       .gen_o(g_gen_q), .u_o(g_u_q), .u_last_o(g_ulast_q), .i_o(g_i_q), .o_o(g_o_q),
@@ -542,7 +543,7 @@ module vta_compute #(
   wire       a_start = ctok && tok_ready && c_alu_q;
   wire       unused_ok_a = ^{u_q, u_last_q, i_q, o_q, iw_q};  // (the top uop bit: the index wraps in the SRAM)
   vta_uoploop u_aloop (
-      .clk_i(clk_i), .rst_i(rst_i), .ld_i(ctok), .start_i(a_start), .bgn_i(uop_bgn), .end_i(uop_end),
+      .clk_i(clk_i), .rst_i(rst_i), .start_i(a_start), .bgn_i(uop_bgn), .end_i(uop_end),
       .iter_out_i(iter_out), .iter_in_i(iter_in), .fd_out_i(fd_out), .fd_in_i(fd_in),
       .fs_out_i(fs_out), .fs_in_i(fs_in), .fw_out_i(32'd0), .fw_in_i(32'd0), .adv_i(a_adv),
       .gen_o(gen_q), .u_o(u_q), .u_last_o(u_last_q), .i_o(i_q), .o_o(o_q),

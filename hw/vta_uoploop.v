@@ -4,11 +4,12 @@
 // (iter_in) inside the outer loop (iter_out); the dst/src/wgt offsets are the
 // loop indices times their factors. One micro-op is issued in each cycle with
 // adv_i (the caller's "gen_o and not held"). Used by the GEMM unit and the ALU
-// pipeline of vta_compute.v. While the loop does not generate, ld_i (from
-// registers only) loads the fields and presets the counters in every cycle, so
-// start_i, which the caller gives only then and in a cycle with ld_i, sets
-// gen_o alone: the start decision (tokens, decode) drives one flip-flop, not
-// the clock enables of every counter.
+// pipeline of vta_compute.v. While the loop does not generate it loads the
+// fields and presets the counters in every cycle (enabled by a flip-flop of
+// its own, idle_q), so start_i, which the caller gives only then, with the
+// fields of the instruction to run, sets gen_o alone: the start decision
+// (tokens, decode) drives one flip-flop, not the clock enables of every
+// counter.
 `resetall
 `timescale 1ns / 1ps
 `default_nettype none
@@ -16,9 +17,8 @@
 module vta_uoploop (
     input  wire                                 clk_i,
     input  wire                                 rst_i,
-    // ld_i: take the loop's fields (while not generating); start_i: generate
-    // (only while not generating and with ld_i)
-    input  wire                                 ld_i,
+    // start_i: generate (only while not generating; the fields are taken in
+    // every cycle until then)
     input  wire                                 start_i,
     input  wire [`VTA_GEMM_UOP_BGN_WIDTH-1:0]   bgn_i,
     input  wire [`VTA_GEMM_UOP_END_WIDTH-1:0]   end_i,
@@ -55,6 +55,7 @@ module vta_uoploop (
   reg        u_one_q, i_one_q;            // the loop has one value
   reg [31:0] fdo_q, fdi_q, fso_q, fsi_q, fwo_q, fwi_q;
   reg [31:0] od_q, os_q, ow_q;  // outer offsets
+  (* keep *) reg idle_q;        // !gen_o (a copy: the enable of the preset, about 250 loads)
 
   // The advance comes first in the text: every register is read before it
   // is written (else Verilator keeps a shadow copy of each per clock).
@@ -81,11 +82,14 @@ module vta_uoploop (
             id_o <= od_q + fdo_q; is_o <= os_q + fso_q; iw_o <= ow_q + fwo_q;
             od_q <= od_q + fdo_q; os_q <= os_q + fso_q; ow_q <= ow_q + fwo_q;
           end else begin
-            gen_o <= 1'b0;
+            gen_o  <= 1'b0;
+            idle_q <= 1'b1;
           end
         end
       end
-    end else if (ld_i && !gen_o) begin
+    end
+    // (never in a cycle of adv_i, which comes only while generating)
+    if (idle_q) begin
       bgn_q    <= bgn_i;
       u_o      <= {1'b0, bgn_i};
       i_o      <= 0;
@@ -104,8 +108,14 @@ module vta_uoploop (
       od_q <= 0; os_q <= 0; ow_q <= 0;
       id_o <= 0; is_o <= 0; iw_o <= 0;
     end
-    if (start_i) gen_o <= 1'b1;
-    if (rst_i) gen_o <= 1'b0;
+    if (start_i) begin
+      gen_o  <= 1'b1;
+      idle_q <= 1'b0;
+    end
+    if (rst_i) begin
+      gen_o  <= 1'b0;
+      idle_q <= 1'b1;
+    end
   end
 endmodule
 `resetall
