@@ -74,6 +74,11 @@ void vta_rtlsim_clear_errors(vta_rtlsim_t *sim);
 
 /* The first AXI/AXI-Lite rule the RTL broke since power-on, or NULL. */
 const char *vta_rtlsim_protocol_error(const vta_rtlsim_t *sim);
+/* Test hook for the monitor itself: the next time an edge leaves ARVALID up
+ * and not taken, the monitor is shown it low in the cycle after, as if the RTL
+ * had dropped it (the model and the DRAM model see the real signal). One-shot;
+ * kept across power-ons until it fires. */
+void vta_rtlsim_test_drop_arvalid(vta_rtlsim_t *sim);
 
 /* Watchdog: cycles without progress before a run is declared deadlocked. */
 void vta_rtlsim_set_watchdog(vta_rtlsim_t *sim, uint32_t cycles);

@@ -98,6 +98,7 @@ struct vta_rtlsim {
 	int lite_aw_hs, lite_w_hs, lite_b_hs, lite_ar_hs, lite_r_hs;
 	mon_t mon;
 	char violation[256];
+	int drop_arvalid; /* vta_rtlsim_test_drop_arvalid */
 };
 
 /* ---- port helpers ---- */
@@ -214,8 +215,13 @@ static void monitor(vta_rtlsim_t *s)
 	mon_t *m = &s->mon;
 	if (p->rst)
 		return;
+	int ar_v = p->m_axi_arvalid;
+	if (m->ar_wait && s->drop_arvalid) {
+		ar_v = 0;
+		s->drop_arvalid = 0;
+	}
 	if (m->ar_wait &&
-	    (!p->m_axi_arvalid || get64(p->m_axi_araddr) != m->ar_addr ||
+	    (!ar_v || get64(p->m_axi_araddr) != m->ar_addr ||
 	     (get32(p->m_axi_arlen) & 0xFF) != m->ar_len || (get32(p->m_axi_arsize) & 7) != m->ar_size ||
 	     (get32(p->m_axi_arburst) & 3) != m->ar_burst))
 		violate(s, "AR: ARVALID dropped or payload changed before ARREADY (addr 0x%llx)",
@@ -599,6 +605,8 @@ const char *vta_rtlsim_protocol_error(const vta_rtlsim_t *s)
 {
 	return s->violation[0] ? s->violation : NULL;
 }
+
+void vta_rtlsim_test_drop_arvalid(vta_rtlsim_t *s) { s->drop_arvalid = 1; }
 void vta_rtlsim_set_watchdog(vta_rtlsim_t *s, uint32_t c) { s->watchdog = c; }
 const vta_counters_t *vta_rtlsim_counters(const vta_rtlsim_t *s) { return &s->counters; }
 

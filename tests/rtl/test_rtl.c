@@ -2079,7 +2079,8 @@ static void test_random_faults(void)
 }
 
 /* The DRAM model itself: the protocol monitor fails a run that breaks a rule
- * it checks (here bursts longer than an 8-beat limit), and injected error
+ * it checks (bursts longer than an 8-beat limit; an ARVALID dropped before
+ * ARREADY, shown to the monitor by its test hook), and injected error
  * responses on reads and on writes come back as VTA_ERANGE naming the DRAM,
  * while an injected range nobody touches changes nothing. */
 static void test_dram_model(void)
@@ -2102,6 +2103,12 @@ static void test_dram_model(void)
 		CHECK(strstr(er.msg, "longer than 8") != NULL);
 		CHECK(vta_rtlsim_protocol_error(c->rtl) != NULL);
 	}
+	c->axi = keep;
+	c->axi.backpressure = 1; /* stalls: some AR waits for ARREADY */
+	vta_rtlsim_test_drop_arvalid(c->rtl);
+	CHECK_EQ(cs_run_rtl(c, &P, &er), VTA_EIO);
+	CHECK(strstr(er.msg, "ARVALID dropped") != NULL);
+	CHECK_EQ(cs_run_rtl(c, &P, &er), 0); /* one-shot */
 	c->axi = keep;
 
 	/* error responses: a read of INP data, a STORE */
