@@ -351,8 +351,9 @@ module vta_compute #(
   wire       g_start = ctok && tok_ready && g_idle && c_gemm_q;
   // the GEMM unit takes the instruction's fields in every cycle while idle (so
   // also in g_start's cycle, from the instruction register): only its state and
-  // its loop's gen_o wait for g_start, and the copies' enable is the state alone
-  wire       g_ld    = g_idle;
+  // its loop's gen_o wait for g_start, and the copies' enable is a copy of
+  // g_idle (g_ld, its ~250 loads kept off g_idle, which the ALU's conflict test reads)
+  (* keep *) reg g_ld;
   // k=0 (never waits)
   wire       g_gen_q;
   wire [`VTA_GEMM_UOP_END_WIDTH-1:0] g_u_q, g_ulast_q;
@@ -474,6 +475,7 @@ module vta_compute #(
       gf_done_q <= 1'b0;
       g_safe_q <= 1'b0;
     end
+    g_ld <= rst_i || (g_idle && !g_start) || (g_st_q != GIdle && g_st_q != GRun);  // (g_st_q == GIdle) next
     // PA and history (each stage before the one that feeds it)
     gh2_v <= gh1_v; gh2_a <= gh1_a;
     gh1_v <= gpa_v; gh1_a <= gpa_a;
