@@ -125,6 +125,7 @@ module vta_top #(
   wire f_ld_push, f_cp_push, f_st_push, f_fin_push, f_busy, f_quiet, f_err_dram, f_err_illegal;
   wire f_progress;
   wire f_nodisp;  // fetch dispatches nothing: the run ended or FINISH is about to end it (below)
+  reg  halt_q;    // !running_q && !fetch_start, a register of its own (below): fetch's halt
   wire ldq_fullq, cpq_fullq, stq_fullq;  // full as fetch sees it (below)
   wire ldq_full, cpq_full, stq_full, ldq_valid, cpq_valid, stq_valid, ldq_pop, cpq_pop, stq_pop;
   wire [TagW+127:0] ldq_data, cpq_data, stq_data;
@@ -223,7 +224,7 @@ module vta_top #(
   wire [`VTA_BUS_WIDTH-1:0] wr_data;
 
   vta_fetch #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_fetch (
-      .clk_i(clk), .rst_i(core_rst), .start_i(fetch_start), .halt_i(!running_q && !fetch_start), .nodisp_i(f_nodisp),
+      .clk_i(clk), .rst_i(core_rst), .start_i(fetch_start), .halt_i(halt_q), .nodisp_i(f_nodisp),
       .insn_addr_i(insn_addr_q[AddrWidth-1:0]), .insn_count_i(insn_count_q),
       .busy_o(f_busy), .quiet_o(f_quiet), .err_dram_o(f_err_dram), .err_illegal_o(f_err_illegal),
       .dma_req_valid_o(rd_req_valid[0]), .dma_req_addr_o(rd_req_addr[0*AddrWidth +: AddrWidth]),
@@ -335,8 +336,8 @@ module vta_top #(
   reg  fin_hold_q, cp_tokwait_q;
   wire fin_hold_w = !cp_tokwait_q && fin_seen_q && (f_quiet || fin_hold_q);
   wire fin_hold   = running_q && fin_hold_w;
-  // halt (as fetch's halt_i) or hold
-  assign f_nodisp = (!running_q && !fetch_start) || fin_hold;
+  // halt or hold
+  assign f_nodisp = halt_q || fin_hold;
   wire cpq_valid_gated = cpq_valid && !(cpq_finish && !f_quiet && !fin_hold_q);
   always @(posedge clk) begin
     if (core_rst || fetch_start) begin
@@ -484,6 +485,16 @@ module vta_top #(
   end
   wire e_stop    = e_illegal || e_range || e_dram || e_token || wd_fire;  // ends the run
   wire e_any     = e_stop || start_busy;
+  // the run's next state (running_q's only assignment): a start or a soft-reset
+  // request sets it (to whether it is a start), FINISH and every error clear it
+  wire running_d = (fetch_start || sr_req) ? fetch_start :
+                   (running_q && !(cp_finish && ev_ok) && !e_stop);
+  // fetch's halt from the next values of running_q and fetch_start, so it is a
+  // flip-flop (make timing: fetch_start fans out to every module, and the
+  // halt is the first gate of fetch's dispatch)
+  // (fetch_start's next value: start_decode's accepted bit, {accepted, refused})
+  always @(posedge clk)
+    halt_q <= rst || (!running_d && (start_decode(rst, wr_go, wa, wd[0], dev_busy) & 2'b10) == 2'b00);
 
   reg [2:0] err_src;
   always @* begin
@@ -729,10 +740,10 @@ module vta_top #(
 
       // run control: an accepted start and a soft-reset request clear the run's
       // status and the error registers (the request also ISR and the run)
+      running_q <= running_d;
       if (fetch_start || sr_req) begin
         fetch_done_q   <= 1'b0;
         compute_done_q <= 1'b0;
-        running_q      <= fetch_start;
         reset_done_q   <= 1'b0;
         err_illegal_q <= 1'b0; err_range_q <= 1'b0; err_dram_q <= 1'b0; err_token_q <= 1'b0;
         err_wd_q <= 1'b0; err_busy_q <= 1'b0; err_info_q <= 0; err_insn_q <= {TagW{1'b1}};
@@ -747,7 +758,6 @@ module vta_top #(
         end
         if (cp_finish && ev_ok) begin
           compute_done_q <= 1'b1;
-          running_q      <= 1'b0;
           isr_q[0]       <= 1'b1;
         end
         if (e_illegal)  err_illegal_q <= 1'b1;
@@ -766,7 +776,6 @@ module vta_top #(
           err_addr_q[AddrWidth-1:0] <= dma_err_addr;
           err_addr_v_q <= 1'b1;
         end
-        if (e_stop) running_q <= 1'b0;
         wd_cnt_q <= (progress_q || !running_q) ? 32'd0 : wd_cnt_q + 1;
       end
 
