@@ -35,10 +35,6 @@ module vta_fifo #(
   wire                left = (count_o > 1) || (ram_nonempty && !take);
 
   assign full_o = (count_o == (1 << LogDepth));
-  // the count's next value selected by the take from values computed ahead
-  // (make timing: the take, one LUT after pop_i, does not enter an adder)
-  wire [LogDepth:0]   count_up = count_o + 1'b1;
-  wire [LogDepth:0]   count_dn = count_o - 1'b1;
 
   always @(posedge clk_i) begin
     if (rst_i || clear_i) begin
@@ -51,8 +47,7 @@ module vta_fifo #(
       ram_nonempty <= do_push || left;
       if (do_push) wptr_q <= wptr_q + 1'b1;
       if (take) rptr_q <= rptr_q + 1'b1;
-      if (take && !do_push) count_o <= count_dn;
-      else if (do_push && !take) count_o <= count_up;
+      count_o <= count_o + {{LogDepth{1'b0}}, do_push} - {{LogDepth{1'b0}}, take};
       if (take) out_valid_o <= 1'b1;
       else if (pop_i) out_valid_o <= 1'b0;
     end
