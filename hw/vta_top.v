@@ -336,8 +336,11 @@ module vta_top #(
   reg  fin_hold_q, cp_tokwait_q;
   wire fin_hold_w = !cp_tokwait_q && fin_seen_q && (f_quiet || fin_hold_q);
   wire fin_hold   = running_q && fin_hold_w;
-  // halt or hold
-  assign f_nodisp = halt_q || fin_hold;
+  // halt or hold. fin_hold_w without running_q: it differs from fin_hold only
+  // while running_q is low, where halt_q is set, except in a start's cycle,
+  // where fetch has nothing to dispatch (a start is accepted only once fetch is
+  // idle) (make timing: running_q's fanout to every module)
+  assign f_nodisp = halt_q || fin_hold_w;
   wire cpq_valid_gated = cpq_valid && !(cpq_finish && !f_quiet && !fin_hold_q);
   always @(posedge clk) begin
     if (core_rst || fetch_start) begin
