@@ -277,17 +277,23 @@ module vta_dma #(
       assign rd_valid_o[gi] = sk0v_q && rf_valid && (owner == gi) && !hold_i;
     end
   endgenerate
-  wire r_out = sk0v_q && rf_valid && (rd_ready_i[owner] || hold_i);
-  assign rf_pop    = r_out && (bnext_q == blen);
-  wire [LogRdOut+1:0] rd_n_next = rd_n_q + {{(LogRdOut+1){1'b0}}, rf_push} -
-                                  {{(LogRdOut+1){1'b0}}, rf_pop};
+  // The client's ready enters last (make timing: it comes from another module):
+  // the head's beat and whether it ends its burst come from registers and the
+  // FIFO's head, and the burst count and room are formed for both outcomes
+  wire r_take    = rd_ready_i[owner] || hold_i;
+  wire r_head    = sk0v_q && rf_valid;
+  wire head_last = r_head && (bnext_q == blen);
+  wire r_out     = r_head && r_take;
+  assign rf_pop  = head_last && r_take;
+  wire [LogRdOut+1:0] rd_n_push = rd_n_q + {{(LogRdOut+1){1'b0}}, rf_push};
+  wire [LogRdOut+1:0] rd_n_pop  = rd_n_push - 1'b1;   // used only when a burst is in flight
   always @(posedge clk_i) begin
     if (rst_i) begin
       rd_n_q    <= 0;
       rd_room_q <= 1'b1;
     end else begin
-      rd_n_q    <= rd_n_next;
-      rd_room_q <= (rd_n_next < RdOut);
+      rd_n_q    <= (r_take && head_last) ? rd_n_pop : rd_n_push;
+      rd_room_q <= (r_take && head_last) ? (rd_n_push <= RdOut) : (rd_n_push < RdOut);
     end
   end
   assign rd_data_o = sk0_q[BusBits-1:0];

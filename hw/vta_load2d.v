@@ -145,6 +145,9 @@ module vta_load2d #(
   reg [15:0]            blast_q;   // wide: beats per element less one
   reg [LogBusBytes-1:0] soff_q;    // narrow: stride bytes modulo the beat
   reg [LogBusBytes-1:0] off_q;     // narrow: byte offset of the next element in its beat
+  reg                   oend_q;    // narrow: the element at off_q is the last of its beat
+                                   // (off_q + ebytes_q carries out), set with off_q: the
+                                   // DMA's ready is then a function of registers (make timing)
   reg [LogBusBytes-1:0] row_off_q; // narrow: byte offset of the current row's first element
   reg                   first_q;   // still on the first DRAM row
   reg [BidxW-1:0]       bidx_q;    // wide: beat within the element
@@ -156,8 +159,7 @@ module vta_load2d #(
   wire [LogBusBytes-1:0] row_off_next = row_off_q + soff_q;
   wire seg_last = seg_one_q;
   // a narrow beat is released with its last element, or with the last of its request
-  assign dma_ready_o = data_q && seg_nz_q &&
-                       (!narrow_q || off_next[LogBusBytes] || seg_last);
+  assign dma_ready_o = data_q && seg_nz_q && (!narrow_q || oend_q || seg_last);
   wire beat_in = data_q && seg_nz_q && dma_valid_i;
 
   // The decode and the narrow cut are functions called in the clocked block
@@ -196,7 +198,19 @@ module vta_load2d #(
     input [3:0] log_e;
     ebyte_addr = {{(AddrWidth-32){1'b0}}, elems} << log_e;
   endfunction
-  wire [LogBusBytes:0] off_next = {1'b0, off_q} + ebytes_q;
+  wire [LogBusBytes-1:0] off_next = off_q + ebytes_q[LogBusBytes-1:0];  // wraps at the beat
+  // oend_q for an offset: it carries out of the beat after one more element.
+  // ebytes_q is that of the instruction whenever off_q is assigned (it loads
+  // only in SIdle; off_q only in the phases after the take)
+  function off_end;
+    input [LogBusBytes-1:0] off;
+    input [LogBusBytes:0]   eb;
+    reg   [LogBusBytes:0]   t;
+    begin
+      t = {1'b0, off} + eb;
+      off_end = t[LogBusBytes];
+    end
+  endfunction
 
   // next phase after a row's data (or its absence)
   task goto_after_data;
@@ -276,6 +290,7 @@ module vta_load2d #(
         seg_nz_q   <= seg_n_nz_q;
         seg_one_q  <= seg_n_one_q;
         off_q      <= adv ? row_off_next : row_off_q;
+        oend_q     <= off_end(adv ? row_off_next : row_off_q, ebytes_q);
       end
     end
   endtask
@@ -446,7 +461,10 @@ module vta_load2d #(
                                            : dma_data_i[LowW-1:0];
           if (beat_in) begin
             if (dma_err_i) err_dram_o <= 1'b1;
-            if (narrow_q) off_q <= off_next[LogBusBytes-1:0];
+            if (narrow_q) begin
+              off_q  <= off_next;
+              oend_q <= off_end(off_next, ebytes_q);
+            end
             if (eend_q) begin
               bidx_q     <= 0;
               eend_q     <= (blast_q == 0);
