@@ -4,6 +4,11 @@
 VERILATOR ?= verilator
 YOSYS ?= yosys
 RTL_SRCS := $(sort $(wildcard hw/*.v))
+# The Verilator model's sources: hw/ with the GEMM array's simulation form
+# (plain int8 multiplies, the same ports and cycles; docs/rtl.md "Simulation
+# speed"); lint checks both sets, synth reads hw/ only; test-gemm-equiv
+# checks the two arrays against each other.
+RTL_SIM_SRCS := $(filter-out hw/vta_gemm_array.v,$(RTL_SRCS)) sim/rtl/vta_gemm_array.v
 RTL_DIR := $(BUILD)/rtl
 RTL_OBJDIR := $(RTL_DIR)/obj
 RTL_LIB := $(RTL_OBJDIR)/libvtartl.a
@@ -54,9 +59,9 @@ $(RTL_FLAGS_STAMP): FORCE
 	@echo '$(RTL_OPT) $(RTL_VFLAGS)' | cmp -s - $@ || echo '$(RTL_OPT) $(RTL_VFLAGS)' > $@
 .PHONY: FORCE
 FORCE:
-$(RTL_LIB): $(RTL_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH) hw/protogen.sh hw/module.mk $(RTL_FLAGS_STAMP)
+$(RTL_LIB): $(RTL_SIM_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH) hw/protogen.sh hw/module.mk $(RTL_FLAGS_STAMP)
 	@rm -rf $(RTL_OBJDIR) && mkdir -p $(RTL_OBJDIR)
-	$(VERILATOR) --cc $(RTL_SRCS) --top-module vta_top --lib-create vtartl -I$(GEN) \
+	$(VERILATOR) --cc $(RTL_SIM_SRCS) --top-module vta_top --lib-create vtartl -I$(GEN) \
 		$(RTL_VFLAGS) --Mdir $(RTL_OBJDIR) --build -j 2 \
 		-MAKEFLAGS "OPT_FAST='$(RTL_OPT)'" >$(RTL_DIR)/verilator.log 2>&1 || \
 		{ tail -30 $(RTL_DIR)/verilator.log; exit 1; }
@@ -142,6 +147,7 @@ test-rtl-bus256:
 # ---------------------------------------------------------------- lint / synth
 lint: $(GEN)/vta_config.vh $(REGMAP_VH)
 	$(VERILATOR) --lint-only -Wall -I$(GEN) hw/lint.vlt $(RTL_SRCS) --top-module vta_top
+	$(VERILATOR) --lint-only -Wall -I$(GEN) hw/lint.vlt $(RTL_SIM_SRCS) --top-module vta_top
 	@echo "lint: clean"
 
 SYNTH_DIR := $(BUILD)/synth

@@ -33,3 +33,32 @@ $(BIN)/tests/test_axi_monitor: $(OBJ)/tests/rtl/test_axi_monitor.o $(TEST_HARNES
 -include $(OBJ)/tests/rtl/test_axi_monitor.d
 TEST_PROGS += $(BIN)/tests/test_axi_monitor
 endif
+
+# test-gemm-equiv: the GEMM array as synthesized (hw/vta_gemm_array.v) against
+# the form the Verilator model is built from (sim/rtl/vta_gemm_array.v, renamed
+# vta_gemm_array_fast here) and against dot products computed in the bench,
+# cycle by cycle (tests/rtl/gemm_equiv_tb.v, Icarus Verilog), for this build's
+# configuration and for batch2_block8 (two batch rows, 8x8 blocks). About 7 s
+# of CPU. make test-gemm-equiv GEMM_SEED=n [GEMM_CYCLES=n] runs another stream.
+GEMM_SEED ?= 1
+GEMM_CYCLES ?=
+GEMM_EQUIV_CONFIGS := $(sort $(CONFIG) config/batch2_block8.json)
+TEST_EXTRA += test-gemm-equiv
+.PHONY: test-gemm-equiv
+test-gemm-equiv: $(CONFIGGEN)
+	@mkdir -p $(BUILD)/gemm-equiv $(dir $(RESULTS)); out=$(BUILD)/gemm-equiv; \
+	if ! command -v "$(IVERILOG)" >/dev/null || ! command -v "$(VVP)" >/dev/null; then \
+		echo "FAIL gemm-equiv: no $(IVERILOG) or $(VVP) (make deps installs iverilog)" >> $(RESULTS); exit 0; fi; \
+	sed 's/^module vta_gemm_array (/module vta_gemm_array_fast (/' sim/rtl/vta_gemm_array.v > $$out/fast.v; \
+	if ! grep -q '^module vta_gemm_array_fast (' $$out/fast.v; then \
+		echo "FAIL gemm-equiv: no 'module vta_gemm_array (' line in sim/rtl/vta_gemm_array.v" >> $(RESULTS); exit 0; fi; \
+	for c in $(GEMM_EQUIV_CONFIGS); do \
+		n=$$(basename $$c .json); mkdir -p $$out/$$n; \
+		$(CONFIGGEN) $$c $$out/$$n > $$out/$$n/run.log 2>&1 && \
+		$(IVERILOG) -g2012 -Wall -I$$out/$$n -o $$out/$$n/tb.vvp tests/rtl/gemm_equiv_tb.v \
+			hw/vta_gemm_array.v $$out/fast.v >> $$out/$$n/run.log 2>&1 && \
+		$(VVP) -n $$out/$$n/tb.vvp +seed=$(GEMM_SEED) $(if $(GEMM_CYCLES),+cycles=$(GEMM_CYCLES)) >> $$out/$$n/run.log 2>&1; \
+		if grep -q '^PASS gemm-equiv' $$out/$$n/run.log; then \
+			sed -n "s/^PASS gemm-equiv/PASS gemm-equiv $$n/p" $$out/$$n/run.log >> $(RESULTS); \
+		else tail -20 $$out/$$n/run.log; echo "FAIL gemm-equiv $$n: see $$out/$$n/run.log" >> $(RESULTS); fi; \
+	done
