@@ -186,9 +186,10 @@ module vta_compute #(
   end
 
   wire ctok      = (state_q == CTok);
+  reg  c_idle_q, c_tok_q;  // state_q == CIdle / CTok (below)
   wire tok_ready = run_i && !flush_i && (!pop_prev || l2g_avail_i) && (!pop_next || s2g_avail_i);
-  assign l2g_pop_o  = ctok && tok_ready && pop_prev;
-  assign s2g_pop_o  = ctok && tok_ready && pop_next;
+  assign l2g_pop_o  = c_tok_q && tok_ready && pop_prev;
+  assign s2g_pop_o  = c_tok_q && tok_ready && pop_next;
   assign tokwait_o  = ctok && !tok_ready;
 
   // ---------------------------------------------------------------- loads
@@ -939,7 +940,31 @@ module vta_compute #(
   // GEMM can raise no error any more (so the instruction the top reports an
   // error at stays the golden model's).
   wire nx_beside = (nx_op == `VTA_OPCODE_ALU) && (nx_aop < `VTA_ALU_OPCODE_MUL);
-  assign insn_pop_o = (state_q == CIdle) && insn_valid_i && run_i && (g_idle || (g_safe_q && nx_beside));
+  assign insn_pop_o = c_idle_q && insn_valid_i && run_i && (g_idle || (g_safe_q && nx_beside));
+
+  // The state's next value. c_idle_q and c_tok_q are "state_q is CIdle / CTok"
+  // in flip-flops of their own, read only by the pops (make timing: the
+  // state's decodes have hundreds of loads, the pops go to top's queue and
+  // token counters).
+  wire ctok_go = tok_ready && (g_idle || c_isalu_q);  // CTok ends (tok_ready: no flush)
+  reg [2:0] state_d;
+  always @* begin
+    case (state_q)
+      CIdle:      state_d = insn_pop_o ? CTok : CIdle;
+      // with the tokens: a load starts (CLoadStart), a GEMM goes to the GEMM
+      // unit (CIdle: it pushes the tokens), an ALU loop starts (CRun), FINISH,
+      // an illegal instruction (opcode 5-7: tokens only) or an empty loop
+      // pushes (CPush)
+      CTok:       state_d = flush_i ? CIdle : ctok_go ? c_next_q : CTok;
+      CLoadStart: state_d = CLoadWait;
+      CLoadWait:  state_d = (!l2d_busy && !ld_v_q) ? CPush : CLoadWait;
+      CRun:       state_d = pipe_empty ? CPush : CRun;
+      CPush:      state_d = (g_idle || !(push_prev || push_next)) ? CIdle : CPush;
+      default:    state_d = CIdle;
+    endcase
+  end
+  (* keep *) always @(posedge clk_i) c_idle_q <= rst_i || (state_d == CIdle);
+  (* keep *) always @(posedge clk_i) c_tok_q  <= !rst_i && (state_d == CTok);
 
   always @(posedge clk_i) begin
     if (rst_i) begin
@@ -969,31 +994,16 @@ module vta_compute #(
       err_range_o   <= l2d_err_range || g2_bad;
       ld_v_q        <= load_acc_wr;
 
-      case (state_q)
-        // the instruction register (and the c_* decode) loads the queue's head
-        // in every idle cycle: its enable is the state decode alone, not the
-        // pop decision (insn_q is read from CTok on, after a pop)
-        CIdle: begin
-          insn_q <= insn_i;
-          if (insn_pop_o) state_q <= CTok;
-        end
-        // with the tokens: a load starts (CLoadStart), a GEMM goes to the GEMM
-        // unit (CIdle: it pushes the tokens), an ALU loop starts (CRun), FINISH,
-        // an illegal instruction (opcode 5-7: tokens only) or an empty loop
-        // pushes (CPush)
-        CTok: if (flush_i) state_q <= CIdle;
-        else if (tok_ready && (g_idle || c_isalu_q)) begin
-          state_q       <= c_next_q;
-          err_illegal_o <= c_ill_q;
-          finish_o      <= c_fin_q;
-          if (c_rng_q) err_range_o <= 1'b1;
-        end
-        CLoadStart: state_q <= CLoadWait;
-        CLoadWait: if (!l2d_busy && !ld_v_q) state_q <= CPush;
-        CRun: if (pipe_empty) state_q <= CPush;
-        CPush: if (g_idle || !(push_prev || push_next)) state_q <= CIdle;
-        default: state_q <= CIdle;
-      endcase
+      state_q <= state_d;
+      // the instruction register (and the c_* decode) loads the queue's head
+      // in every idle cycle: its enable is the state decode alone, not the
+      // pop decision (insn_q is read from CTok on, after a pop)
+      if (state_q == CIdle) insn_q <= insn_i;
+      if (ctok && ctok_go) begin
+        err_illegal_o <= c_ill_q;
+        finish_o      <= c_fin_q;
+        if (c_rng_q) err_range_o <= 1'b1;
+      end
 
       // k=1 and k=2 (they hold together)
       if (!hold) begin

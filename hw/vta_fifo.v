@@ -47,7 +47,9 @@ module vta_fifo #(
       ram_nonempty <= do_push || left;
       if (do_push) wptr_q <= wptr_q + 1'b1;
       if (take) rptr_q <= rptr_q + 1'b1;
-      count_o <= count_o + {{LogDepth{1'b0}}, do_push} - {{LogDepth{1'b0}}, take};
+      // take only in the enable, the push selects the value (make timing:
+      // take follows the reader's pop, which arrives late)
+      if (do_push != take) count_o <= do_push ? count_o + 1'b1 : count_o - 1'b1;
       if (take) out_valid_o <= 1'b1;
       else if (pop_i) out_valid_o <= 1'b0;
     end

@@ -30,8 +30,10 @@ module vta_tokq #(
       // the next count is non-zero: a push adds one (or overflows at Max, or
       // meets a pop), a pop without a push leaves count_o - 1
       avail_o <= push_i || (count_o > 1) || (avail_o && !do_pop);
-      if (push_i && !do_pop && !ovf) count_o <= count_o + 1'b1;
-      else if (do_pop && !push_i) count_o <= count_o - 1'b1;
+      // the pop only in the enable, the push selects the value (make timing:
+      // a module's pop decision arrives late)
+      if (push_i ? !do_pop && (count_o != Max) : do_pop)
+        count_o <= push_i ? count_o + 1'b1 : count_o - 1'b1;
     end
   end
 endmodule

@@ -113,7 +113,17 @@ module vta_top #(
   // with the request, cleared when the last reset cycle ends
   reg       sr_active;
   wire      dma_hold  = sr_active;
-  wire      core_rst  = rst || core_rst_q;  // the modules' reset
+  wire      core_rst  = rst || core_rst_q;  // fetch's, the queues' and top's own reset
+  // The reset of load, compute, store and the DMA: a register each that holds
+  // rst or the soft reset (make timing: core_rst, one LUT after core_rst_q,
+  // had ~3,900 loads). In a soft reset the same cycles as core_rst; at
+  // power-on one cycle later, from the second rst cycle to the first cycle
+  // after rst. Kept apart (keep: Yosys would merge equal flip-flops).
+  reg       rst_ld_q, rst_cp_q, rst_st_q, rst_dma_q;
+  (* keep *) always @(posedge clk) rst_ld_q  <= rst || (sr_state_q == SrReset);
+  (* keep *) always @(posedge clk) rst_cp_q  <= rst || (sr_state_q == SrReset);
+  (* keep *) always @(posedge clk) rst_st_q  <= rst || (sr_state_q == SrReset);
+  (* keep *) always @(posedge clk) rst_dma_q <= rst || (sr_state_q == SrReset);
   always @(posedge clk) begin
     core_rst_q <= !rst && (sr_state_q == SrReset);
     sr_active  <= !rst && (sr_req || (sr_state_q != SrIdle));
@@ -298,7 +308,7 @@ module vta_top #(
   wire [2:0] ld_elem_type, cp_elem_type;
   wire [TagW-1:0] ld_err_idx, ld_push_idx;  // a load error's and the last l2g push's instruction
   vta_load #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth), .IdxW(TagW)) u_load (
-      .clk_i(clk), .rst_i(core_rst), .run_i(running_q), .flush_i(fetch_start),
+      .clk_i(clk), .rst_i(rst_ld_q), .run_i(running_q), .flush_i(fetch_start),
       .insn_valid_i(ldq_valid), .insn_i(ldq_data[127:0]), .insn_idx_i(ldq_data[TagW+127:128]),
       .insn_pop_o(ldq_pop),
       .g2l_avail_i(g2l_avail), .g2l_pop_o(g2l_pop), .l2g_push_o(l2g_push),
@@ -354,7 +364,7 @@ module vta_top #(
     end
   end
   vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_compute (
-      .clk_i(clk), .rst_i(core_rst), .run_i(running_q), .flush_i(fetch_start),
+      .clk_i(clk), .rst_i(rst_cp_q), .run_i(running_q), .flush_i(fetch_start),
       .insn_valid_i(cpq_valid_gated), .insn_i(cpq_data[127:0]), .insn_pop_o(cpq_pop),
       .l2g_avail_i(l2g_avail), .s2g_avail_i(s2g_avail), .l2g_pop_o(l2g_pop), .s2g_pop_o(s2g_pop),
       .g2l_push_o(g2l_push), .g2s_push_o(g2s_push),
@@ -374,7 +384,7 @@ module vta_top #(
 
   wire st_err_illegal, st_err_range, st_busy, st_tokwait, st_progress, st_elem;
   vta_store #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_store (
-      .clk_i(clk), .rst_i(core_rst), .run_i(running_q), .flush_i(fetch_start),
+      .clk_i(clk), .rst_i(rst_st_q), .run_i(running_q), .flush_i(fetch_start),
       .insn_valid_i(stq_valid), .insn_i(stq_data[127:0]), .insn_pop_o(stq_pop),
       .g2s_avail_i(g2s_avail), .g2s_pop_o(g2s_pop), .s2g_push_o(s2g_push),
       .out_base_i(out_base_q[AddrWidth-1:0]),
@@ -386,7 +396,7 @@ module vta_top #(
       .tokwait_o(st_tokwait), .progress_o(st_progress), .elem_o(st_elem));
 
   vta_dma #(.NumRd(3), .AddrWidth(AddrWidth), .BeatWidth(BeatWidth), .TagW(TagW)) u_dma (
-      .clk_i(clk), .rst_i(core_rst), .hold_i(dma_hold),
+      .clk_i(clk), .rst_i(rst_dma_q), .hold_i(dma_hold),
       .rd_req_valid_i(rd_req_valid), .rd_req_addr_i(rd_req_addr), .rd_req_beats_i(rd_req_beats),
       .rd_req_ready_o(rd_req_ready), .rd_valid_o(rd_valid), .rd_ready_i(rd_ready),
       .rd_data_o(rd_data), .rd_err_o(rd_err),
