@@ -541,6 +541,10 @@ module vta_compute #(
   reg [LogAcc-1:0] ib_od, ib_os;
   reg        ib_dhi, ib_shi;
   wire       a_adv    = gen_q && !ib_v;
+  // ib_vc: ib_v for the loop's advance alone (make timing: ib_v also selects
+  // the micro-op to issue, the advance enables every counter of the loop)
+  reg        ib_vc;
+  wire       a_adv_l  = gen_q && !ib_vc;  // = a_adv
   wire       s0_v     = ib_v || gen_q;  // a micro-op to issue
   wire       s0_issue = s0_v && !hold;
   wire       a_start = ctok && tok_ready && c_alu_q;
@@ -548,7 +552,7 @@ module vta_compute #(
   vta_uoploop u_aloop (
       .clk_i(clk_i), .rst_i(rst_i), .start_i(a_start), .bgn_i(uop_bgn), .end_i(uop_end),
       .iter_out_i(iter_out), .iter_in_i(iter_in), .fd_out_i(fd_out), .fd_in_i(fd_in),
-      .fs_out_i(fs_out), .fs_in_i(fs_in), .fw_out_i(32'd0), .fw_in_i(32'd0), .adv_i(a_adv),
+      .fs_out_i(fs_out), .fs_in_i(fs_in), .fw_out_i(32'd0), .fw_in_i(32'd0), .adv_i(a_adv_l),
       .gen_o(gen_q), .u_o(u_q), .u_last_o(u_last_q), .i_o(i_q), .o_o(o_q),
       .id_o(id_q), .is_o(is_q), .iw_o(iw_q));
   // the micro-op to issue: the buffered one, else the loop's
@@ -566,6 +570,7 @@ module vta_compute #(
     end
     ib_v <= !rst_i && (ib_v || a_adv) && !s0_issue;
   end
+  (* keep *) always @(posedge clk_i) ib_vc <= !rst_i && (ib_v || a_adv) && !s0_issue;
   assign uop_rd_en   = s0_issue;
   assign uop_rd_addr = ib_v ? ib_u : u_q[LogUop-1:0];
 
@@ -640,9 +645,18 @@ module vta_compute #(
   // the other banks
   wire rd_a_alu = adv2;
   wire rd_s_alu = pseudo || (adv2 && alu_reg && !r2_conf && !r2_hit);
-  // the tag after this cycle (a fresh src read replaces it)
-  wire tag_vn = rd_s_alu || tag_v;
-  wire [LogAcc-1:0] tag_n = rd_s_alu ? r2_sa : tag_q;
+  // r2_hit: the tag after this cycle (r2_sa if a fresh src read replaces it,
+  // else tag_q while tag_v) is the next src row s_sum. Compared without the
+  // sum: each candidate tag minus r1_os (registers) against the micro-op's src
+  // field, rd_s_alu last (make timing: the UOP RAM's read -> the sum's carry
+  // -> the compare)
+  wire [LogAcc-1:0] u_src_lo = u_src[LogAcc-1:0];
+  wire [LogAcc-1:0] u_dst_lo = u_dst[LogAcc-1:0];
+  wire hit_sa  = (r2_sa - r1_os) == u_src_lo;
+  wire hit_tag = (tag_q - r1_os) == u_src_lo;
+  // r2_dep's "r2_a == a_sum / s_sum" the same way
+  wire dep_a   = (r2_a - r1_od) == u_dst_lo;
+  wire dep_s   = (r2_a - r1_os) == u_src_lo;
   // (each bank's read port is formed at its instance, "ACC / OUT writes")
 
   // ---------------------------------------------------------------- PA: ALU
@@ -908,8 +922,12 @@ module vta_compute #(
           .rd_data_o(bk_rd_data[gbk*AccBits +: AccBits]));
     end
   endgenerate
-  assign out_wr_en_o       = gh1_v || ld_v_q;
-  assign out_wr_addr_o     = gh1_v ? gh1_a : ld_idx_q;
+  // gh1_vc: gh1_v for the OUT write's enable and address (make timing: gh1_v
+  // also selects the write data, hundreds of loads)
+  reg gh1_vc;
+  (* keep *) always @(posedge clk_i) gh1_vc <= !rst_i && gpa_v;
+  assign out_wr_en_o       = gh1_vc || ld_v_q;
+  assign out_wr_addr_o     = gh1_vc ? gh1_a : ld_idx_q;
   assign out_wr_data_o     = gh1_v ? gh1_out : ld_out_q;
   assign out_alu_wr_en_o   = h1_v;
   assign out_alu_wr_addr_o = h1_a;
@@ -1020,11 +1038,10 @@ module vta_compute #(
           r2_sa   <= s_sum[LogAcc-1:0];
           r2_bad  <= idx_bad;
           r2_conf <= alu_reg && (a_sum[1:0] == s_sum[1:0]);
-          r2_hit  <= alu_reg && tag_vn && (tag_n == s_sum[LogAcc-1:0]);
+          r2_hit  <= alu_reg && (rd_s_alu ? hit_sa : (tag_v && hit_tag));
           r2_fp   <= in_fp(a_sum[LogAcc-1:0]) || (alu_reg && in_fp(s_sum[LogAcc-1:0]));
           // the micro-op now at k=2 moves to k=3 in this cycle, ahead of this one
-          r2_dep  <= r2_v && (r2_a == a_sum[LogAcc-1:0] ||
-                              (ctl_reg_q && r2_a == s_sum[LogAcc-1:0]));
+          r2_dep  <= r2_v && (dep_a || (ctl_reg_q && dep_s));
         end
       end
       if (hold) r2_dep <= 1'b0;  // the micro-op ahead has moved on
