@@ -28,6 +28,13 @@ module vta_fifo #(
     output reg  [LogDepth:0] count_o
 );
   reg  [LogDepth-1:0] wptr_q, rptr_q;
+  // count_o + 1 and count_o - 1 in registers of their own: the next count is
+  // one of them, so push and take (either may come late: fetch's push, a
+  // module's pop) reach the count through one LUT, not a carry chain (make
+  // timing; an adder after a select by the push or the take is what Yosys
+  // builds from any form that computes the count from count_o in the cycle)
+  reg  [LogDepth:0]   cnt_p1_q, cnt_m1_q;
+  localparam [LogDepth:0] Two = 2;
   reg                 ram_nonempty;  // count_o != 0, a register: take is one LUT after pop_i (make timing)
   wire                take = ram_nonempty && (!out_valid_o || pop_i);
   wire                do_push = push_i && !full_o;
@@ -41,15 +48,19 @@ module vta_fifo #(
       wptr_q       <= 0;
       rptr_q       <= 0;
       count_o      <= 0;
+      cnt_p1_q     <= 1;
+      cnt_m1_q     <= {(LogDepth+1){1'b1}};
       ram_nonempty <= 1'b0;
       out_valid_o  <= 1'b0;
     end else begin
       ram_nonempty <= do_push || left;
       if (do_push) wptr_q <= wptr_q + 1'b1;
       if (take) rptr_q <= rptr_q + 1'b1;
-      // take only in the enable, the push selects the value (make timing:
-      // take follows the reader's pop, which arrives late)
-      if (do_push != take) count_o <= do_push ? count_o + 1'b1 : count_o - 1'b1;
+      if (do_push != take) begin
+        count_o  <= do_push ? cnt_p1_q : cnt_m1_q;
+        cnt_p1_q <= do_push ? count_o + Two : count_o;
+        cnt_m1_q <= do_push ? count_o : count_o - Two;
+      end
       if (take) out_valid_o <= 1'b1;
       else if (pop_i) out_valid_o <= 1'b0;
     end
@@ -74,25 +85,38 @@ module vta_fifo #(
       // entry was pushed in the last cycle (the RAM returns the old row for a
       // read of the row being written) and comes from push_q. take loads the
       // head as the RAM's read port was loaded before, with the same row.
+      //
+      // The read address is a function of registers (make timing: take
+      // follows the reader's late pop): rptr_q + 1 while next_ok_q (read only
+      // with take: the entry after the one taken), else rptr_q. It differs from
+      // "rptr_q + take" only in a take without next_ok_q, whose read is not
+      // used: next_ok_q is clear only while the RAM holds at most one entry
+      // (the oldest was read before it was written), so that take leaves none
+      // behind (left is clear) and the next cycle reads again.
+      // The head's enable is take formed from a copy of ram_nonempty (take_h:
+      // the 2 x Width enables are kept off take's own net).
       reg  [Width-1:0]    head_q, push_q;
       reg                 next_ok_q;
+      reg                 nonempty_h;  // = ram_nonempty
       wire [Width-1:0]    next_data;
-      wire [LogDepth-1:0] rptr_next = take ? rptr_q + 1'b1 : rptr_q;
+      wire [LogDepth-1:0] rd_addr = next_ok_q ? rptr_q + 1'b1 : rptr_q;
       wire                rd   = take || (!next_ok_q && ram_nonempty);
+      wire                take_h = nonempty_h && (!out_valid_o || pop_i);  // = take
       vta_sram #(.Width(Width), .LogDepth(LogDepth)) u_mem (
           .clk_i    (clk_i),
           .wr_en_i  (do_push),
           .wr_addr_i(wptr_q),
           .wr_data_i(push_data_i),
           .rd_en_i  (rd),
-          .rd_addr_i(rptr_next),
+          .rd_addr_i(rd_addr),
           .rd_data_o(next_data)
       );
+      (* keep *) always @(posedge clk_i) nonempty_h <= !(rst_i || clear_i) && (do_push || left);
       always @(posedge clk_i) begin
         if (rst_i || clear_i) next_ok_q <= 1'b0;
         else if (rd) next_ok_q <= left;
         if (do_push) push_q <= push_data_i;
-        if (take) head_q <= next_ok_q ? next_data : push_q;
+        if (take_h) head_q <= next_ok_q ? next_data : push_q;
       end
       assign out_data_o = head_q;
     end

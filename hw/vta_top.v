@@ -178,8 +178,15 @@ module vta_top #(
       start_decode = {start_wr && !busy, start_wr && busy};
     end
   endfunction
+  wire [1:0] start_d = start_decode(rst, wr_go, wa, wd[0], dev_busy);  // {accepted, refused}
+  // fetch_start for load, compute and store (their flush): copies, kept apart
+  // (make timing: fetch_start's fanout; keep: Yosys merges equal flip-flops)
+  reg        flush_ld_q, flush_cp_q, flush_st_q;
+  (* keep *) always @(posedge clk) flush_ld_q <= start_d[1];
+  (* keep *) always @(posedge clk) flush_cp_q <= start_d[1];
+  (* keep *) always @(posedge clk) flush_st_q <= start_d[1];
   always @(posedge clk) begin
-    {fetch_start, start_busy} <= start_decode(rst, wr_go, wa, wd[0], dev_busy);
+    {fetch_start, start_busy} <= start_d;
     sr_req      <= !rst && wr_go && wa == `VTA_REG_CONTROL && wd[`VTA_CONTROL_SOFT_RESET] &&
                    (sr_state_q == SrIdle);
   end
@@ -308,7 +315,7 @@ module vta_top #(
   wire [2:0] ld_elem_type, cp_elem_type;
   wire [TagW-1:0] ld_err_idx, ld_push_idx;  // a load error's and the last l2g push's instruction
   vta_load #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth), .IdxW(TagW)) u_load (
-      .clk_i(clk), .rst_i(rst_ld_q), .run_i(running_q), .flush_i(fetch_start),
+      .clk_i(clk), .rst_i(rst_ld_q), .run_i(running_q), .flush_i(flush_ld_q),
       .insn_valid_i(ldq_valid), .insn_i(ldq_data[127:0]), .insn_idx_i(ldq_data[TagW+127:128]),
       .insn_pop_o(ldq_pop),
       .g2l_avail_i(g2l_avail), .g2l_pop_o(g2l_pop), .l2g_push_o(l2g_push),
@@ -364,7 +371,7 @@ module vta_top #(
     end
   end
   vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_compute (
-      .clk_i(clk), .rst_i(rst_cp_q), .run_i(running_q), .flush_i(fetch_start),
+      .clk_i(clk), .rst_i(rst_cp_q), .run_i(running_q), .flush_i(flush_cp_q),
       .insn_valid_i(cpq_valid_gated), .insn_i(cpq_data[127:0]), .insn_pop_o(cpq_pop),
       .l2g_avail_i(l2g_avail), .s2g_avail_i(s2g_avail), .l2g_pop_o(l2g_pop), .s2g_pop_o(s2g_pop),
       .g2l_push_o(g2l_push), .g2s_push_o(g2s_push),
@@ -384,7 +391,7 @@ module vta_top #(
 
   wire st_err_illegal, st_err_range, st_busy, st_tokwait, st_progress, st_elem;
   vta_store #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_store (
-      .clk_i(clk), .rst_i(rst_st_q), .run_i(running_q), .flush_i(fetch_start),
+      .clk_i(clk), .rst_i(rst_st_q), .run_i(running_q), .flush_i(flush_st_q),
       .insn_valid_i(stq_valid), .insn_i(stq_data[127:0]), .insn_pop_o(stq_pop),
       .g2s_avail_i(g2s_avail), .g2s_pop_o(g2s_pop), .s2g_push_o(s2g_push),
       .out_base_i(out_base_q[AddrWidth-1:0]),
@@ -505,9 +512,9 @@ module vta_top #(
   // fetch's halt from the next values of running_q and fetch_start, so it is a
   // flip-flop (make timing: fetch_start fans out to every module, and the
   // halt is the first gate of fetch's dispatch)
-  // (fetch_start's next value: start_decode's accepted bit, {accepted, refused})
+  // (fetch_start's next value: start_d[1])
   always @(posedge clk)
-    halt_q <= rst || (!running_d && (start_decode(rst, wr_go, wa, wd[0], dev_busy) & 2'b10) == 2'b00);
+    halt_q <= rst || (!running_d && !start_d[1]);
 
   reg [2:0] err_src;
   always @* begin
