@@ -284,16 +284,27 @@ module vta_dma #(
   wire r_head    = sk0v_q && rf_valid;
   wire head_last = r_head && (bnext_q == blen);
   wire r_out     = r_head && r_take;
-  assign rf_pop  = head_last && r_take;
-  wire [LogRdOut+1:0] rd_n_push = rd_n_q + {{(LogRdOut+1){1'b0}}, rf_push};
-  wire [LogRdOut+1:0] rd_n_pop  = rd_n_push - 1'b1;   // used only when a burst is in flight
+  // the pop as an OR of per-client terms, apart from r_out (which enables the
+  // skid buffer's hundreds of flip-flops): head_last && r_take
+  reg  [NumRd-1:0] own_last;
+  integer oi;
+  always @* for (oi = 0; oi < NumRd; oi = oi + 1)
+    own_last[oi] = head_last && ({{(32-OwnW){1'b0}}, owner} == oi);
+  assign rf_pop  = |(rd_ready_i & own_last) || (head_last && hold_i);
+  // the count and the room for each of push / pop from rd_n_q alone, selected
+  // by them at the end (no carry chain behind the issue or the pop)
+  wire [LogRdOut+1:0] rd_n_inc = rd_n_q + 1'b1;
+  wire [LogRdOut+1:0] rd_n_dec = rd_n_q - 1'b1;   // used only when a burst is in flight
   always @(posedge clk_i) begin
     if (rst_i) begin
       rd_n_q    <= 0;
       rd_room_q <= 1'b1;
-    end else begin
-      rd_n_q    <= (r_take && head_last) ? rd_n_pop : rd_n_push;
-      rd_room_q <= (r_take && head_last) ? (rd_n_push <= RdOut) : (rd_n_push < RdOut);
+    end else if (rf_push && !rf_pop) begin
+      rd_n_q    <= rd_n_inc;
+      rd_room_q <= (rd_n_q < RdOut - 1);
+    end else if (rf_pop && !rf_push) begin
+      rd_n_q    <= rd_n_dec;
+      rd_room_q <= (rd_n_q <= RdOut);
     end
   end
   assign rd_data_o = sk0_q[BusBits-1:0];

@@ -145,9 +145,10 @@ module vta_load2d #(
   reg [15:0]            blast_q;   // wide: beats per element less one
   reg [LogBusBytes-1:0] soff_q;    // narrow: stride bytes modulo the beat
   reg [LogBusBytes-1:0] off_q;     // narrow: byte offset of the next element in its beat
-  reg                   oend_q;    // narrow: the element at off_q is the last of its beat
-                                   // (off_q + ebytes_q carries out), set with off_q: the
-                                   // DMA's ready is then a function of registers (make timing)
+  reg                   oend_q;    // a beat ends with the element at off_q: wide elements, or
+                                   // narrow ones where off_q + ebytes_q carries out; set with
+                                   // off_q, so the DMA's ready is a function of a few registers
+                                   // of small fanout (make timing; narrow_q has ~140 loads)
   reg [LogBusBytes-1:0] row_off_q; // narrow: byte offset of the current row's first element
   reg                   first_q;   // still on the first DRAM row
   reg [BidxW-1:0]       bidx_q;    // wide: beat within the element
@@ -159,7 +160,7 @@ module vta_load2d #(
   wire [LogBusBytes-1:0] row_off_next = row_off_q + soff_q;
   wire seg_last = seg_one_q;
   // a narrow beat is released with its last element, or with the last of its request
-  assign dma_ready_o = data_q && seg_nz_q && (!narrow_q || oend_q || seg_last);
+  assign dma_ready_o = data_q && seg_nz_q && (oend_q || seg_last);
   wire beat_in = data_q && seg_nz_q && dma_valid_i;
 
   // The decode and the narrow cut are functions called in the clocked block
@@ -290,7 +291,7 @@ module vta_load2d #(
         seg_nz_q   <= seg_n_nz_q;
         seg_one_q  <= seg_n_one_q;
         off_q      <= adv ? row_off_next : row_off_q;
-        oend_q     <= off_end(adv ? row_off_next : row_off_q, ebytes_q);
+        oend_q     <= !narrow_q || off_end(adv ? row_off_next : row_off_q, ebytes_q);
       end
     end
   endtask
