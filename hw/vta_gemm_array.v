@@ -49,17 +49,21 @@ module vta_gemm_array (
   localparam T1W  = ProdW + 2;
   localparam DotW = T1W + 3;
 
-  // w1 * 2^ProdW + w0, PackW = 25 bits, in a 32-bit slot (the top bits zero,
-  // so the simulator stores words; the multiply reads the 25 bits, a width
-  // one DSP takes)
+  // w1 * 2^ProdW + w0 in a 32-bit slot; the multiply reads its low PackW = 25
+  // bits (the value, a width one DSP takes; the bits above are unused)
   localparam PackW = WgtW + ProdW + 1;
   function [31:0] pack_w;
     input [WgtW-1:0] w0;
     input [WgtW-1:0] w1;
-    reg [PackW-1:0] w;
+    reg signed [31:0] a, b;
     begin
-      w = {w1[WgtW-1], w1, {ProdW{1'b0}}} + {{(ProdW+1){w0[WgtW-1]}}, w0};
-      pack_w = {{(32-PackW){1'b0}}, w};
+      // sign extension by assignment: Verilator's cheapest form (two
+      // shifts; a replicated sign bit costs about three operations more)
+      /* verilator lint_off WIDTH */
+      a = $signed(w1);
+      b = $signed(w0);
+      /* verilator lint_on WIDTH */
+      pack_w = (a <<< ProdW) + b;
     end
   endfunction
 
