@@ -37,6 +37,10 @@ module vta_fifo #(
   localparam [LogDepth:0] Two = 2;
   reg                 ram_nonempty;  // count_o != 0, a register: take is one LUT after pop_i (make timing)
   wire                take = ram_nonempty && (!out_valid_o || pop_i);
+  // the count's enable from a copy of ram_nonempty (make timing: one LUT from
+  // pop_i, not one after take, whose net has the other loads)
+  reg                 nonempty_c;  // = ram_nonempty
+  wire                take_c = nonempty_c && (!out_valid_o || pop_i);  // = take
   wire                do_push = push_i && !full_o;
   // rows left after this cycle's take, not counting this cycle's push
   wire                left = (count_o > 1) || (ram_nonempty && !take);
@@ -56,7 +60,7 @@ module vta_fifo #(
       ram_nonempty <= do_push || left;
       if (do_push) wptr_q <= wptr_q + 1'b1;
       if (take) rptr_q <= rptr_q + 1'b1;
-      if (do_push != take) begin
+      if (do_push != take_c) begin
         count_o  <= do_push ? cnt_p1_q : cnt_m1_q;
         cnt_p1_q <= do_push ? count_o + Two : count_o;
         cnt_m1_q <= do_push ? count_o : count_o - Two;
@@ -65,6 +69,8 @@ module vta_fifo #(
       else if (pop_i) out_valid_o <= 1'b0;
     end
   end
+
+  (* keep *) always @(posedge clk_i) nonempty_c <= !(rst_i || clear_i) && (do_push || left);
 
   generate
     if (HeadReg == 0) begin : gen_ram_head

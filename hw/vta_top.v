@@ -112,7 +112,7 @@ module vta_top #(
   // register of its own (it holds the DMA and gates the error events): set
   // with the request, cleared when the last reset cycle ends
   reg       sr_active;
-  wire      dma_hold  = sr_active;
+  reg       dma_hold;  // sr_active for the DMA (make timing: sr_active's fanout)
   wire      core_rst  = rst || core_rst_q;  // fetch's, the queues' and top's own reset
   // The reset of load, compute, store and the DMA: a register each that holds
   // rst or the soft reset (make timing: core_rst, one LUT after core_rst_q,
@@ -124,9 +124,10 @@ module vta_top #(
   (* keep *) always @(posedge clk) rst_cp_q  <= rst || (sr_state_q == SrReset);
   (* keep *) always @(posedge clk) rst_st_q  <= rst || (sr_state_q == SrReset);
   (* keep *) always @(posedge clk) rst_dma_q <= rst || (sr_state_q == SrReset);
+  (* keep *) always @(posedge clk) sr_active <= !rst && (sr_req || (sr_state_q != SrIdle));
+  (* keep *) always @(posedge clk) dma_hold  <= !rst && (sr_req || (sr_state_q != SrIdle));
   always @(posedge clk) begin
     core_rst_q <= !rst && (sr_state_q == SrReset);
-    sr_active  <= !rst && (sr_req || (sr_state_q != SrIdle));
     dma_idle_q <= dma_idle;
   end
 
@@ -185,7 +186,8 @@ module vta_top #(
   (* keep *) always @(posedge clk) flush_ld_q <= start_d[1];
   (* keep *) always @(posedge clk) flush_cp_q <= start_d[1];
   (* keep *) always @(posedge clk) flush_st_q <= start_d[1];
-  always @(posedge clk) begin
+  // (keep here too: Yosys merged fetch_start into a kept copy)
+  (* keep *) always @(posedge clk) begin
     {fetch_start, start_busy} <= start_d;
     sr_req      <= !rst && wr_go && wa == `VTA_REG_CONTROL && wd[`VTA_CONTROL_SOFT_RESET] &&
                    (sr_state_q == SrIdle);
