@@ -66,7 +66,7 @@ $(RTL_LIB): $(RTL_SIM_SRCS) $(GEN)/vta_config.vh $(REGMAP_VH) hw/protogen.sh hw/
 		-MAKEFLAGS "OPT_FAST='$(RTL_OPT)'" >$(RTL_DIR)/verilator.log 2>&1 || \
 		{ tail -30 $(RTL_DIR)/verilator.log; exit 1; }
 	sh hw/protogen.sh vtartl $(RTL_OBJDIR)/vtartl.cpp > $(RTL_PORTS).tmp
-	sh hw/protogen.sh vtartl $(RTL_OBJDIR)/vtartl.cpp glue irq > $(RTL_OBJDIR)/vtartl_glue.cpp
+	sh hw/protogen.sh vtartl $(RTL_OBJDIR)/vtartl.cpp glue > $(RTL_OBJDIR)/vtartl_glue.cpp
 	mv $(RTL_PORTS).tmp $(RTL_PORTS)
 	$(MAKE) --no-print-directory -C $(RTL_OBJDIR) -f Vvta_top.mk VM_USER_CLASSES=vtartl_glue \
 		"VM_USER_CFLAGS=-fPIC -I$(abspath $(RTL_DIR))" "OPT_FAST=$(RTL_OPT)" libvtartl >>$(RTL_DIR)/verilator.log 2>&1 || \
