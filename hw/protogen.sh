@@ -15,7 +15,8 @@
 #   hw/protogen.sh LIB obj/LIB.cpp glue > LIB_glue.cpp
 # Emits LIB_eval(h, p, clk): one evaluation of the model behind a
 # LIB_protectlib_create handle with every input of the struct and clk, the
-# outputs copied back. With clk 1 it is a whole clock cycle: the rising edge,
+# outputs copied back (those the model sets only at its initialization, the
+# constant ones, only with clk 0: power-on makes such a call first). With clk 1 it is a whole clock cycle: the rising edge,
 # then the clock set low without an evaluation (the model keeps the clock's
 # last value for its edge detection, __Vtrigrprev__TOP__clk in Verilator
 # 5.006: set to 0 with it; the model has no falling-edge logic), so the next
@@ -44,7 +45,14 @@ topv=$(sed -n 's/^#include "\(V[A-Za-z0-9_]*\)\.h"$/\1/p' "$cpp" | head -1)
 if [ "$3" = glue ]; then
 grep -q '__Vtrigrprev__TOP__clk;' "$dir/${topv}___024root.h" 2>/dev/null ||
 	{ echo "protogen: $dir/${topv}___024root.h: no __Vtrigrprev__TOP__clk (not Verilator 5.006?)" >&2; exit 1; }
-awk -v lib="$lib" '
+# the identifiers the generated code names after the model's initialization
+# (all but the __Slow files, which hold the initial and settle code): an output
+# never named there is a constant, copied back only by an evaluation with clk 0
+# (power-on makes one first)
+dyn=$(for f in "$dir/${topv}"___024root__DepSet_*.cpp; do case $f in *__Slow.cpp) ;; *) cat "$f" ;; esac; done 2>/dev/null |
+	grep -o 'vlSelf->[A-Za-z0-9_]*' | sed 's/^vlSelf->//' | sort -u | tr '\n' ' ')
+awk -v lib="$lib" -v dyn="$dyn" '
+BEGIN { nd = split(dyn, dl, " "); for (i = 1; i <= nd; i++) isdyn[dl[i]] = 1 }
 /^#include "V.*\.h"$/ { top = $0 }
 /^class [A-Za-z0-9_]+_container: public / { incls = 1 }
 incls { cls = cls $0 "\n"; if ($0 ~ /^};/) incls = 0; next }
@@ -66,7 +74,7 @@ fn == "combo" && !after && /^[ \t]*(handlep__V->[A-Za-z0-9_]+ = |VL_SET_W_SVLV\(
 		gsub("= " n ";", "= p->" n ";", line); gsub(", " n " ", ", p->" n " ", line)
 	}
 	gsub(/handlep__V->/, "m->", line)
-	ins = ins "\t\t" line "\n"; nset++; next
+	ins = ins "\t" line "\n"; nset++; next
 }
 fn == "seq" && after && /^[ \t]*for \(size_t / {
 	line = $0; sub(/^[ \t]*for \([^)]*\) /, "", line)
@@ -74,7 +82,9 @@ fn == "seq" && after && /^[ \t]*for \(size_t / {
 	if (match(line, /^\*[A-Za-z0-9_]+ = /)) { n = substr(line, 2, RLENGTH - 4); sub(/^\*[A-Za-z0-9_]+/, "p->" n, line) }
 	else if (match(line, /\([0-9]+, [A-Za-z0-9_]+,/)) { n = substr(line, RSTART, RLENGTH); sub(/^\([0-9]+, /, "", n); sub(/,$/, "", n); sub(", " n ",", ", p->" n ",", line) }
 	gsub(/handlep__V->/, "m->", line)
-	outs = outs "\t" line "\n"; nget++
+	if (!nd || (n in isdyn)) outs = outs "\t" line "\n"
+	else consts = consts "\t\t" line "\n"
+	nget++
 	next
 }
 END {
@@ -97,18 +107,27 @@ END {
 	print "\t\t// the falling edge, with nothing to evaluate"
 	print "\t\tm->clk = 0;"
 	print "\t\tm->rootp->__Vtrigrprev__TOP__clk = 0;"
+	if (consts != "") { print "\t} else {\n\t\t// the outputs the model sets only at its initialization"; printf "%s", consts }
 	print "\t}"
 	print "}"
 }' "$cpp"
 exit 0
 fi
-# the identifiers the input-combinational region assigns (statements at the
-# start of a line inside an ico_sequent function; an empty list: none found)
+# the identifiers the input-combinational region assigns: each statement of
+# an ico_sequent function (lines joined up to the ";"), its target when it
+# starts with one (vlSelf->x = ..., vlSelf->x[i] = ...), every identifier it
+# names when it is a macro call (VL_...(..., vlSelf->x, ...) may write any of
+# its arguments); an empty list: no ico_sequent function found
 icos=$(for f in "$dir/${topv}"___024root__DepSet_*.cpp; do case $f in *__Slow.cpp) ;; *) cat "$f" ;; esac; done 2>/dev/null |
-	awk '/^[A-Za-z_].*___ico_sequent__[A-Za-z0-9_]*\(.*\) *\{$/ { f = 1; found = 1; next }
+	awk '/^[A-Za-z_].*___ico_sequent__[A-Za-z0-9_]*\(.*\) *\{$/ { f = 1; found = 1; st = ""; next }
 	f && /^}/ { f = 0; next }
-	f && match($0, /^[ \t]*vlSelf->[A-Za-z0-9_]+([ \t]*=|[ \t]*\[|[ \t]*$)/) {
-		n = substr($0, RSTART, RLENGTH); sub(/^[ \t]*vlSelf->/, "", n); sub(/[ \t=[]*$/, "", n); print n }
+	f && /^[ \t]*\/\// { next }
+	f { l = $0; sub(/[ \t]*\/\/.*$/, "", l); st = st " " l; if (l !~ /[;{}][ \t]*$/) next
+		sub(/^[ \t]+/, "", st)
+		if (match(st, /^vlSelf->[A-Za-z0-9_]+/)) print substr(st, 9, RLENGTH - 8)
+		else if (st ~ /^VL_/) while (match(st, /vlSelf->[A-Za-z0-9_]+/)) {
+			print substr(st, RSTART + 8, RLENGTH - 8); st = substr(st, RSTART + RLENGTH) }
+		st = "" }
 	END { if (found) print "__ico_found__" }' | sort -u | tr '\n' ' ')
 awk -v lib="$lib" -v icos="$icos" '
 # First pass: the words of each vector input the model reads (the body of
