@@ -4,11 +4,13 @@
 VERILATOR ?= verilator
 YOSYS ?= yosys
 RTL_SRCS := $(sort $(wildcard hw/*.v))
-# The Verilator model's sources: hw/ with the GEMM array's simulation form
-# (plain int8 multiplies, the same ports and cycles; docs/rtl.md "Simulation
-# speed"); lint checks both sets, synth reads hw/ only; test-gemm-equiv
-# checks the two arrays against each other.
-RTL_SIM_SRCS := $(filter-out hw/vta_gemm_array.v,$(RTL_SRCS)) sim/rtl/vta_gemm_array.v
+# The Verilator model's sources: hw/ with each module that has a simulation
+# form in sim/rtl/ replaced by it (the same ports and cycles; docs/rtl.md
+# "Simulation speed"): the GEMM array (plain int8 multiplies) and the SRAM
+# (the row written in place); lint checks both sets, synth reads hw/ only;
+# test-gemm-equiv and test-sram-equiv check each pair against each other.
+RTL_SIM_FORMS := $(sort $(wildcard sim/rtl/*.v))
+RTL_SIM_SRCS := $(filter-out $(addprefix hw/,$(notdir $(RTL_SIM_FORMS))),$(RTL_SRCS)) $(RTL_SIM_FORMS)
 RTL_DIR := $(BUILD)/rtl
 RTL_OBJDIR := $(RTL_DIR)/obj
 RTL_LIB := $(RTL_OBJDIR)/libvtartl.a

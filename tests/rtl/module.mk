@@ -62,3 +62,26 @@ test-gemm-equiv: $(CONFIGGEN)
 			sed -n "s/^PASS gemm-equiv/PASS gemm-equiv $$n/p" $$out/$$n/run.log >> $(RESULTS); \
 		else tail -20 $$out/$$n/run.log; echo "FAIL gemm-equiv $$n: see $$out/$$n/run.log" >> $(RESULTS); fi; \
 	done
+
+# test-sram-equiv: the SRAM as synthesized (hw/vta_sram.v) against the form the
+# Verilator model is built from (sim/rtl/vta_sram.v, renamed vta_sram_fast here)
+# and a row array kept in the bench, cycle by cycle, four shapes (narrow and
+# wide rows, OutReg 0 and 1), random enables and addresses (tests/rtl/
+# sram_equiv_tb.v, Icarus Verilog). About 1 s of CPU. make test-sram-equiv
+# SRAM_SEED=n [SRAM_CYCLES=n] runs another stream.
+SRAM_SEED ?= 1
+SRAM_CYCLES ?=
+TEST_EXTRA += test-sram-equiv
+.PHONY: test-sram-equiv
+test-sram-equiv:
+	@mkdir -p $(BUILD)/sram-equiv $(dir $(RESULTS)); out=$(BUILD)/sram-equiv; \
+	if ! command -v "$(IVERILOG)" >/dev/null || ! command -v "$(VVP)" >/dev/null; then \
+		echo "FAIL sram-equiv: no $(IVERILOG) or $(VVP) (make deps installs iverilog)" >> $(RESULTS); exit 0; fi; \
+	sed 's/^module vta_sram #(/module vta_sram_fast #(/' sim/rtl/vta_sram.v > $$out/fast.v; \
+	if ! grep -q '^module vta_sram_fast #(' $$out/fast.v; then \
+		echo "FAIL sram-equiv: no 'module vta_sram #(' line in sim/rtl/vta_sram.v" >> $(RESULTS); exit 0; fi; \
+	$(IVERILOG) -g2012 -Wall -o $$out/tb.vvp tests/rtl/sram_equiv_tb.v hw/vta_sram.v $$out/fast.v \
+		> $$out/run.log 2>&1 && \
+	$(VVP) -n $$out/tb.vvp +seed=$(SRAM_SEED) $(if $(SRAM_CYCLES),+cycles=$(SRAM_CYCLES)) >> $$out/run.log 2>&1; \
+	if grep -q '^PASS sram-equiv' $$out/run.log; then grep '^PASS sram-equiv' $$out/run.log >> $(RESULTS); \
+	else tail -20 $$out/run.log; echo "FAIL sram-equiv: see $$out/run.log" >> $(RESULTS); fi
