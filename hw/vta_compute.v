@@ -587,13 +587,40 @@ module vta_compute #(
   wire a_bad = r1_dhi || a_sum[LogAcc] || hi_nz(u_dst, LogAcc);
   wire s_bad = r1_shi || s_sum[LogAcc] || hi_nz(u_src, LogAcc);
   wire idx_bad = a_bad || s_bad;
-  // a row of the running GEMM's footprint
-  function in_fp;
-    input [LogAcc-1:0] r;
+  // A row of the running GEMM's footprint: in_fp(r), r = (field + offset) mod
+  // depth, lo <= r <= hi. Compared without the sum (make timing: the UOP
+  // RAM's clock-to-out -> the sum's carry chain -> the two compares): for the
+  // offset od (a register at k=1) the rows [lo, hi] are the fields of the
+  // cyclic interval [D, E], D = (lo - od) mod depth, E = (hi - od) mod depth,
+  // registered with the offset (fp_pre below, r1_fpa/r1_fps). It wraps when
+  // lo < od <= hi: in_fp is then "field >= D or field <= E", else "field >= D
+  // and field <= E". An empty footprint (lo > hi, or the src of a micro-op
+  // that reads none) is D = all ones, E = 0, no wrap: never true. The k=1
+  // test is then two compares of the RAM's field with registers and one LUT.
+  // (g_lo_q/g_hi_q do not change while an ALU micro-op can be in the
+  // GEMM's way: they are set in the cycle g_safe_q is, before an ALU
+  // instruction beside the GEMM is taken.)
+  function [2*LogAcc:0] fp_pre;  // {wrap, D, E}
+    input [LogAcc-1:0] od;
+    input              none;  // no row to compare
     begin
-      in_fp = (r >= g_lo_q) && (r <= g_hi_q);
+      if (none || (g_lo_q > g_hi_q))
+        fp_pre = {1'b0, {LogAcc{1'b1}}, {LogAcc{1'b0}}};
+      else
+        fp_pre = {(g_lo_q < od) && (od <= g_hi_q), g_lo_q - od, g_hi_q - od};
     end
   endfunction
+  function fp_hit;
+    input [LogAcc-1:0] f;    // the micro-op's field (low bits)
+    input [2*LogAcc:0] pre;  // fp_pre of the offset
+    begin
+      if (pre[2*LogAcc])
+        fp_hit = (f >= pre[2*LogAcc-1:LogAcc]) || (f <= pre[LogAcc-1:0]);
+      else
+        fp_hit = (f >= pre[2*LogAcc-1:LogAcc]) && (f <= pre[LogAcc-1:0]);
+    end
+  endfunction
+  reg [2*LogAcc:0] r1_fpa, r1_fps;  // fp_pre of r1_od, and of r1_os (none unless alu_reg)
 
   // ---------------------------------------------------------------- k=2: reads
   reg        r2_v, r2_bad, r2_conf, r2_hit, r2_fp;
@@ -1030,6 +1057,8 @@ module vta_compute #(
         if (s0_issue) begin
           r1_od  <= s0_od;
           r1_os  <= s0_os;
+          r1_fpa <= fp_pre(s0_od, 1'b0);
+          r1_fps <= fp_pre(s0_os, !alu_reg);
           r1_dhi <= s0_dhi;
           r1_shi <= s0_shi;
         end
@@ -1039,7 +1068,7 @@ module vta_compute #(
           r2_bad  <= idx_bad;
           r2_conf <= alu_reg && (a_sum[1:0] == s_sum[1:0]);
           r2_hit  <= alu_reg && (rd_s_alu ? hit_sa : (tag_v && hit_tag));
-          r2_fp   <= in_fp(a_sum[LogAcc-1:0]) || (alu_reg && in_fp(s_sum[LogAcc-1:0]));
+          r2_fp   <= fp_hit(u_dst_lo, r1_fpa) || fp_hit(u_src_lo, r1_fps);
           // the micro-op now at k=2 moves to k=3 in this cycle, ahead of this one
           r2_dep  <= r2_v && (dep_a || (ctl_reg_q && dep_s));
         end
