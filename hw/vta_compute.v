@@ -568,8 +568,12 @@ module vta_compute #(
       ib_dhi <= hi_nz(id_q, LogAcc);
       ib_shi <= hi_nz(is_q, LogAcc);
     end
-    ib_v <= !rst_i && (ib_v || a_adv) && !s0_issue;
   end
+  // ib_v and its copy ib_vc have the same next value: each in a kept block of
+  // its own (a copy kept alone is merged with its original by Yosys, which
+  // keeps the kept one with the loads of both: the loop's enables were then
+  // behind ib_v's ~40 loads)
+  (* keep *) always @(posedge clk_i) ib_v  <= !rst_i && (ib_v || a_adv) && !s0_issue;
   (* keep *) always @(posedge clk_i) ib_vc <= !rst_i && (ib_v || a_adv) && !s0_issue;
   assign uop_rd_en   = s0_issue;
   assign uop_rd_addr = ib_v ? ib_u : u_q[LogUop-1:0];
