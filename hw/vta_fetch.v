@@ -21,15 +21,17 @@ module vta_fetch #(
     input  wire                      rst_i,
     input  wire                      start_i,      // pulse; taken only while idle
     input  wire                      halt_i,       // the run ended (FINISH or an error): stop dispatching
-    // dispatch nothing now: the run ended (set whenever halt_i is) or FINISH is
-    // about to end it; from registers in top, one LUT (make timing)
-    input  wire                      nodisp_i,
+    // dispatch nothing in the next cycle: the run ends (set whenever halt_i
+    // will be) or FINISH is about to end it; the next value of registers in top,
+    // registered here with the dispatch's other terms (disp_ok_q)
+    input  wire                      nodisp_nx_i,
     input  wire [AddrWidth-1:0]      insn_addr_i,
     input  wire [31:0]               insn_count_i,
     output wire                      busy_o,
     // the rest of the stream is dispatched, or the head waits for a full
     // queue: FINISH may execute (docs/rtl.md, FINISH); one cycle old
     output reg                       quiet_o,
+    output wire                      quiet_nx_o,   // quiet_o's next value (outside reset)
     output reg                       err_dram_o,   // pulse
     output reg                       err_illegal_o, // pulse: illegal instruction at the head
     // DMA read client
@@ -58,6 +60,7 @@ module vta_fetch #(
   localparam BeatsPerIns = Wide ? 128 / BusBits : 1;
   localparam InsPerBeat  = Wide ? 1 : BusBits / 128;
   localparam SlotW       = (InsPerBeat > 1) ? $clog2(InsPerBeat) : 1;
+  localparam BidxW       = (BeatsPerIns > 1) ? $clog2(BeatsPerIns) : 1;  // beat of an instruction
   localparam LogBuf      = 5;                                // buffer of 32 (+1 output register)
 
   // ---------------------------------------------------------------- requests
@@ -105,7 +108,7 @@ module vta_fetch #(
   reg [AddrWidth-1:0] rcv_addr_q;    // byte address of the next instruction to arrive
   reg [31:0]          rcv_left_q;    // instructions of the stream still to arrive
   reg [127:0]         asm_q;         // wide buses: the beats of an instruction so far
-  reg [7:0]           bidx_q;
+  reg [BidxW-1:0]     bidx_q;        // (as wide as the beat count: its compares are small)
   reg [127:0]         insn_now;
   wire [SlotW-1:0]    slot = rcv_addr_q[4 +: SlotW];
   integer j;
@@ -114,7 +117,7 @@ module vta_fetch #(
       always @* begin
         insn_now = asm_q;
         for (j = 0; j < BeatsPerIns; j = j + 1)
-          if ({24'd0, bidx_q} == j) insn_now[j*BusBits +: BusBits] = dma_data_i;
+          if ({{(32-BidxW){1'b0}}, bidx_q} == j) insn_now[j*BusBits +: BusBits] = dma_data_i;
       end
     end else begin : gen_narrow
       always @* begin
@@ -129,7 +132,8 @@ module vta_fetch #(
                    (rcv_left_q == 1);
   assign dma_ready_o = Wide ? 1'b1 : last_slot;
   wire beat     = dma_valid_i && dma_ready_o;
-  wire buf_push = dma_valid_i && (Wide ? ({24'd0, bidx_q} == BeatsPerIns - 1) : 1'b1);
+  wire bidx_last = ({{(32-BidxW){1'b0}}, bidx_q} == BeatsPerIns - 1);
+  wire buf_push = dma_valid_i && (Wide ? bidx_last : 1'b1);
 
   // ---------------------------------------------------------------- dispatch of the buffer head
   // Each instruction is decoded as it enters the buffer (its queue and its
@@ -138,12 +142,16 @@ module vta_fetch #(
   // Errors): reserved opcode, LOAD of type 4/6/7 with x_size != 0, reserved ALU
   // opcode, STORE with padding, a dependency flag without a queue. An illegal
   // instruction is not dispatched; fetch stops and drops the rest of the stream.
-  // {fin, bad, to_ld, to_st} of an instruction (to compute: neither load nor
-  // store; fin: FINISH, to compute)
-  function [3:0] decode;
+  // {fin, bad, ld_ok, st_ok, cp_ok} of an instruction: exactly one of bad and
+  // the three legal queue flags is set (to compute: neither load nor store;
+  // fin: FINISH, to compute, never illegal). A push is then one LUT of three
+  // registers: the head's flag, its queue's full flag and disp_ok_q (make
+  // timing: the push's fanout follows it). The legality is that of the golden
+  // model above, written per queue.
+  function [4:0] decode;
     input [127:0] insn;
     reg   [2:0]   op, mt, aluop;
-    reg           ld, st, pads;
+    reg           ld, st, pads, ld_ok, st_ok, cp_ok;
     reg   [15:0]  xsize;
     begin
       op    = insn[`VTA_MEM_OPCODE_LSB +: `VTA_MEM_OPCODE_WIDTH];
@@ -156,45 +164,61 @@ module vta_fetch #(
               (insn[`VTA_MEM_Y_PAD_1_LSB +: `VTA_MEM_Y_PAD_1_WIDTH] != 0) ||
               (insn[`VTA_MEM_X_PAD_0_LSB +: `VTA_MEM_X_PAD_0_WIDTH] != 0) ||
               (insn[`VTA_MEM_X_PAD_1_LSB +: `VTA_MEM_X_PAD_1_WIDTH] != 0);
-      decode[3] = (op == `VTA_OPCODE_FINISH);
-      decode[2] = (op > `VTA_OPCODE_ALU) ||
-                  ((op == `VTA_OPCODE_LOAD) && (xsize != 0) &&
-                   (mt == `VTA_MEM_ID_OUT || mt > `VTA_MEM_ID_ACC_8BIT)) ||
-                  (ld && (insn[`VTA_MEM_POP_PREV_LSB] || insn[`VTA_MEM_PUSH_PREV_LSB])) ||
-                  (st && (insn[`VTA_MEM_POP_NEXT_LSB] || insn[`VTA_MEM_PUSH_NEXT_LSB] ||
-                          ((xsize != 0) && pads))) ||
-                  ((op == `VTA_OPCODE_ALU) && (aluop > `VTA_ALU_OPCODE_MUL));
-      decode[1] = ld;
-      decode[0] = st;
+      // each queue's legal instructions (illegal: none of the three)
+      ld_ok = ld && !insn[`VTA_MEM_POP_PREV_LSB] && !insn[`VTA_MEM_PUSH_PREV_LSB];
+      st_ok = st && !insn[`VTA_MEM_POP_NEXT_LSB] && !insn[`VTA_MEM_PUSH_NEXT_LSB] &&
+              !((xsize != 0) && pads);
+      cp_ok = ((op == `VTA_OPCODE_LOAD) && !ld &&
+               !((xsize != 0) && (mt == `VTA_MEM_ID_OUT || mt > `VTA_MEM_ID_ACC_8BIT))) ||
+              (op == `VTA_OPCODE_GEMM) || (op == `VTA_OPCODE_FINISH) ||
+              ((op == `VTA_OPCODE_ALU) && (aluop <= `VTA_ALU_OPCODE_MUL));
+      decode = {op == `VTA_OPCODE_FINISH, !ld_ok && !st_ok && !cp_ok, ld_ok, st_ok, cp_ok};
     end
   endfunction
-  wire [3:0] head_dec;
-  wire fin   = head_dec[3];
-  wire bad   = head_dec[2];
-  wire to_ld = head_dec[1];
-  wire to_st = head_dec[0];
-  wire to_cp = !to_ld && !to_st;
-  wire full  = to_ld ? ld_full_i : to_st ? st_full_i : cp_full_i;
+  wire [4:0] head_dec;
+  wire fin   = head_dec[4];
+  wire bad   = head_dec[3];
+  wire ld_ok = head_dec[2];
+  wire st_ok = head_dec[1];
+  wire cp_ok = head_dec[0];
+  // a legal head at a full queue
+  wire full  = (ld_ok && ld_full_i) || (st_ok && st_full_i) || (cp_ok && cp_full_i);
   wire drop  = head_valid && (halted || bad);
-  wire go    = head_valid && !stop_q && !bad && !full && !nodisp_i;  // nodisp_i covers halt_i
-  wire buf_pop = go || drop;
-  assign ld_push_o = go && to_ld;
-  assign st_push_o = go && to_st;
-  assign cp_push_o = go && to_cp;
-  assign fin_push_o = go && fin;
+  // disp_ok_q = head_valid && !stop_q && !nodisp, nodisp the value nodisp_nx_i
+  // had in the last cycle (it covers halt_i); loaded with the next values of
+  // the three: the buffer's (its next out_valid_o, from the count and the pop),
+  // stop_q's and nodisp_nx_i. The buffer's pop is formed from a copy of it,
+  // disp_ok_b, not from the pushes (make timing: their fanout).
+  reg  disp_ok_q, disp_ok_b;
+  wire disp_ok_d;
+  assign ld_push_o = disp_ok_q && ld_ok && !ld_full_i;
+  assign st_push_o = disp_ok_q && st_ok && !st_full_i;
+  assign cp_push_o = disp_ok_q && cp_ok && !cp_full_i;
+  assign fin_push_o = cp_push_o && fin;
+  wire go      = ld_push_o || st_push_o || cp_push_o;
+  wire buf_pop = (disp_ok_b && ((ld_ok && !ld_full_i) || (st_ok && !st_full_i) ||
+                                (cp_ok && !cp_full_i))) || drop;  // = go || drop
+  // the buffer's next out_valid_o (vta_fifo: its RAM holds an entry when the
+  // count is non-zero, and a take loads the head) and stop_q's next value
+  wire head_valid_nx = ((buf_count != 0) && (!head_valid || buf_pop)) || (head_valid && !buf_pop);
+  wire stop_nx       = !(start_i && !busy_o) && (stop_q || (head_valid && bad && !halt_i));
+  assign disp_ok_d   = !rst_i && head_valid_nx && !stop_nx && !nodisp_nx_i;
+  (* keep *) always @(posedge clk_i) disp_ok_q <= disp_ok_d;
+  (* keep *) always @(posedge clk_i) disp_ok_b <= disp_ok_d;
   assign insn_o    = head;
   wire   fetching  = (req_left_q != 0) || dma_req_valid_o || (inflight_q != 0);
   assign busy_o    = fetching || head_valid || (buf_count != 0);
   // quiet_o is registered (make timing: the queues' full flags come late in the
   // cycle, and the FINISH gate feeds compute's pop). A stream fully dispatched
   // stays so until the next start, which clears the queues, so FINISH never
-  // goes early on that side; a head blocked by a full queue is held (nodisp_i)
+  // goes early on that side; a head blocked by a full queue is held (nodisp)
   // from then until FINISH has executed (vta_top.v, fin_hold).
   wire   quiet     = (!fetching && !head_valid && (buf_count == 0)) ||
-                     (head_valid && !bad && !stop_q && full);
+                     (head_valid && !stop_q && full);
+  assign quiet_nx_o = quiet;
   assign progress_o = beat || go;
 
-  vta_fifo #(.Width(132), .LogDepth(LogBuf)) u_buf (
+  vta_fifo #(.Width(133), .LogDepth(LogBuf)) u_buf (
       .clk_i       (clk_i),
       .rst_i       (rst_i),
       .clear_i     (1'b0),
@@ -261,7 +285,7 @@ module vta_fetch #(
       if (dma_valid_i) begin
         if (Wide) begin
           asm_q  <= insn_now;
-          bidx_q <= ({24'd0, bidx_q} == BeatsPerIns - 1) ? 8'd0 : bidx_q + 8'd1;
+          bidx_q <= bidx_last ? {BidxW{1'b0}} : bidx_q + 1'b1;
         end
         if (buf_push) begin
           rcv_addr_q <= rcv_addr_q + 16;

@@ -35,17 +35,28 @@ module vta_fifo #(
   // builds from any form that computes the count from count_o in the cycle)
   reg  [LogDepth:0]   cnt_p1_q, cnt_m1_q;
   localparam [LogDepth:0] Two = 2;
+  localparam [LogDepth:0] Max = 1 << LogDepth;
   reg                 ram_nonempty;  // count_o != 0, a register: take is one LUT after pop_i (make timing)
+  reg                 full_q;        // count_o == Max, a register: the push's enable is one LUT
   wire                take = ram_nonempty && (!out_valid_o || pop_i);
-  // the count's enable from a copy of ram_nonempty (make timing: one LUT from
-  // pop_i, not one after take, whose net has the other loads)
-  reg                 nonempty_c;  // = ram_nonempty
-  wire                take_c = nonempty_c && (!out_valid_o || pop_i);  // = take
-  wire                do_push = push_i && !full_o;
+  // The count's enable (take_c) and the head's (take_h) are take formed from
+  // copies of ram_nonempty and out_valid_o of their own, so each is one LUT
+  // from pop_i: no term is shared with take, whose net has the other loads
+  // (make timing: Yosys shares !out_valid_o || pop_i between the takes, one
+  // more LUT with the fanout of all of them).
+  reg                 nonempty_c, valid_c, nonempty_h, valid_h;  // = ram_nonempty, out_valid_o
+  wire                take_c = nonempty_c && (!valid_c || pop_i);  // = take
+  wire                take_h = nonempty_h && (!valid_h || pop_i);  // = take
+  wire                do_push = push_i && !full_q;
   // rows left after this cycle's take, not counting this cycle's push
   wire                left = (count_o > 1) || (ram_nonempty && !take);
+  // next values of the flags, each also that of its kept copies
+  wire                clr        = rst_i || clear_i;
+  wire                nonempty_d = !clr && (do_push || left);
+  wire                valid_d    = !clr && (take || (out_valid_o && !pop_i));
+  wire                full_d     = !clr && (full_q ? !take : (count_o == Max - 1) && do_push && !take);
 
-  assign full_o = (count_o == (1 << LogDepth));
+  assign full_o = full_q;
 
   always @(posedge clk_i) begin
     if (rst_i || clear_i) begin
@@ -54,10 +65,7 @@ module vta_fifo #(
       count_o      <= 0;
       cnt_p1_q     <= 1;
       cnt_m1_q     <= {(LogDepth+1){1'b1}};
-      ram_nonempty <= 1'b0;
-      out_valid_o  <= 1'b0;
     end else begin
-      ram_nonempty <= do_push || left;
       if (do_push) wptr_q <= wptr_q + 1'b1;
       if (take) rptr_q <= rptr_q + 1'b1;
       if (do_push != take_c) begin
@@ -65,22 +73,27 @@ module vta_fifo #(
         cnt_p1_q <= do_push ? count_o + Two : count_o;
         cnt_m1_q <= do_push ? count_o : count_o - Two;
       end
-      if (take) out_valid_o <= 1'b1;
-      else if (pop_i) out_valid_o <= 1'b0;
     end
   end
 
-  (* keep *) always @(posedge clk_i) nonempty_c <= !(rst_i || clear_i) && (do_push || left);
+  // all kept (Yosys merges a flip-flop into an equal kept one)
+  (* keep *) always @(posedge clk_i) ram_nonempty <= nonempty_d;
+  (* keep *) always @(posedge clk_i) nonempty_c   <= nonempty_d;
+  (* keep *) always @(posedge clk_i) nonempty_h   <= nonempty_d;
+  (* keep *) always @(posedge clk_i) out_valid_o  <= valid_d;
+  (* keep *) always @(posedge clk_i) valid_c      <= valid_d;
+  (* keep *) always @(posedge clk_i) valid_h      <= valid_d;
+  always @(posedge clk_i) full_q <= full_d;
 
   generate
     if (HeadReg == 0) begin : gen_ram_head
-      // the head is the RAM's read port, loaded by take
+      // the head is the RAM's read port, loaded by take (take_h: its Width enables)
       vta_sram #(.Width(Width), .LogDepth(LogDepth)) u_mem (
           .clk_i    (clk_i),
           .wr_en_i  (do_push),
           .wr_addr_i(wptr_q),
           .wr_data_i(push_data_i),
-          .rd_en_i  (take),
+          .rd_en_i  (take_h),
           .rd_addr_i(rptr_q),
           .rd_data_o(out_data_o)
       );
@@ -99,15 +112,19 @@ module vta_fifo #(
       // used: next_ok_q is clear only while the RAM holds at most one entry
       // (the oldest was read before it was written), so that take leaves none
       // behind (left is clear) and the next cycle reads again.
-      // The head's enable is take formed from a copy of ram_nonempty (take_h:
-      // the 2 x Width enables are kept off take's own net).
+      // The read enable is formed from copies of ram_nonempty and out_valid_o
+      // too, in one expression: take || (!next_ok_q && ram_nonempty) (make
+      // timing: one LUT from the reader's pop, not two after take's net).
+      // The head's enable is take_h (its Width enables off take's own net).
+      // push_q is loaded in every cycle, without an enable: it is read only
+      // when the oldest entry was pushed in the last cycle (make timing: the
+      // push's fanout).
       reg  [Width-1:0]    head_q, push_q;
       reg                 next_ok_q;
-      reg                 nonempty_h;  // = ram_nonempty
+      reg                 nonempty_r, valid_r;  // = ram_nonempty, out_valid_o
       wire [Width-1:0]    next_data;
       wire [LogDepth-1:0] rd_addr = next_ok_q ? rptr_q + 1'b1 : rptr_q;
-      wire                rd   = take || (!next_ok_q && ram_nonempty);
-      wire                take_h = nonempty_h && (!out_valid_o || pop_i);  // = take
+      wire                rd   = nonempty_r && (!valid_r || pop_i || !next_ok_q);
       vta_sram #(.Width(Width), .LogDepth(LogDepth)) u_mem (
           .clk_i    (clk_i),
           .wr_en_i  (do_push),
@@ -117,11 +134,12 @@ module vta_fifo #(
           .rd_addr_i(rd_addr),
           .rd_data_o(next_data)
       );
-      (* keep *) always @(posedge clk_i) nonempty_h <= !(rst_i || clear_i) && (do_push || left);
+      (* keep *) always @(posedge clk_i) nonempty_r <= nonempty_d;
+      (* keep *) always @(posedge clk_i) valid_r    <= valid_d;
       always @(posedge clk_i) begin
         if (rst_i || clear_i) next_ok_q <= 1'b0;
         else if (rd) next_ok_q <= left;
-        if (do_push) push_q <= push_data_i;
+        push_q <= push_data_i;  // the last cycle's push data (above)
         if (take_h) head_q <= next_ok_q ? next_data : push_q;
       end
       assign out_data_o = head_q;

@@ -120,12 +120,14 @@ module vta_top #(
   // power-on one cycle later, from the second rst cycle to the first cycle
   // after rst. Kept apart (keep: Yosys would merge equal flip-flops).
   reg       rst_ld_q, rst_cp_q, rst_st_q, rst_dma_q;
-  (* keep *) always @(posedge clk) rst_ld_q  <= rst || (sr_state_q == SrReset);
-  (* keep *) always @(posedge clk) rst_cp_q  <= rst || (sr_state_q == SrReset);
-  (* keep *) always @(posedge clk) rst_st_q  <= rst || (sr_state_q == SrReset);
-  (* keep *) always @(posedge clk) rst_dma_q <= rst || (sr_state_q == SrReset);
-  (* keep *) always @(posedge clk) sr_active <= !rst && (sr_req || (sr_state_q != SrIdle));
-  (* keep *) always @(posedge clk) dma_hold  <= !rst && (sr_req || (sr_state_q != SrIdle));
+  wire      rst_mod_d   = rst || (sr_state_q == SrReset);                 // their next value
+  wire      sr_active_d = !rst && (sr_req || (sr_state_q != SrIdle));     // sr_active's, dma_hold's
+  (* keep *) always @(posedge clk) rst_ld_q  <= rst_mod_d;
+  (* keep *) always @(posedge clk) rst_cp_q  <= rst_mod_d;
+  (* keep *) always @(posedge clk) rst_st_q  <= rst_mod_d;
+  (* keep *) always @(posedge clk) rst_dma_q <= rst_mod_d;
+  (* keep *) always @(posedge clk) sr_active <= sr_active_d;
+  (* keep *) always @(posedge clk) dma_hold  <= sr_active_d;
   always @(posedge clk) begin
     core_rst_q <= !rst && (sr_state_q == SrReset);
     dma_idle_q <= dma_idle;
@@ -133,10 +135,14 @@ module vta_top #(
 
   // ---------------------------------------------------------------- datapath wires
   wire [127:0] f_insn;
-  wire f_ld_push, f_cp_push, f_st_push, f_fin_push, f_busy, f_quiet, f_err_dram, f_err_illegal;
+  wire f_ld_push, f_cp_push, f_st_push, f_fin_push, f_busy, f_quiet, f_quiet_nx, f_err_dram;
+  wire f_err_illegal;
   wire f_progress;
-  wire f_nodisp;  // fetch dispatches nothing: the run ended or FINISH is about to end it (below)
+  // fetch dispatches nothing in the next cycle: the run ended or FINISH is
+  // about to end it (below); fetch registers it with its own no-dispatch terms
+  wire f_nodisp_nx;
   reg  halt_q;    // !running_q && !fetch_start, a register of its own (below): fetch's halt
+  wire halt_d;    // halt_q's next value
   wire ldq_fullq, cpq_fullq, stq_fullq;  // full as fetch sees it (below)
   wire ldq_full, cpq_full, stq_full, ldq_valid, cpq_valid, stq_valid, ldq_pop, cpq_pop, stq_pop;
   wire [TagW+127:0] ldq_data, cpq_data, stq_data;
@@ -243,9 +249,9 @@ module vta_top #(
   wire [`VTA_BUS_WIDTH-1:0] wr_data;
 
   vta_fetch #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_fetch (
-      .clk_i(clk), .rst_i(core_rst), .start_i(fetch_start), .halt_i(halt_q), .nodisp_i(f_nodisp),
+      .clk_i(clk), .rst_i(core_rst), .start_i(fetch_start), .halt_i(halt_q), .nodisp_nx_i(f_nodisp_nx),
       .insn_addr_i(insn_addr_q[AddrWidth-1:0]), .insn_count_i(insn_count_q),
-      .busy_o(f_busy), .quiet_o(f_quiet), .err_dram_o(f_err_dram), .err_illegal_o(f_err_illegal),
+      .busy_o(f_busy), .quiet_o(f_quiet), .quiet_nx_o(f_quiet_nx), .err_dram_o(f_err_dram), .err_illegal_o(f_err_illegal),
       .dma_req_valid_o(rd_req_valid[0]), .dma_req_addr_o(rd_req_addr[0*AddrWidth +: AddrWidth]),
       .dma_req_beats_o(rd_req_beats[0*BeatWidth +: BeatWidth]), .dma_req_ready_i(rd_req_ready[0]),
       .dma_valid_i(rd_valid[0]), .dma_ready_o(rd_ready[0]), .dma_data_i(rd_data), .dma_err_i(rd_err),
@@ -345,31 +351,42 @@ module vta_top #(
   // its fetch stopped at the full queue (docs/rtl.md, FINISH). Not while
   // compute waits for a token (it may come from an instruction not yet
   // dispatched); FINISH may go while fetch holds.
-  // (make timing: fetch's no-dispatch input is one LUT of registers; compute's
-  // token wait is a register, a wait releases the hold a cycle later)
+  // (make timing: fetch's dispatch gate is a register, loaded with the hold's
+  // next value; compute's token wait is taken a cycle late, a wait releases the
+  // hold a cycle later)
   // "A FINISH is queued for compute or held by it" is, while the run is on, "a
   // FINISH was dispatched in this run" (fin_seen_q): the first FINISH compute
   // takes ends the run when it executes, and the run stays off until the next
   // start, which clears the flag.
-  reg  fin_seen_q;  // fetch dispatched a FINISH since the start
-  reg  fin_hold_q, cp_tokwait_q;
-  wire fin_hold_w = !cp_tokwait_q && fin_seen_q && (f_quiet || fin_hold_q);
-  wire fin_hold   = running_q && fin_hold_w;
-  // halt or hold. fin_hold_w without running_q: it differs from fin_hold only
-  // while running_q is low, where halt_q is set, except in a start's cycle,
-  // where fetch has nothing to dispatch (a start is accepted only once fetch is
-  // idle) (make timing: running_q's fanout to every module)
-  assign f_nodisp = halt_q || fin_hold_w;
+  // The hold is
+  //   fin_hold_w = !cp_tokwait_q && fin_seen_q && (f_quiet || fin_hold_q),
+  //   fin_hold   = running_q && fin_hold_w  (fin_hold_q: fin_hold a cycle old),
+  // with cp_tokwait_q compute's token wait a cycle old. fin_hold_w is a register
+  // of its own, fin_hold_wq, loaded with that expression's next value
+  // (fin_hold_wd): the next values of its four registers are those of the token
+  // wait, of fin_seen_q (this cycle's FINISH push), of quiet_o (fetch's
+  // quiet_nx_o) and of fin_hold_q (running_q && fin_hold_wq); a start or reset
+  // clears all of them (make timing: quiet_o fed fetch's dispatch through this
+  // LUT, then the pushes and their fanout).
+  reg  fin_seen_q;   // fetch dispatched a FINISH since the start
+  reg  fin_hold_q;   // fin_hold, a cycle old
+  reg  fin_hold_wq;  // = fin_hold_w
+  wire fin_hold_wd = !(core_rst || fetch_start) && !cp_tokwait && (fin_seen_q || f_fin_push) &&
+                     (f_quiet_nx || (running_q && fin_hold_wq));
+  // fetch's no-dispatch (next cycle): halt or hold. fin_hold_w without running_q:
+  // it differs from fin_hold only while running_q is low, where halt_q is set,
+  // except in a start's cycle, where fetch has nothing to dispatch (a start is
+  // accepted only once fetch is idle) (make timing: running_q's fanout)
+  assign f_nodisp_nx = halt_d || fin_hold_wd;
   wire cpq_valid_gated = cpq_valid && !(cpq_finish && !f_quiet && !fin_hold_q);
   always @(posedge clk) begin
+    fin_hold_wq <= fin_hold_wd;
     if (core_rst || fetch_start) begin
-      fin_seen_q   <= 1'b0;
-      fin_hold_q   <= 1'b0;
-      cp_tokwait_q <= 1'b0;
+      fin_seen_q  <= 1'b0;
+      fin_hold_q  <= 1'b0;
     end else begin
       if (f_fin_push) fin_seen_q <= 1'b1;
-      cp_tokwait_q <= cp_tokwait;
-      fin_hold_q   <= fin_hold;
+      fin_hold_q  <= running_q && fin_hold_wq;
     end
   end
   vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_compute (
@@ -515,8 +532,8 @@ module vta_top #(
   // flip-flop (make timing: fetch_start fans out to every module, and the
   // halt is the first gate of fetch's dispatch)
   // (fetch_start's next value: start_d[1])
-  always @(posedge clk)
-    halt_q <= rst || (!running_d && !start_d[1]);
+  assign halt_d = rst || (!running_d && !start_d[1]);
+  always @(posedge clk) halt_q <= halt_d;
 
   reg [2:0] err_src;
   always @* begin
@@ -611,9 +628,17 @@ module vta_top #(
   // events are gathered in the clocked block: the R handshake and the store's
   // elements depend on inputs, and logic outside a clocked block that does is
   // evaluated on every eval of the simulated model (docs/rtl.md, Simulation speed).
+  // The dispatch by opcode: the push and the opcode are registered, the one-hot
+  // decode is formed after them in front of the counters' enables (make timing:
+  // the push was the decode's synchronous reset, at the end of fetch's dispatch
+  // path). The same increments in the same cycles.
   wire f_push = f_ld_push || f_cp_push || f_st_push;
-  reg [NumCnt-1:0] cnt_inc_q;
-  reg              cnt_clr_q;
+  reg [CiInsnOp-1:0]  cnt_inc_q;   // the named counters' events
+  reg [NumCnt-CiRdType-1:0] rd_inc_q;  // element bytes read, by memory type
+  reg [2:0]           disp_op_q;   // the opcode of the instruction fetch offered last cycle
+  reg                 cnt_clr_q;
+  wire [NumCnt-1:0]   cnt_inc = {rd_inc_q, cnt_inc_q[CiInsns] ? (8'd1 << disp_op_q) : 8'd0,
+                                 cnt_inc_q};
   always @(posedge clk) begin
     cnt_inc_q[CiCycles]    <= running_q;
     cnt_inc_q[CiLoadBusy]  <= ld_busy;
@@ -629,10 +654,10 @@ module vta_top #(
     cnt_inc_q[CiResetUops] <= cp_reset_uop;
     cnt_inc_q[CiAluUops]   <= cp_alu_uop;
     cnt_inc_q[CiInsns]     <= f_push;
-    // by opcode and by memory type: one-hot decodes
-    cnt_inc_q[CiInsnOp +: 8] <= f_push ? (8'd1 << f_insn[`VTA_GEMM_OPCODE_LSB +: 3]) : 8'd0;
-    cnt_inc_q[CiRdType +: 8] <= (ld_elem ? (8'd1 << ld_elem_type) : 8'd0) |
-                                (cp_elem ? (8'd1 << cp_elem_type) : 8'd0);
+    disp_op_q              <= f_insn[`VTA_GEMM_OPCODE_LSB +: 3];
+    // by memory type: a one-hot decode
+    rd_inc_q <= (ld_elem ? (8'd1 << ld_elem_type) : 8'd0) |
+                (cp_elem ? (8'd1 << cp_elem_type) : 8'd0);
     cnt_clr_q <= core_rst || fetch_start;
   end
   // The counters, one vector in one block, cleared at reset and at the start of
@@ -645,7 +670,7 @@ module vta_top #(
   always @(posedge clk) begin
     if (!(rst || cnt_clr_q)) begin
       for (ci = 0; ci < NumCnt; ci = ci + 1)
-        if (cnt_inc_q[ci]) cnt_q[ci*64 +: 64] <= cnt_q[ci*64 +: 64] + {48'd0, CntStep[ci*16 +: 16]};
+        if (cnt_inc[ci]) cnt_q[ci*64 +: 64] <= cnt_q[ci*64 +: 64] + {48'd0, CntStep[ci*16 +: 16]};
     end else cnt_q <= {(NumCnt*64){1'b0}};
   end
   always @(posedge clk) begin
