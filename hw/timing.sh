@@ -32,10 +32,11 @@ for spec in "xc7z020 xc7 8.0" "xczu3eg xcup 4.8"; do
 		"$sta" -no_splash -exit "$here/sta.tcl") > "$dir/$part.sta.log" 2>&1 || {
 		tail -20 "$dir/$part.sta.log"; echo "timing: OpenSTA failed for $part"; exit 1; }
 	awk -v part="$part" -v budget="$budget" '
+		$1 == "ERROR" { sub(/^ERROR /, ""); err = $0 }
 		$1 == "WORST" { est = $2; printf "TIMING %s est_ns=%.2f levels=%d path=%s -> %s\n", part, $2, $3, $4, $5 }
 		$1 == "MODULE" { m[++n] = sprintf("  %-20s %7.2f %6d  %s -> %s", $2, $3, $4, $5, $6) }
 		END {
-			if (est == "") { print "timing: no path found for " part; exit 1 }
+			if (est == "") { print "timing: " (err != "" ? err : "no path found") " for " part; exit 1 }
 			printf "timing: %s worst path inside each module:\n  %-20s %7s %6s  %s\n", part, "module", "est_ns", "levels", "from -> to"
 			for (i = 1; i <= n; i++) print m[i]
 			if (est + 0 > budget + 0) {

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # OpenSTA: worst register-to-register paths of the flattened netlist against
 # the estimated primitive library (docs/timing.md).
-# Environment: STA_LIB, STA_NET, STA_TOP, STA_PERIOD (ns, the budget), STA_REPORT.
+# Environment: STA_LIB, STA_NET, STA_TOP, STA_PERIOD (ns, the budget), STA_REPORT,
+# and STA_CLK, the clock port (default: clk, or clk_i for a submodule as top).
 # Prints, one line each (hw/timing.sh formats them):
 #   WORST <est_ns> <levels> <from> <to>            the worst path of the design
 #   MODULE <name> <est_ns> <levels> <from> <to>    worst path inside each module
@@ -12,7 +13,19 @@ link_design $::env(STA_TOP)
 set period $::env(STA_PERIOD)
 # ideal clock; the ports carry no input or output delay, so only paths from
 # a register (or RAM/DSP register) to a register are timed
-create_clock -name clk -period $period [get_ports clk]
+# (vta_top's clock is clk; the submodules', timed on their own, is clk_i)
+if {[info exists ::env(STA_CLK)] && $::env(STA_CLK) ne ""} {
+  set clk_port $::env(STA_CLK)
+} elseif {[llength [get_ports -quiet clk]] == 0 && [llength [get_ports -quiet clk_i]] > 0} {
+  set clk_port clk_i
+} else {
+  set clk_port clk
+}
+if {[llength [get_ports -quiet $clk_port]] == 0} {
+  puts "ERROR no clock port $clk_port in $::env(STA_TOP) (set STA_CLK)"
+  error "no clock port $clk_port"
+}
+create_clock -name clk -period $period [get_ports $clk_port]
 
 # the instance a pin belongs to, and whether it is one of the flow's wires
 proc inst_of {pin} { return [get_cells -of_objects $pin] }
