@@ -129,7 +129,8 @@ endif
 # test-rtl-bus256: the RTL tests once more for config/bus256.json (a 256-bit
 # bus, 8-byte INP/OUT elements packed into beats with partial WSTRB, two
 # instructions per beat, 512-deep token queues), plain build only: the fifth
-# configuration of make test, kept cheap by building only these two programs.
+# configuration of make test, kept cheap by building only these three programs
+# (the runtime's backends over the RTL: its checks of sizes in elements).
 RTL_EXTRA_CONFIG := config/bus256.json
 TEST_EXTRA += test-rtl-bus256
 .PHONY: test-rtl-bus256
@@ -138,10 +139,11 @@ test-rtl-bus256:
 	@c=$(RTL_EXTRA_CONFIG); n=$$(basename $$c .json); b=build/cfg-$$n; \
 	echo "== RTL tests ($$n)"; \
 	if ! $(MAKE) --no-print-directory -j2 CONFIG=$$c $$b/bin/tests/test_rtl $$b/bin/tests/test_cosim \
+		$$b/bin/tests/runtime/test_runtime_rtl \
 		> build/rtl-$$n.log 2>&1; then \
 		tail -20 build/rtl-$$n.log; \
 		echo "FAIL $$n: the RTL tests do not build (build/rtl-$$n.log)" >> $(RESULTS); exit 0; fi; \
-	for t in test_rtl test_cosim; do \
+	for t in test_rtl test_cosim runtime/test_runtime_rtl; do \
 		VTA_ROOT=$(CURDIR) $$b/bin/tests/$$t --results $(RESULTS) --label $$n \
 			|| echo "FAIL $$n $$t exited with status $$?" >> $(RESULTS); \
 	done

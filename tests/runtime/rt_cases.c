@@ -749,7 +749,9 @@ static void test_misuse(void)
 	char host[128];
 	VTABufferCopy(host, 0, small, 32, 64, VTA_MEMCPY_H2D);
 	expect_error(VTA_ERANGE, "outside its 64-byte buffer");
-	VTALoadBuffer2D(cmd, small, 0, 8, 1, 8, 0, 0, 0, 0, 0, VTA_MEM_ID_INP);
+	/* one element more than the 64 bytes hold, whatever the element size */
+	const uint32_t over = 64 / VTA_INP_ELEM_BYTES + 1;
+	VTALoadBuffer2D(cmd, small, 0, over, 1, over, 0, 0, 0, 0, 0, VTA_MEM_ID_INP);
 	expect_error(VTA_ERANGE, "buffer has 64");
 	VTALoadBuffer2D(cmd, small, 0, 1, 1, 1, 0, 0, 0, 0, VTA_INP_BUFF_DEPTH, VTA_MEM_ID_INP);
 	expect_error(VTA_ERANGE, "do not fit");
