@@ -194,4 +194,4 @@ test-timing-flow:
 	   grep -Eq '^TIMING xczu3eg est_ns=0\.60 levels=1 path=[ab]_q_FDRE_Q -> q_o_FDRE_Q$$' $$out/run.log && \
 	   grep -Eq '^TIMING xczu3eg est_ns=0\.60 levels=1 path=[ab]_q_FDRE_Q -> q_o_FDRE_Q$$' $$out/clk_i/run.log; then \
 		echo "PASS timing-flow (the hand-derived path of tests/timing/timing_tiny.v on both parts, and clocked by clk_i)" >> $(RESULTS); \
-	else echo "FAIL timing-flow: see $$out/run.log" >> $(RESULTS); fi
+	else echo "FAIL timing-flow: see $$out/run.log and $$out/clk_i/run.log" >> $(RESULTS); fi
