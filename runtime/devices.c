@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The process's devices (runtime/internal.h): each backend is opened once
+ * The process's devices (devices.h): each backend is opened once
  * per process and shared by all threads, with one allocator, as TVM's
  * VTAMemAlloc (which names no device) implies. A device stays open while a
  * context uses it or a buffer of it is allocated.
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "devices.h"
 
 struct RtDev {
 	vta_dev_t *dev;
@@ -153,6 +153,14 @@ int rtdev_start_refused(RtDev *d, int set)
 }
 
 void rtdev_unlock(RtDev *d) { pthread_mutex_unlock(&d->run_lock); }
+
+int rtdev_sync(RtDev *d, int flush, size_t off, size_t n, vta_error_t *err)
+{
+	rtdev_lock(d);
+	int rc = flush ? vta_dev_flush(d->dev, off, n, 1, err) : vta_dev_invalidate(d->dev, off, n, err);
+	rtdev_unlock(d);
+	return rc;
+}
 
 /* ---- Running --------------------------------------------------------------- */
 

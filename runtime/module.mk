@@ -1,6 +1,7 @@
 # The runtime: TVM-compatible C API (VTA-SPEC 6 and 7) over the driver.
-LIB_SRCS += runtime/context.c runtime/devices.c runtime/mem.c runtime/validate.c \
-	runtime/command.c runtime/uop.c runtime/regs.c runtime/vtam.c \
+LIB_SRCS += runtime/alloc.c runtime/validate.c runtime/devices.c runtime/cmdq.c \
+	runtime/uopcache.c runtime/context.c runtime/api_thread.c runtime/api_mem.c \
+	runtime/api_cmd.c runtime/api_regs.c runtime/vtam.c \
 	runtime/model/graph.c runtime/model/hostops.c runtime/model/model.c \
 	runtime/model/segments.c
 
@@ -9,7 +10,7 @@ BOARD_REGS_H := $(GEN)/vta_board_regs.h
 $(BOARD_REGS_H): boards/boards.txt runtime/board_regs.sh $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	sh runtime/board_regs.sh boards/boards.txt $(CONFIG_H) > $@.tmp && mv $@.tmp $@
-$(OBJ)/runtime/regs.o: $$(REGMAP_H) $(BOARD_REGS_H)
+$(OBJ)/runtime/api_regs.o: $$(REGMAP_H) $(BOARD_REGS_H)
 ALL_TARGETS += $(BOARD_REGS_H)
 
 # Tests: the runtime on the golden model.

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "validate.h"
 
 void touched_init(Touched *t)
 {

@@ -37,3 +37,32 @@ test-clang:
 		VTA_ROOT=$(CURDIR) build/clang/bin/tests/$$t --results $(RESULTS) --label clang \
 			|| echo "FAIL clang $$t exited with status $$?" >> $(RESULTS); \
 	done
+
+# The layering check (tests/layering/layers.txt): each of the library's
+# files calls only its own layer or those its layer may call, and no two
+# files call each other; then the check itself on a fixture with one
+# upward call, which it must name.
+LAYERING_FIXTURE := $(BUILD)/layering-fixture
+TEST_EXTRA += test-layering
+.PHONY: check-layers test-layering
+check-layers: $$(LIB_OBJS)
+	sh tests/layering/check.sh tests/layering/layers.txt $(OBJ) $(LIB_OBJS)
+test-layering: $$(LIB_OBJS)
+	@if sh tests/layering/check.sh tests/layering/layers.txt $(OBJ) $(LIB_OBJS) \
+			> $(BUILD)/layering.log 2>&1; then \
+		echo "PASS layering/library" >> $(RESULTS); \
+	else cat $(BUILD)/layering.log; \
+		echo "FAIL layering/library: see $(BUILD)/layering.log" >> $(RESULTS); fi
+	@mkdir -p $(LAYERING_FIXTURE)/tests/layering/fixture
+	@for f in low high; do $(CC) -c tests/layering/fixture/$$f.c \
+		-o $(LAYERING_FIXTURE)/tests/layering/fixture/$$f.o || exit 1; done
+	@if sh tests/layering/check.sh tests/layering/fixture/layers.txt $(LAYERING_FIXTURE) \
+			$(LAYERING_FIXTURE)/tests/layering/fixture/low.o \
+			$(LAYERING_FIXTURE)/tests/layering/fixture/high.o > $(LAYERING_FIXTURE)/out.txt 2>&1; then \
+		echo "FAIL layering/fixture: an upward call was not found" >> $(RESULTS); \
+	elif grep -q "low.c (low) calls high_entry in tests/layering/fixture/high.c (high)" \
+			$(LAYERING_FIXTURE)/out.txt && grep -q "^  tests/layering/fixture/low.c" \
+			$(LAYERING_FIXTURE)/out.txt; then \
+		echo "PASS layering/fixture" >> $(RESULTS); \
+	else cat $(LAYERING_FIXTURE)/out.txt; \
+		echo "FAIL layering/fixture: the report does not name the call and the circle" >> $(RESULTS); fi

@@ -71,7 +71,7 @@ vc_runner *vc_runner_open(vc_module *m, const char *target, char *err, size_t n)
 			snprintf(err, n, "cannot allocate a VTA device: %s", vta_errmsg(r->ctx));
 			goto fail;
 		}
-		if (vta_mseg_load(&r->seg, m->stream->image, size, VTA_NOT_CACHED, r->ctx, &e)) {
+		if (vta_mseg_load(&r->seg, m->stream->image, size, 0, r->ctx, &e)) {
 			snprintf(err, n, "%s", e.msg);
 			goto fail;
 		}
@@ -80,7 +80,10 @@ vc_runner *vc_runner_open(vc_module *m, const char *target, char *err, size_t n)
 				snprintf(err, n, "%s", e.msg);
 				goto fail;
 			}
-		vta_mseg_flush(&r->seg);
+		if (vta_mseg_flush(&r->seg, r->ctx, &e)) {
+			snprintf(err, n, "%s", e.msg);
+			goto fail;
+		}
 	}
 	return r;
 fail:
@@ -93,7 +96,7 @@ void vc_runner_close(vc_runner *r)
 	if (!r)
 		return;
 	vta_context_bind(r->ctx); /* several runners may be open: act on ours */
-	vta_mseg_free(&r->seg);
+	vta_mseg_free(&r->seg, r->ctx);
 	free(r->kernel);
 	if (r->dev)
 		VTADeviceFree(r->dev);

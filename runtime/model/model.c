@@ -4,9 +4,8 @@
  * (vtam.c, graph.c), its device image copied into cached device buffers,
  * one per VTA_MGRAPH_SEGMENT of the image, the DRAM addresses of its LOAD
  * and STORE instructions relocated into them; a run goes through the graph
- * in program order, VTA kernels on the context's device (VTADeviceRun
- * checks every transfer against the live buffers) and the rest on the host
- * (hostops.c).
+ * in program order, VTA kernels on the model's own context (every run is
+ * checked against the live buffers) and the rest on the host (hostops.c).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -21,6 +20,7 @@
 #include <vta/util.h>
 #include <vta/vtam.h>
 
+#include "../context.h"
 #include "hostops.h"
 #include "segments.h"
 
@@ -33,7 +33,6 @@ struct vta_model {
 	uint8_t *file; /* the constants of the graph point into it */
 	vta_mgraph_t g;
 	vta_context_t *ctx;
-	VTADeviceHandle dev;
 	vta_mseg_t seg; /* the device image */
 	int *users;             /* per node: distinct nodes that use it */
 	int *is_output;
@@ -161,23 +160,18 @@ static int check_nodes(vta_model_t *m, vta_error_t *err)
 
 static int load_device(vta_model_t *m, const char *target, vta_error_t *err)
 {
-	int rc = vta_context_open(target, &m->ctx, err);
+	int rc = ctx_open(target ? target : ctx_default_target(), &m->ctx, err);
 	if (rc)
 		return rc;
-	if (vta_context_bind(m->ctx))
-		return vta_error_set(err, VTA_EINVAL, -1, "cannot bind the VTA context: %s", vta_errmsg(NULL));
 	int64_t size = m->g.image_size;
 	if (!m->g.n_kernels || !size)
 		return 0;
-	if (!(m->dev = VTADeviceAlloc()))
-		return vta_error_set(err, VTA_EIO, -1, "cannot open the VTA device: %s", vta_errmsg(m->ctx));
-	if ((rc = vta_mseg_load(&m->seg, m->g.image, size, VTA_CACHED, m->ctx, err)))
+	if ((rc = vta_mseg_load(&m->seg, m->g.image, size, 1, m->ctx, err)))
 		return rc;
 	for (uint32_t k = 0; k < m->g.n_kernels; k++)
 		if ((rc = vta_mseg_relocate(&m->seg, k, m->g.kernels[k].insn_off, m->g.kernels[k].insn_count, err)))
 			return rc;
-	vta_mseg_flush(&m->seg);
-	return 0;
+	return vta_mseg_flush(&m->seg, m->ctx, err);
 }
 
 static int open_model(vta_model_t *m, const char *what, size_t len, const char *target, vta_error_t *err)
@@ -256,12 +250,8 @@ void vta_model_close(vta_model_t *m)
 	if (!m)
 		return;
 	if (m->ctx) {
-		vta_context_bind(m->ctx); /* several models may be open: act on ours */
-		vta_mseg_free(&m->seg);
-		if (m->dev)
-			VTADeviceFree(m->dev);
-		vta_context_bind(NULL);
-		vta_context_close(m->ctx);
+		vta_mseg_free(&m->seg, m->ctx);
+		ctx_close(m->ctx);
 	}
 	free(m->users);
 	free(m->is_output);
@@ -351,16 +341,20 @@ static int run_kernel(vta_model_t *m, uint32_t i, const vta_mval_t *in, vta_mval
 	const vta_mgraph_t *g = &m->g;
 	const vta_mnode_t *n = &g->nodes[i];
 	const vta_mkernel_t *kn = &g->kernels[n->a.kernel_id];
+	vta_error_t e;
 	for (int k = 0; k < n->n_in; k += 3) { /* the input, and the residual */
 		int64_t off = g->nodes[n->in[k]].a.dev_off, b = vta_mtype_bytes(in[k].t);
 		memcpy(host_at(m, off), in[k].data, (size_t)b);
-		VTAFlushCache(host_at(m, off), phys_at(m, off), (int)b);
+		if (ctx_mem_sync(m->ctx, 1, host_at(m, off), (size_t)b, &e))
+			return vta_error_set(err, e.code, -1, "node %" PRIu32 " ('%s'): %s", i, n->name, e.msg);
 	}
-	if (VTADeviceRun(m->dev, phys_at(m, kn->insn_off), (uint32_t)kn->insn_count, 1u << 30))
-		return vta_error_set(err, VTA_EIO, -1, "node %" PRIu32 " ('%s'): kernel %d failed on the device: %s",
-				     i, n->name, n->a.kernel_id, vta_errmsg(m->ctx));
+	if (ctx_run(m->ctx, phys_at(m, kn->insn_off), (uint32_t)kn->insn_count, 1u << 30, &e))
+		return vta_error_set(err, VTA_EIO, e.insn_index,
+				     "node %" PRIu32 " ('%s'): kernel %d failed on the device: %s", i, n->name,
+				     n->a.kernel_id, e.msg);
 	int64_t yb = vta_mtype_bytes(y->t);
-	VTAInvalidateCache(host_at(m, n->a.dev_off), phys_at(m, n->a.dev_off), (int)yb);
+	if (ctx_mem_sync(m->ctx, 0, host_at(m, n->a.dev_off), (size_t)yb, &e))
+		return vta_error_set(err, e.code, -1, "node %" PRIu32 " ('%s'): %s", i, n->name, e.msg);
 	memcpy(y->data, host_at(m, n->a.dev_off), (size_t)yb);
 	vta_counters_t c;
 	vta_layer_stats_t *l = &m->layers[i];
@@ -384,8 +378,6 @@ int vta_model_run(vta_model_t *m, const vta_tensor_t *inputs, const vta_tensor_t
 	for (int i = 0; i < g->n_outputs; i++)
 		if (check_tensor(&outputs[i], &m->out_info[i], "output", i, err))
 			return VTA_EINVAL;
-	if (m->ctx && vta_context_bind(m->ctx))
-		return vta_error_set(err, VTA_EINVAL, -1, "cannot bind the model's VTA context");
 	uint64_t t0 = now_ns();
 	m->cycles = 0;
 	vta_mval_t *val = calloc(g->n_nodes ? g->n_nodes : 1, sizeof *val);

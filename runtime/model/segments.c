@@ -6,6 +6,7 @@
 
 #include <vta/isa.h>
 
+#include "../context.h"
 #include "segments.h"
 
 static size_t seg_bytes(const vta_mseg_t *s, int i)
@@ -14,7 +15,7 @@ static size_t seg_bytes(const vta_mseg_t *s, int i)
 	return (size_t)(s->size - at < VTA_MGRAPH_SEGMENT ? s->size - at : VTA_MGRAPH_SEGMENT);
 }
 
-int vta_mseg_load(vta_mseg_t *s, const uint8_t *image, int64_t size, int flags, vta_context_t *ctx,
+int vta_mseg_load(vta_mseg_t *s, const uint8_t *image, int64_t size, int cached, vta_context_t *ctx,
 		  vta_error_t *err)
 {
 	memset(s, 0, sizeof *s);
@@ -28,11 +29,13 @@ int vta_mseg_load(vta_mseg_t *s, const uint8_t *image, int64_t size, int flags, 
 		return vta_error_set(err, VTA_ENOMEM, -1, "out of memory");
 	for (int i = 0; i < s->n; i++) {
 		size_t bytes = seg_bytes(s, i);
-		if (!(s->host[i] = VTAMemAlloc(bytes, flags)))
+		vta_error_t e;
+		uint64_t pa;
+		if (!(s->host[i] = ctx_mem_alloc(ctx, bytes, cached, &pa, &e)))
 			return vta_error_set(err, VTA_ENOMEM, -1, "cannot allocate %zu bytes of device memory (buffer"
 					     " %d of %d, %" PRId64 " bytes in all): %s", bytes, i + 1, s->n, size,
-					     vta_errmsg(ctx));
-		s->pa[i] = VTAMemGetPhyAddr(s->host[i]);
+					     e.msg);
+		s->pa[i] = (vta_phy_addr_t)pa;
 		memcpy(s->host[i], image + (int64_t)i * VTA_MGRAPH_SEGMENT, bytes);
 	}
 	return 0;
@@ -66,17 +69,21 @@ int vta_mseg_relocate(vta_mseg_t *s, uint32_t k, int64_t insn_off, int64_t count
 	return 0;
 }
 
-void vta_mseg_flush(const vta_mseg_t *s)
+int vta_mseg_flush(const vta_mseg_t *s, vta_context_t *ctx, vta_error_t *err)
 {
-	for (int i = 0; i < s->n; i++)
-		VTAFlushCache(s->host[i], s->pa[i], (int)seg_bytes(s, i));
+	for (int i = 0; i < s->n; i++) {
+		int rc = ctx_mem_sync(ctx, 1, s->host[i], seg_bytes(s, i), err);
+		if (rc)
+			return rc;
+	}
+	return 0;
 }
 
-void vta_mseg_free(vta_mseg_t *s)
+void vta_mseg_free(vta_mseg_t *s, vta_context_t *ctx)
 {
 	for (int i = 0; s->host && i < s->n; i++)
 		if (s->host[i])
-			VTAMemFree(s->host[i]);
+			ctx_mem_free(ctx, s->host[i]);
 	free(s->host);
 	free(s->pa);
 	memset(s, 0, sizeof *s);

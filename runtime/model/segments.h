@@ -19,17 +19,17 @@ typedef struct vta_mseg {
 	vta_phy_addr_t *pa;    /* its physical address */
 } vta_mseg_t;
 
-/* Copy the image (size bytes) into buffers allocated with VTAMemAlloc(flags)
- * on the bound context (ctx names it in messages). s is zeroed first; free
- * it with vta_mseg_free, also after an error. */
-int vta_mseg_load(vta_mseg_t *s, const uint8_t *image, int64_t size, int flags, vta_context_t *ctx,
+/* Copy the image (size bytes) into device memory of ctx (cached: the CPU's
+ * cached view, as VTAMemAlloc's flag). s is zeroed first; free it with
+ * vta_mseg_free, also after an error. */
+int vta_mseg_load(vta_mseg_t *s, const uint8_t *image, int64_t size, int cached, vta_context_t *ctx,
 		  vta_error_t *err);
 /* Relocate kernel k's count instructions at image offset insn_off. */
 int vta_mseg_relocate(vta_mseg_t *s, uint32_t k, int64_t insn_off, int64_t count, vta_error_t *err);
 /* Make the whole image visible to the device. */
-void vta_mseg_flush(const vta_mseg_t *s);
-/* The buffers (the context bound), then the tables. */
-void vta_mseg_free(vta_mseg_t *s);
+int vta_mseg_flush(const vta_mseg_t *s, vta_context_t *ctx, vta_error_t *err);
+/* The buffers, then the tables. */
+void vta_mseg_free(vta_mseg_t *s, vta_context_t *ctx);
 
 /* Host and physical address of image offset off (emit places each region
  * inside one buffer). */

@@ -25,7 +25,7 @@
 #include <vta/hw_spec.h>
 #include <vta/runtime.h>
 
-#include "../../runtime/internal.h"
+#include "../../runtime/context.h"
 #include "../bench.h"
 #ifdef VTA_BENCH_BOARD
 #include "board_model.h"
@@ -117,7 +117,7 @@ static int bench_validate(void)
 		}
 		vta_insn_store(&w, s + 16 * (size_t)i);
 	}
-	RtDev *d = rt_dev(vta_context_current());
+	RtDev *d = ctx_dev(vta_context_current());
 	Mem *m = rtdev_mem(d);
 	uint64_t pa = VTAMemGetPhyAddr(s);
 	double best = 1e30;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * An application that defines functions with the names of the library's
- * internals (mem_find, mem_alloc, rt_error, cmd_emit): linked against
+ * internals (mem_find_range, mem_alloc, ctx_error, cmdq_emit): linked against
  * libvta.so, the library must keep using its own (they are not exported),
  * so the driver API still works. Built and run by `make check-install`.
  */
@@ -11,10 +11,10 @@
 #include <vta/driver.h>
 #include <vta/runtime.h>
 
-long mem_find(const void *ctx, const void *p);
-long mem_find(const void *ctx, const void *p)
+long mem_find_range(const void *m, unsigned long off, unsigned long n, void *b);
+long mem_find_range(const void *m, unsigned long off, unsigned long n, void *b)
 {
-	(void)ctx, (void)p;
+	(void)m, (void)off, (void)n, (void)b;
 	return -1;
 }
 
@@ -25,17 +25,17 @@ int mem_alloc(void *m, size_t size, int flags, const char *fn, size_t *off, void
 	return 6;
 }
 
-int rt_error(void *ctx, int code, const char *fmt, ...);
-int rt_error(void *ctx, int code, const char *fmt, ...)
+int ctx_error(void *ctx, int code, const char *fmt, ...);
+int ctx_error(void *ctx, int code, const char *fmt, ...)
 {
 	(void)ctx, (void)fmt;
 	return code;
 }
 
-int cmd_emit(void *ctx, int stage, void *in);
-int cmd_emit(void *ctx, int stage, void *in)
+int cmdq_emit(void *q, int stage, void *in, void *err);
+int cmdq_emit(void *q, int stage, void *in, void *err)
 {
-	(void)ctx, (void)stage, (void)in;
+	(void)q, (void)stage, (void)in, (void)err;
 	return 1;
 }
 

@@ -589,7 +589,7 @@ static void test_free_while_queued(void)
 
 /* ---- Automatic synchronize in the middle of a program -------------------- */
 
-/* The runtime stages at most 2^18 micro-ops per program (runtime/uop.c);
+/* The runtime stages at most 2^18 micro-ops per program (runtime/uopcache.c);
  * kernels of a whole UOP buffer each fill it after this many. */
 #define STAGED_UOPS (1 << 18)
 enum { SPLIT_L = 4 };

@@ -19,7 +19,7 @@
 
 #include <vta/pynq_driver.h>
 
-#include "internal.h"
+#include "api.h"
 
 typedef struct Map {
 	void *handle;
@@ -34,18 +34,18 @@ static Map *maps;
 
 void *VTAMapRegister(uint32_t addr, ...)
 {
-	vta_context_t *ctx = rt_current();
+	vta_context_t *ctx = api_current();
 	if (!ctx)
 		return NULL;
-	RtDev *d = rt_dev(ctx);
+	RtDev *d = ctx_dev(ctx);
 	vta_dev_t *dev = rtdev_dev(d);
 	if (!dev->be->reg_read || !dev->reg_size) {
-		rt_error(ctx, VTA_EUNSUPPORTED, "VTAMapRegister: the %s device has no registers",
+		ctx_error(ctx, VTA_EUNSUPPORTED, "VTAMapRegister: the %s device has no registers",
 			 dev->be->name);
 		return NULL;
 	}
 	if (addr < dev->reg_base || addr - dev->reg_base >= dev->reg_size) {
-		rt_error(ctx, VTA_ERANGE, "VTAMapRegister: 0x%08" PRIX32 " is not in the %s device's "
+		ctx_error(ctx, VTA_ERANGE, "VTAMapRegister: 0x%08" PRIX32 " is not in the %s device's "
 			 "register window 0x%08" PRIX64 "..0x%08" PRIX64, addr, dev->be->name,
 			 dev->reg_base, dev->reg_base + dev->reg_size - 1);
 		return NULL;
@@ -56,7 +56,7 @@ void *VTAMapRegister(uint32_t addr, ...)
 	if (!m || (!regs && !cell)) {
 		free(cell);
 		free(m);
-		rt_error(ctx, VTA_ENOMEM, "VTAMapRegister: out of host memory");
+		ctx_error(ctx, VTA_ENOMEM, "VTAMapRegister: out of host memory");
 		return NULL;
 	}
 	m->off = (uint32_t)(addr - dev->reg_base);
@@ -79,7 +79,7 @@ static Map *find(const void *h, const char *fn)
 		m = m->next;
 	pthread_mutex_unlock(&maps_lock);
 	if (!m)
-		rt_error(NULL, VTA_EINVAL, "%s: %p is not a handle from VTAMapRegister", fn, h);
+		api_error(VTA_EINVAL, "%s: %p is not a handle from VTAMapRegister", fn, h);
 	return m;
 }
 
@@ -94,7 +94,7 @@ void VTAUnmapRegister(void *vta, ...)
 		*pp = m->next;
 	pthread_mutex_unlock(&maps_lock);
 	if (!m) {
-		rt_error(NULL, VTA_EINVAL, "VTAUnmapRegister: %p is not a handle from VTAMapRegister",
+		api_error(VTA_EINVAL, "VTAUnmapRegister: %p is not a handle from VTAMapRegister",
 			 vta);
 		return;
 	}
@@ -107,7 +107,7 @@ static int in_window(const Map *m, uint32_t offset, const char *fn)
 {
 	const vta_dev_t *dev = rtdev_dev(m->dev);
 	if (offset % 4 || offset >= dev->reg_size - m->off) {
-		rt_error(NULL, VTA_ERANGE, "%s: offset 0x%" PRIX32 " from 0x%08" PRIX64 " is outside the "
+		api_error(VTA_ERANGE, "%s: offset 0x%" PRIX32 " from 0x%08" PRIX64 " is outside the "
 			 "register window or not 4-byte aligned", fn, offset, dev->reg_base + m->off);
 		return 0;
 	}
@@ -141,7 +141,7 @@ void VTAWriteMappedReg(void *base_addr, uint32_t offset, uint32_t val)
 		rtdev_start_refused(m->dev, refused);
 		if (refused) {
 			rtdev_unlock(m->dev);
-			rt_error_from(NULL, "VTAWriteMappedReg: the run was not started", &err);
+			api_error_from("VTAWriteMappedReg: the run was not started", &err);
 			return;
 		}
 		vta_io_barrier();

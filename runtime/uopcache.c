@@ -1,9 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Micro-op kernels (VTA-SPEC 7.5): recording them through the finit
- * callbacks of VTAPushGEMMOp / VTAPushALUOp, keeping them in a bounded
- * table, placing them in the UOP SRAM as a ring, and emitting the LOAD UOP,
- * GEMM and ALU instructions.
+ * Micro-op kernels (uopcache.h).
  *
  * A kernel is identified by the address of the caller's handle slot and the
  * signature bytes. The slot is a key only: nothing is written through it,
@@ -18,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "uopcache.h"
 
 /* Micro-ops staged per program before an automatic synchronize (1 MiB). */
 #define STAGE_WORDS ((size_t)1 << 18)
@@ -42,6 +39,7 @@ struct Kernel {
 	uint32_t nloop, pushed;
 	uint32_t loop[2][4]; /* extent, dst, src, wgt factor */
 	int failed;
+	vta_error_t why;           /* of the failure */
 
 	long sram; /* first UOP SRAM index while resident, else -1 */
 };
@@ -64,22 +62,18 @@ struct Uops {
 	Kernel *rec;      /* being recorded by a finit callback */
 };
 
-Uops *uop_create(void)
+Uops *uops_create(size_t limit_bytes)
 {
 	Uops *u = calloc(1, sizeof *u);
-	if (!u)
-		return NULL;
-	const char *kb = getenv("VTA_UOP_CACHE_KB");
-	long k = kb ? strtol(kb, NULL, 10) : 0;
-	u->limit = (size_t)(k > 0 ? k : 4096) << 10;
+	if (u)
+		u->limit = limit_bytes;
 	return u;
 }
 
-int uop_recording(const vta_context_t *ctx) { return rt_uops(ctx)->rec != NULL; }
+int uops_recording(const Uops *u) { return !u->rec ? 0 : u->rec->failed ? -1 : 1; }
 
-size_t uop_staged(const vta_context_t *ctx, const uint32_t **words, size_t *buf_off)
+size_t uops_staged(const Uops *u, const uint32_t **words, size_t *buf_off)
 {
-	const Uops *u = rt_uops(ctx);
 	*words = u->stage;
 	*buf_off = u->buf_off;
 	return u->have_buf ? u->nstage : 0;
@@ -150,14 +144,13 @@ static void table_remove(Uops *u, Kernel *k)
 	kernel_free(k);
 }
 
-static int table_insert(vta_context_t *ctx, Kernel *k)
+static int table_insert(Uops *u, Kernel *k, vta_error_t *err)
 {
-	Uops *u = rt_uops(ctx);
 	if (!u->ntab || u->nkernels + 1 > u->ntab) {
 		size_t ntab = u->ntab ? 2 * u->ntab : 64;
 		Kernel **tab = calloc(ntab, sizeof *tab);
 		if (!tab)
-			return rt_fail(ctx, VTA_ENOMEM, "out of host memory for micro-op kernels");
+			return vta_error_set(err, VTA_ENOMEM, -1, "out of host memory for micro-op kernels");
 		for (size_t i = 0; i < u->ntab; i++)
 			for (Kernel *c = u->tab[i], *next; c; c = next) {
 				next = c->hnext;
@@ -190,9 +183,8 @@ static Kernel *table_find(Uops *u, const void *slot, const void *sig, size_t n, 
 	return NULL;
 }
 
-void uop_reset_window(vta_context_t *ctx)
+void uops_reset_window(Uops *u)
 {
-	Uops *u = rt_uops(ctx);
 	for (size_t i = 0; i < u->nres; i++)
 		u->res[i]->sram = -1;
 	u->nres = 0;
@@ -200,9 +192,8 @@ void uop_reset_window(vta_context_t *ctx)
 	u->nstage = 0;
 }
 
-void uop_destroy(vta_context_t *ctx)
+void uops_destroy(Uops *u, RtDev *d)
 {
-	Uops *u = rt_uops(ctx);
 	if (!u)
 		return;
 	for (size_t i = 0; i < u->ntab; i++)
@@ -212,7 +203,7 @@ void uop_destroy(vta_context_t *ctx)
 		}
 	kernel_free(u->rec);
 	if (u->have_buf)
-		mem_free_off(rtdev_mem(rt_dev(ctx)), u->buf_off);
+		mem_free_off(rtdev_mem(d), u->buf_off);
 	free(u->tab);
 	free(u->res);
 	free(u->stage);
@@ -221,76 +212,55 @@ void uop_destroy(vta_context_t *ctx)
 
 /* ---- Recording ----------------------------------------------------------- */
 
-/* The kernel being recorded by the calling thread, or NULL with an error. */
-static Kernel *recording(const char *fn, vta_context_t **pctx)
-{
-	vta_context_t *ctx = rt_current();
-	*pctx = ctx;
-	if (!ctx)
-		return NULL;
-	Uops *u = rt_uops(ctx);
-	if (!u->rec) {
-		rt_fail(ctx, VTA_EINVAL, "%s: called outside a micro-op kernel callback (finit of "
-			"VTAPushGEMMOp/VTAPushALUOp)", fn);
-		return NULL;
-	}
-	return u->rec->failed ? NULL : u->rec;
-}
-
-static void rec_fail(vta_context_t *ctx, Kernel *k, int code, const char *fn, const char *what)
+static int rec_fail(Kernel *k, int code, const char *fn, const char *what)
 {
 	k->failed = 1;
-	rt_fail(ctx, code, "%s: %s", fn, what);
+	return vta_error_set(&k->why, code, -1, "%s: %s", fn, what);
 }
 
-void VTAUopLoopBegin(uint32_t extent, uint32_t dst_factor, uint32_t src_factor, uint32_t wgt_factor)
+int uops_rec_loop(Uops *u, uint32_t extent, uint32_t dst_factor, uint32_t src_factor,
+		  uint32_t wgt_factor)
 {
-	vta_context_t *ctx;
-	Kernel *k = recording("VTAUopLoopBegin", &ctx);
-	if (!k)
-		return;
+	Kernel *k = u->rec;
+	if (!k || k->failed)
+		return VTA_EINVAL;
 	if (k->n)
-		return rec_fail(ctx, k, VTA_EINVAL, "VTAUopLoopBegin", "loops must be declared before the "
+		return rec_fail(k, VTA_EINVAL, "VTAUopLoopBegin", "loops must be declared before the "
 				"first VTAUopPush");
 	if (k->nloop == 2)
-		return rec_fail(ctx, k, VTA_EINVAL, "VTAUopLoopBegin", "a kernel has at most two loops");
+		return rec_fail(k, VTA_EINVAL, "VTAUopLoopBegin", "a kernel has at most two loops");
 	if (extent == 0 || extent >= (1u << VTA_LOOP_ITER_WIDTH)) {
 		char msg[96];
 		snprintf(msg, sizeof msg, "loop extent %" PRIu32 " is outside 1..%u", extent,
 			 (1u << VTA_LOOP_ITER_WIDTH) - 1);
-		return rec_fail(ctx, k, VTA_ERANGE, "VTAUopLoopBegin", msg);
+		return rec_fail(k, VTA_ERANGE, "VTAUopLoopBegin", msg);
 	}
 	uint32_t *l = k->loop[k->nloop++];
 	l[0] = extent;
 	l[1] = dst_factor;
 	l[2] = src_factor;
 	l[3] = wgt_factor;
+	return VTA_OK;
 }
 
-void VTAUopLoopEnd(void)
-{
-	vta_context_t *ctx;
-	(void)recording("VTAUopLoopEnd", &ctx);
-}
-
-void VTAUopPush(uint32_t mode, uint32_t reset_out, uint32_t dst_index, uint32_t src_index,
-		uint32_t wgt_index, uint32_t opcode, uint32_t use_imm, int32_t imm_val)
+int uops_rec_push(Uops *u, uint32_t mode, uint32_t reset_out, uint32_t dst_index,
+		  uint32_t src_index, uint32_t wgt_index, uint32_t opcode, uint32_t use_imm,
+		  int32_t imm_val, int dump)
 {
 	static const char fn[] = "VTAUopPush";
-	vta_context_t *ctx;
-	Kernel *k = recording(fn, &ctx);
-	if (!k)
-		return;
+	Kernel *k = u->rec;
+	if (!k || k->failed)
+		return VTA_EINVAL;
 	char msg[160];
 	if (mode > 1)
-		return rec_fail(ctx, k, VTA_EINVAL, fn, "mode must be 0 (GEMM) or 1 (ALU)");
+		return rec_fail(k, VTA_EINVAL, fn, "mode must be 0 (GEMM) or 1 (ALU)");
 	if (mode == 1 && opcode > VTA_ALU_OPCODE_MUL) {
 		snprintf(msg, sizeof msg, "ALU opcode %" PRIu32 " is not MIN, MAX, ADD, SHR or MUL", opcode);
-		return rec_fail(ctx, k, VTA_EINVAL, fn, msg);
+		return rec_fail(k, VTA_EINVAL, fn, msg);
 	}
 	if (imm_val < -32768 || imm_val > 32767) {
 		snprintf(msg, sizeof msg, "immediate %" PRId32 " does not fit 16 bits", imm_val);
-		return rec_fail(ctx, k, VTA_ERANGE, fn, msg);
+		return rec_fail(k, VTA_ERANGE, fn, msg);
 	}
 	if (!k->have_mode) {
 		k->have_mode = 1;
@@ -302,7 +272,7 @@ void VTAUopPush(uint32_t mode, uint32_t reset_out, uint32_t dst_index, uint32_t 
 	} else if (k->mode != mode || k->reset != (reset_out ? 1u : 0u) ||
 		   (mode == 1 && (k->opcode != opcode || k->use_imm != (use_imm ? 1u : 0u) ||
 				  k->imm != imm_val))) {
-		return rec_fail(ctx, k, VTA_EINVAL, fn, "every micro-op of a kernel must have the same "
+		return rec_fail(k, VTA_EINVAL, fn, "every micro-op of a kernel must have the same "
 				"mode, reset flag and (ALU) opcode and immediate");
 	}
 	/* VTA-SPEC 4.8: the HLS pipeline does not forward to the next two. */
@@ -311,18 +281,18 @@ void VTAUopPush(uint32_t mode, uint32_t reset_out, uint32_t dst_index, uint32_t 
 			snprintf(msg, sizeof msg, "micro-op %" PRIu32 " writes accumulator %" PRIu32
 				 " like micro-op %" PRIu32 " just before it (read-after-write hazard)",
 				 k->n, dst_index, j);
-			return rec_fail(ctx, k, VTA_EINVAL, fn, msg);
+			return rec_fail(k, VTA_EINVAL, fn, msg);
 		}
 	if (k->n == VTA_UOP_BUFF_DEPTH) {
 		snprintf(msg, sizeof msg, "a kernel has at most %d micro-ops (the UOP buffer)",
 			 VTA_UOP_BUFF_DEPTH);
-		return rec_fail(ctx, k, VTA_ERANGE, fn, msg);
+		return rec_fail(k, VTA_ERANGE, fn, msg);
 	}
 	vta_uop_t uop = {dst_index, src_index, mode == 1 ? 0 : wgt_index};
 	uint32_t word;
 	vta_error_t err;
 	if (vta_uop_encode(&uop, &word, &err))
-		return rec_fail(ctx, k, err.code, fn, err.msg);
+		return rec_fail(k, err.code, fn, err.msg);
 	if (k->n == k->cap) {
 		uint32_t cap = k->cap ? 2 * k->cap : 16;
 		uint32_t *a = realloc(k->uop, cap * sizeof *a);
@@ -332,24 +302,24 @@ void VTAUopPush(uint32_t mode, uint32_t reset_out, uint32_t dst_index, uint32_t 
 		if (d)
 			k->dst = d;
 		if (!a || !d)
-			return rec_fail(ctx, k, VTA_ENOMEM, fn, "out of host memory");
+			return rec_fail(k, VTA_ENOMEM, fn, "out of host memory");
 		k->cap = cap;
 	}
 	k->uop[k->n] = word;
 	k->dst[k->n++] = dst_index;
-	if (cmd_debug(ctx) & VTA_DEBUG_DUMP_UOP)
+	if (dump)
 		fprintf(stderr, "vta: uop %" PRIu32 ": acc=%" PRIu32 ", inp=%" PRIu32 ", wgt=%" PRIu32 "\n",
 			k->n - 1, dst_index, src_index, uop.wgt_idx);
+	return VTA_OK;
 }
 
-static Kernel *record(vta_context_t *ctx, const char *fn, void **slot, int (*finit)(void *),
-		      void *sig, size_t nsig, uint64_t h)
+static Kernel *record(Uops *u, const char *fn, void **slot, int (*finit)(void *), void *sig,
+		      size_t nsig, uint64_t h, vta_error_t *err)
 {
-	Uops *u = rt_uops(ctx);
 	Kernel *k = calloc(1, sizeof *k);
 	if (!k || (nsig && !(k->sig = malloc(nsig)))) {
 		free(k);
-		rt_fail(ctx, VTA_ENOMEM, "%s: out of host memory", fn);
+		vta_error_set(err, VTA_ENOMEM, -1, "%s: out of host memory", fn);
 		return NULL;
 	}
 	if (nsig)
@@ -362,22 +332,24 @@ static Kernel *record(vta_context_t *ctx, const char *fn, void **slot, int (*fin
 	int rc = finit(sig);
 	u->rec = NULL;
 	if (k->failed) {
+		if (err)
+			*err = k->why;
 		kernel_free(k);
 		return NULL;
 	}
 	if (rc) {
-		rt_fail(ctx, VTA_EINVAL, "%s: the kernel callback returned %d", fn, rc);
+		vta_error_set(err, VTA_EINVAL, -1, "%s: the kernel callback returned %d", fn, rc);
 		kernel_free(k);
 		return NULL;
 	}
 	if (k->n == 0) {
-		rt_fail(ctx, VTA_EINVAL, "%s: the kernel callback pushed no micro-ops", fn);
+		vta_error_set(err, VTA_EINVAL, -1, "%s: the kernel callback pushed no micro-ops", fn);
 		kernel_free(k);
 		return NULL;
 	}
 	free(k->dst); /* only needed while recording */
 	k->dst = NULL;
-	if (table_insert(ctx, k)) {
+	if (table_insert(u, k, err)) {
 		kernel_free(k);
 		return NULL;
 	}
@@ -386,28 +358,23 @@ static Kernel *record(vta_context_t *ctx, const char *fn, void **slot, int (*fin
 
 /* ---- Residency and emission ---------------------------------------------- */
 
-static int make_resident(vta_context_t *ctx, Kernel *k)
+static int make_resident(Uops *u, Cmdq *q, RtDev *d, Kernel *k, vta_error_t *err)
 {
-	Uops *u = rt_uops(ctx);
 	if (!u->have_buf) {
-		vta_error_t err;
-		if (mem_alloc(rtdev_mem(rt_dev(ctx)), STAGE_WORDS * 4, MEM_INTERNAL, "VTAPushGEMMOp",
-			      &u->buf_off, &err))
-			return rt_fail(ctx, err.code, "%s", err.msg);
+		int rc = mem_alloc(rtdev_mem(d), STAGE_WORDS * 4, MEM_INTERNAL, "VTAPushGEMMOp",
+				   &u->buf_off, err);
+		if (rc)
+			return rc;
 		u->have_buf = 1;
 	}
 	if (!u->stage) {
 		u->stage = malloc(STAGE_WORDS * sizeof *u->stage);
 		if (!u->stage)
-			return rt_fail(ctx, VTA_ENOMEM, "out of host memory for micro-ops");
+			return vta_error_set(err, VTA_ENOMEM, -1, "out of host memory for micro-ops");
 		u->capstage = STAGE_WORDS;
 	}
-	if (u->nstage + k->n > u->capstage) {
-		/* This program has loaded 1 MiB of micro-ops: run what is queued. */
-		int rc = cmd_sync_for_room(ctx);
-		if (rc)
-			return rc;
-	}
+	if (u->nstage + k->n > u->capstage) /* this program has loaded 1 MiB of micro-ops */
+		return UOPS_STAGING_FULL;
 	if (u->ptr + k->n > VTA_UOP_BUFF_DEPTH)
 		u->ptr = 0;
 	long lo = u->ptr, hi = lo + (long)k->n;
@@ -422,7 +389,7 @@ static int make_resident(vta_context_t *ctx, Kernel *k)
 		size_t cap = u->capres ? 2 * u->capres : 16;
 		Kernel **a = realloc(u->res, cap * sizeof *a);
 		if (!a)
-			return rt_fail(ctx, VTA_ENOMEM, "out of host memory for micro-ops");
+			return vta_error_set(err, VTA_ENOMEM, -1, "out of host memory for micro-ops");
 		u->res = a;
 		u->capres = cap;
 	}
@@ -437,35 +404,44 @@ static int make_resident(vta_context_t *ctx, Kernel *k)
 	in.opcode = VTA_OPCODE_LOAD;
 	in.memory_type = VTA_MEM_ID_UOP;
 	in.sram_base = (uint32_t)lo;
-	in.dram_base = (uint32_t)((rtdev_dev(rt_dev(ctx))->dram_pa + u->buf_off) / 4 + at);
+	in.dram_base = (uint32_t)((rtdev_dev(d)->dram_pa + u->buf_off) / 4 + at);
 	in.y_size = 1;
 	in.x_size = k->n;
 	in.x_stride = k->n;
-	return cmd_emit(ctx, 2, &in);
+	return cmdq_emit(q, STAGE_COMPUTE, &in, err);
 }
 
-int uop_push_op(vta_context_t *ctx, int mode, void **slot, int (*finit)(void *), void *sig,
-		int nbytes)
+int uops_push_op(Uops *u, Cmdq *q, RtDev *d, int mode, void **slot, int (*finit)(void *),
+		 void *sig, int nbytes, vta_error_t *err)
 {
 	const char *fn = mode ? "VTAPushALUOp" : "VTAPushGEMMOp";
-	Uops *u = rt_uops(ctx);
 	if (u->rec)
-		return rt_fail(ctx, VTA_EINVAL, "%s: called from inside a kernel callback", fn);
+		return vta_error_set(err, VTA_EINVAL, -1, "%s: called from inside a kernel callback", fn);
 	if (!slot || !finit)
-		return rt_fail(ctx, VTA_EINVAL, "%s: the handle slot and the callback must not be NULL", fn);
+		return vta_error_set(err, VTA_EINVAL, -1, "%s: the handle slot and the callback must "
+				     "not be NULL", fn);
 	if (nbytes < 0 || (nbytes && !sig))
-		return rt_fail(ctx, VTA_EINVAL, "%s: signature of %d bytes at %p", fn, nbytes, sig);
+		return vta_error_set(err, VTA_EINVAL, -1, "%s: signature of %d bytes at %p", fn, nbytes,
+				     sig);
 	uint64_t h = hash_key(slot, sig, (size_t)nbytes);
 	Kernel *k = table_find(u, slot, sig, (size_t)nbytes, h);
-	if (!k && !(k = record(ctx, fn, slot, finit, sig, (size_t)nbytes, h)))
-		return rt_last_error(ctx)->code ? rt_last_error(ctx)->code : VTA_EINVAL;
+	if (!k) {
+		vta_error_t e;
+		vta_error_clear(&e);
+		k = record(u, fn, slot, finit, sig, (size_t)nbytes, h, &e);
+		if (!k) {
+			if (err)
+				*err = e;
+			return e.code ? e.code : VTA_EINVAL;
+		}
+	}
 	lru_unlink(u, k);
 	lru_front(u, k);
 	if (k->mode != (uint32_t)mode)
-		return rt_fail(ctx, VTA_EINVAL, "%s: the kernel's micro-ops were pushed in %s mode", fn,
-			       k->mode ? "ALU" : "GEMM");
+		return vta_error_set(err, VTA_EINVAL, -1, "%s: the kernel's micro-ops were pushed in %s "
+				     "mode", fn, k->mode ? "ALU" : "GEMM");
 	if (k->sram < 0) {
-		int rc = make_resident(ctx, k);
+		int rc = make_resident(u, q, d, k, err);
 		if (rc)
 			return rc;
 	}
@@ -497,18 +473,5 @@ int uop_push_op(vta_context_t *ctx, int mode, void **slot, int (*finit)(void *),
 		in.use_imm = k->use_imm;
 		in.imm = k->imm;
 	}
-	int rc = cmd_emit(ctx, 2, &in);
-	return rc ? rc : cmd_check_overflow(ctx);
-}
-
-int VTAPushGEMMOp(void **uop_handle, int (*finit)(void *), void *signature, int nbytes)
-{
-	vta_context_t *ctx = rt_current();
-	return ctx ? uop_push_op(ctx, 0, uop_handle, finit, signature, nbytes) : VTA_EINVAL;
-}
-
-int VTAPushALUOp(void **uop_handle, int (*finit)(void *), void *signature, int nbytes)
-{
-	vta_context_t *ctx = rt_current();
-	return ctx ? uop_push_op(ctx, 1, uop_handle, finit, signature, nbytes) : VTA_EINVAL;
+	return cmdq_emit(q, STAGE_COMPUTE, &in, err);
 }
