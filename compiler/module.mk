@@ -10,13 +10,13 @@ VC_SRCS := $(addprefix compiler/, \
 	ir/ir.c ir/print.c ir/parse.c ir/verify.c ir/verify_code.c ir/util.c \
 	exec/tensor.c exec/ref.c exec/ref_int8.c exec/ref_float.c exec/interp.c exec/detect.c \
 	import/import.c import/onnx.c import/flatbuf.c import/tflite.c import/darknet.c \
-	pass/pass.c pass/manager.c pass/registry.c pass/analysis.c \
+	pass/pass.c pass/manager.c pass/analysis.c pipeline/registry.c pipeline/inject_fault.c \
 	graph/canonicalize.c graph/fold_bn.c graph/fold_const.c graph/partition.c graph/fuse.c graph/pack.c \
 	quant/calibrate.c quant/quantize.c \
-	vta/plan.c vta/tile.c vta/lower.c vta/tokens.c vta/emit.c vta/cost.c \
+	vta/plan.c vta/tile.c vta/lower.c vta/tokens.c vta/emit.c vta/cost.c vta/analyses.c \
 	artifact/write.c artifact/read.c artifact/runner.c \
 	data/dataset.c data/input.c data/calib.c \
-	cli/args.c cli/compile.c cli/opt.c cli/run.c cli/profile.c)
+	cli/args.c cli/driver.c cli/guard.c cli/compile.c cli/opt.c cli/run.c cli/profile.c)
 VC_OBJS := $(VC_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/onnx.pb-c.o
 # OpenBLAS: the float reference (calibration) runs its convolutions as sgemm.
 OPENBLAS_CFLAGS := $(shell pkg-config --cflags openblas 2>/dev/null)

@@ -38,17 +38,18 @@ test-clang:
 			|| echo "FAIL clang $$t exited with status $$?" >> $(RESULTS); \
 	done
 
-# The layering check (tests/layering/layers.txt): each of the library's
-# files calls only its own layer or those its layer may call, and no two
-# files call each other; then the check itself on a fixture with one
-# upward call, which it must name.
+# The layering check (tests/layering/layers.txt): each file of the library
+# and the compiler calls only its own layer or those its layer may call,
+# and no two files call each other; then the check itself on a fixture with
+# one upward call, which it must name.
 LAYERING_FIXTURE := $(BUILD)/layering-fixture
+LAYERING_OBJS = $(LIB_OBJS) $(VC_OBJS)
 TEST_EXTRA += test-layering
 .PHONY: check-layers test-layering
-check-layers: $$(LIB_OBJS)
-	sh tests/layering/check.sh tests/layering/layers.txt $(OBJ) $(LIB_OBJS)
-test-layering: $$(LIB_OBJS)
-	@if sh tests/layering/check.sh tests/layering/layers.txt $(OBJ) $(LIB_OBJS) \
+check-layers: $$(LAYERING_OBJS)
+	sh tests/layering/check.sh tests/layering/layers.txt $(OBJ) $(LAYERING_OBJS)
+test-layering: $$(LAYERING_OBJS)
+	@if sh tests/layering/check.sh tests/layering/layers.txt $(OBJ) $(LAYERING_OBJS) \
 			> $(BUILD)/layering.log 2>&1; then \
 		echo "PASS layering/library" >> $(RESULTS); \
 	else cat $(BUILD)/layering.log; \

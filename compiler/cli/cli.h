@@ -2,7 +2,10 @@
 /*
  * The compiler driver and the commands:
  *
- *   compile.c  vc_compile (calibration samples + pipeline) and `vta compile`
+ *   driver.c   vc_compile (calibration samples + pipeline), shared by both
+ *              commands below, vc_write_ir, vc_emit_level
+ *   guard.c    the crash guard of both (--reproducer)
+ *   compile.c  `vta compile`
  *   opt.c      `vta opt`: textual IR in, a pipeline, IR or an artifact out
  *   run.c      evaluation of a dataset and `vta run`
  *   args.c     option parsing shared by the commands
@@ -14,6 +17,7 @@
 #include "artifact/artifact.h"
 #include "data/data.h"
 #include "pass/pass.h"
+#include "pipeline/pipeline.h"
 #include "vta/codegen.h"
 
 /* Pixel preprocessing of `vta run` and of calibration in `vta compile`:
@@ -61,7 +65,7 @@ int vc_eval_dataset(vc_module *m, vc_runner *r, const vc_dataset *d, int count, 
 
 int vta_cmd_compile(int argc, char **argv);
 int vta_cmd_opt(int argc, char **argv);
-/* opt.c: with in->reproducer set, the crash guard: a crash in a pass
+/* guard.c: with in->reproducer set, the crash guard: a crash in a pass
  * writes the reproducer (signal handlers; for tools only). */
 void vc_guard_install(vc_instr *in);
 /* The module's full text (parseable) into path; -1 with a message. */

@@ -13,12 +13,7 @@
  *   vta opt REPRO        a reproducer (--reproducer=FILE of vta compile or
  *                        vta opt): its `remaining:` pipeline on its module
  *   --list-passes        every pass, its level, properties and options
- *
- * The crash guard (vc_guard_install) lives here, with the tools: a signal
- * handler needs the reproducer text in a static.
  */
-#include <fcntl.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,59 +41,6 @@ const char vta_opt_usage[] =
 	"      --emit-ir=graph -o mnist.ir\n"
 	"  vta opt mnist.ir --passes='kernel(tile)' --print-ir-after=tile -o mnist-tiled.ir\n"
 	"  vta opt mnist.ir --passes=default -o mnist.vtam\n";
-
-/* ---- the crash guard ------------------------------------------------- */
-
-static const char *guard_path;
-static char *volatile guard_text;
-static volatile size_t guard_len;
-
-static void guard_signal(int sig)
-{
-	char *t = guard_text;
-	if (t && guard_path) {
-		int fd = open(guard_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0) {
-			for (size_t k = 0; k < guard_len;) {
-				ssize_t w = write(fd, t + k, guard_len - k);
-				if (w <= 0)
-					break;
-				k += (size_t)w;
-			}
-			close(fd);
-		}
-	}
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void guard_set(void *ctx, const char *repro, size_t len)
-{
-	(void)ctx;
-	char *old = guard_text, *copy = NULL;
-	if (repro && (copy = malloc(len)))
-		memcpy(copy, repro, len);
-	guard_text = NULL;
-	guard_len = copy ? len : 0;
-	guard_text = copy;
-	free(old);
-}
-
-void vc_guard_install(vc_instr *in)
-{
-	if (!in->reproducer)
-		return;
-	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-	guard_path = in->reproducer;
-	in->guard = guard_set;
-	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = guard_signal;
-		sigemptyset(&sa.sa_mask);
-		sigaction(sigs[i], &sa, NULL);
-	}
-}
 
 static int ends_with(const char *s, const char *suffix)
 {

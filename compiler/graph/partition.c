@@ -44,13 +44,13 @@ static int vta_legal(const vc_target *t, const vc_node *n, int res, int leaky, i
 	return 1;
 }
 
+enum { DEPTHWISE_VTA, DEPTHWISE_CPU }; /* the depthwise option's choices, in order */
+
 static int partition(vc_pass *p, vc_module *m, vc_unit *u)
 {
 	(void)u;
-	const char *cpu = vc_opt_str(p, "cpu"), *dwo = vc_opt_str(p, "depthwise");
-	if (strcmp(dwo, "vta") && strcmp(dwo, "cpu"))
-		return vc_error(m, NULL, "partition: depthwise=%s; vta or cpu", dwo);
-	int dw_vta = !strcmp(dwo, "vta");
+	const char *cpu = vc_opt_str(p, "cpu");
+	int dw_vta = vc_opt_int(p, "depthwise") == DEPTHWISE_VTA;
 	int count;
 	vc_node **nodes = vc_snapshot(m, &count);
 	if (!nodes || vc_check_list(m, "partition", "cpu", cpu, nodes, count))
@@ -90,11 +90,13 @@ const vc_pass_desc vc_pass_partition = {
 	.name = "partition",
 	.summary = "decide by capability checks which ops run on VTA",
 	.anchor = VC_ANCHOR_GRAPH,
+	.preserves = VC_PRESERVES_ALL, /* only marks nodes */
 	.requires_props = VC_PROP_QUANTIZED,
 	.provides_props = VC_PROP_PARTITIONED,
 	.opts = {{"cpu", VC_OPT_STRING, "", "ops forced onto the CPU: names or node ids separated by ':'", NULL},
 		 {"verbose", VC_OPT_BOOL, "false", "say why each op stays on the CPU", NULL},
-		 {"depthwise", VC_OPT_STRING, "vta", "depthwise convolutions: vta (block-diagonal GEMM) or cpu (int8 on the host)", NULL}},
+		 {"depthwise", VC_OPT_ENUM, "vta", "depthwise convolutions: vta (block-diagonal GEMM) or cpu (int8 on the host)",
+		  "vta|cpu"}},
 	.stats = {"on-vta", "on-cpu"},
 	.run = partition,
 };

@@ -27,6 +27,7 @@
 /* ---- parsing --------------------------------------------------------- */
 
 struct vc_pm {
+	const vc_registry *reg; /* the passes and pipelines its text names */
 	int n, cap;
 	vc_pass *passes;
 };
@@ -137,8 +138,8 @@ static int parse_item(parser *ps, vc_anchor scope, int depth)
 		ps->s++;
 		return 0;
 	}
-	const vc_pass_desc *d = vc_pass_lookup(name);
-	const char *named = d ? NULL : vc_pipeline_named(name);
+	const vc_pass_desc *d = vc_registry_pass(ps->pm->reg, name);
+	const char *named = d ? NULL : vc_registry_pipeline(ps->pm->reg, name);
 	if (named) { /* a named pipeline composes like its text */
 		if (ps->named_depth > 8) {
 			snprintf(ps->err, ps->n, "pipeline: named pipelines nest too deeply at '%s'", name);
@@ -262,13 +263,14 @@ static int parse_text(parser *ps, const char *text, vc_anchor scope, int depth)
 	return 0;
 }
 
-vc_pm *vc_pm_parse(const char *text, char *err, size_t n)
+vc_pm *vc_pm_parse_in(const vc_registry *r, const char *text, char *err, size_t n)
 {
 	vc_pm *pm = calloc(1, sizeof *pm);
 	if (!pm) {
 		snprintf(err, n, "out of memory");
 		return NULL;
 	}
+	pm->reg = r;
 	parser ps = {.err = err, .n = n, .pm = pm, .group = -1};
 	if (parse_text(&ps, text, VC_ANCHOR_MODULE, 0)) {
 		vc_pm_free(pm);
@@ -706,9 +708,10 @@ static void stats_done(void *ctx, const vc_pass_event *e)
 		for (int s = 0; s < VC_MAX_STATS && p->desc->stats[s]; s++)
 			fprintf(out, "%8lld %s - %s\n", (long long)p->stat[s], p->desc->name, p->desc->stats[s]);
 	}
-	for (int a = 0; a < VC_AN_COUNT; a++)
-		fprintf(out, "%8lld analysis - %s computed\n", (long long)vc_am_computed(e->am, (vc_analysis_id)a),
-			vc_analysis_name((vc_analysis_id)a));
+	const vc_registry *r = e->pm->reg;
+	for (int a = 0; r && a < r->n_analyses; a++)
+		fprintf(out, "%8lld analysis - %s computed\n", (long long)vc_am_computed(e->am, a),
+			r->analyses[a].name);
 }
 
 /* The states of the built-ins for one run. */
@@ -996,7 +999,7 @@ int vc_pm_run(vc_pm *pm, vc_module *m, const vc_instr *instr)
 		memset(pm->passes[i].stat, 0, sizeof pm->passes[i].stat);
 		pm->passes[i].seconds = 0;
 	}
-	vc_am *am = vc_am_new();
+	vc_am *am = vc_am_new(pm->reg);
 	if (!am)
 		return vc_error(m, NULL, "out of memory");
 	vc_pass_event e = {.pm = pm, .m = m, .am = am, .instr = instr, .out = instr->out};

@@ -175,22 +175,38 @@ static void list_props(FILE *f, const char *what, uint64_t props)
 	fputc('\n', f);
 }
 
-void vc_pass_list(FILE *f)
+const vc_pass_desc *vc_registry_pass(const vc_registry *r, const char *name)
+{
+	for (int i = 0; r && i < r->n_passes; i++)
+		if (!strcmp(r->passes[i]->name, name))
+			return r->passes[i];
+	return NULL;
+}
+
+const char *vc_registry_pipeline(const vc_registry *r, const char *name)
+{
+	for (int i = 0; r && i < r->n_pipelines; i++)
+		if (!strcmp(r->pipelines[i].name, name))
+			return r->pipelines[i].text;
+	return NULL;
+}
+
+void vc_pass_list_in(const vc_registry *r, FILE *f)
 {
 	static const char *const kinds[] = {"int", "float", "bool", "string", "enum", "list"};
 	fprintf(f, "passes (name, level: what it does):\n");
-	for (int i = 0; i < vc_pass_count(); i++) {
-		const vc_pass_desc *d = vc_pass_at(i);
+	for (int i = 0; i < r->n_passes; i++) {
+		const vc_pass_desc *d = r->passes[i];
 		fprintf(f, "  %s  [%s]  %s\n", d->name, vc_anchor_name(d->anchor), d->summary);
 		list_props(f, "requires", d->requires_props);
 		list_props(f, "provides", d->provides_props);
 		list_props(f, "invalidates", d->invalidates_props);
-		uint32_t keep = vc_pass_preserves(d);
+		int kept = 0;
 		fprintf(f, "    preserves   ");
-		for (int a = 0; a < VC_AN_COUNT; a++)
-			if (keep >> a & 1)
-				fprintf(f, " %s", vc_analysis_name((vc_analysis_id)a));
-		fprintf(f, "%s\n", keep ? "" : " (no analysis)");
+		for (int a = 0; a < r->n_analyses; a++)
+			if (d->preserves >> a & 1)
+				fprintf(f, " %s", r->analyses[a].name), kept++;
+		fprintf(f, "%s\n", kept ? "" : " (no analysis)");
 		if (d->parallel)
 			fprintf(f, "    threads      may run on several kernels at once (--threads=N)\n");
 		for (int o = 0; o < VC_MAX_OPTS && d->opts[o].name; o++) {
@@ -206,6 +222,6 @@ void vc_pass_list(FILE *f)
 			fputc('\n', f);
 	}
 	fprintf(f, "named pipelines:\n");
-	for (int i = 0; vc_pipeline_name_at(i); i++)
-		fprintf(f, "  %s = %s\n", vc_pipeline_name_at(i), vc_pipeline_named(vc_pipeline_name_at(i)));
+	for (int i = 0; i < r->n_pipelines; i++)
+		fprintf(f, "  %s = %s\n", r->pipelines[i].name, r->pipelines[i].text);
 }

@@ -4,10 +4,14 @@
  * stream):
  *
  *   pass.c      anchor names, pass instances: options and
- *               statistics (what pass code calls)
+ *               statistics (what pass code calls), the pass list
  *   manager.c   pipeline text (parse, canonical print), the pass manager and
  *               its instruments
- *   registry.c  every pass of the compiler and the named pipelines
+ *   analysis.c  the analysis manager
+ *
+ * The manager knows no pass and no analysis: a registry (vc_registry) hands
+ * it the passes, the analyses and the named pipelines of a compiler
+ * (compiler/pipeline/ for VTA's).
  */
 #ifndef VC_PASS_H
 #define VC_PASS_H
@@ -47,17 +51,21 @@ typedef struct vc_opts {
 
 typedef struct vc_pass vc_pass;
 
-/* Analyses (analysis.c), cached for one pipeline run. */
-typedef enum vc_analysis_id {
-	VC_AN_LIVENESS,     /* module: last user of every node in program order */
-	VC_AN_GEOMETRY,     /* per kernel: its vc_geom (vta/codegen.h) */
-	VC_AN_PLAN,         /* per kernel: vc_plan, the tiling that fits, best by the quick estimate */
-	VC_AN_CODE_SUMMARY, /* per kernel: instructions by opcode, micro-ops, tokens, micro-op executions */
-	VC_AN_COUNT
-} vc_analysis_id;
+/* Analyses (analysis.c), cached for one pipeline run: an analysis is an
+ * index into its registry's table (at most VC_MAX_ANALYSES). */
+#define VC_MAX_ANALYSES 32
 #define VC_PRESERVES(a) (1u << (a))
-#define VC_PRESERVES_ALL ((1u << VC_AN_COUNT) - 1)
+#define VC_PRESERVES_ALL 0xffffffffu
 typedef struct vc_am vc_am;
+
+typedef struct vc_analysis_desc {
+	const char *name;
+	int per_kernel; /* computed per kernel (cached per kernel), else once for the module */
+	/* The result as a flat byte array (two computations compare with
+	 * memcmp), for kernel m->kernels[kernel] or the module (kernel -1);
+	 * NULL when out of memory. */
+	void *(*compute)(vc_module *m, int kernel, size_t *bytes);
+} vc_analysis_desc;
 
 /* The unit a pass runs on: the module plus, for kernel passes, one kernel. */
 typedef struct vc_unit {
@@ -72,7 +80,7 @@ typedef struct vc_pass_desc {
 	const char *name, *summary;
 	vc_anchor anchor;
 	uint64_t requires_props, provides_props, invalidates_props;
-	uint32_t preserves; /* VC_PRESERVES bits, for passes outside the registry's table */
+	uint32_t preserves; /* VC_PRESERVES bits of the analyses it leaves valid (default: none) */
 	/* Safe to run on several kernels at once: it reads the module (graph,
 	 * target, other kernels), writes only its unit's kernel, allocates and
 	 * reports only through the module it is given (vc_alloc, vc_error),
@@ -166,9 +174,26 @@ struct vc_instr {
 	void (*guard)(void *ctx, const char *repro, size_t len);
 };
 
-/* Parse pipeline text; NULL with a message in err on failure. Names of
- * registered pipelines ("vta-default") expand to their text. */
-vc_pm *vc_pm_parse(const char *text, char *err, size_t n);
+/* What a compiler hands the manager: its passes, its analyses (the
+ * index in the table is the analysis id) and its named pipelines. */
+typedef struct vc_pipeline_name {
+	const char *name, *text;
+} vc_pipeline_name;
+typedef struct vc_registry {
+	const vc_pass_desc *const *passes;
+	int n_passes;
+	const vc_analysis_desc *analyses;
+	int n_analyses;
+	const vc_pipeline_name *pipelines;
+	int n_pipelines;
+} vc_registry;
+const vc_pass_desc *vc_registry_pass(const vc_registry *r, const char *name);
+/* The text of a named pipeline of r, or NULL. */
+const char *vc_registry_pipeline(const vc_registry *r, const char *name);
+
+/* Parse pipeline text against registry r; NULL with a message in err on
+ * failure. Names of r's pipelines expand to their text. */
+vc_pm *vc_pm_parse_in(const vc_registry *r, const char *text, char *err, size_t n);
 void vc_pm_free(vc_pm *pm);
 /* The canonical text of a pipeline (round-trips through vc_pm_parse). */
 int vc_pm_print(const vc_pm *pm, char *buf, size_t n);
@@ -189,11 +214,9 @@ void vc_stat_add(vc_pass *p, const char *name, int64_t v);
 /* VC_OPT_LIST: the number of items, and item i into buf (0, or -1 if absent). */
 int vc_opt_list_count(const vc_pass *p, const char *name);
 int vc_opt_list_item(const vc_pass *p, const char *name, int i, char *buf, size_t n);
-/* `vta opt --list-passes`: every pass (level, properties, options,
- * statistics) and the named pipelines. */
-void vc_pass_list(FILE *f);
-
-extern const char *const vc_default_pipeline;
+/* `vta opt --list-passes`: every pass of r (level, properties, options,
+ * statistics) and its named pipelines. */
+void vc_pass_list_in(const vc_registry *r, FILE *f);
 
 /* pass.c: a pass instance with its declared defaults; one option from text
  * (message in err on failure). */
@@ -204,11 +227,9 @@ int vc_pass_opt_index(const vc_pass_desc *d, const char *name);
 /* analysis.c: the result of an analysis, computed now unless cached: a
  * module analysis (kernel ignored) or that of kernel m->kernels[kernel];
  * NULL when out of memory or out of range. */
-const void *vc_analysis_get(vc_am *am, vc_module *m, vc_analysis_id id, int kernel, size_t *bytes);
-const char *vc_analysis_name(vc_analysis_id id);
-int vc_analysis_per_kernel(vc_analysis_id id);
-/* The manager's side. */
-vc_am *vc_am_new(void);
+const void *vc_analysis_get(vc_am *am, vc_module *m, int id, int kernel, size_t *bytes);
+/* The manager's side: the analyses of registry r. */
+vc_am *vc_am_new(const vc_registry *r);
 void vc_am_free(vc_am *am);
 void vc_am_compute_all(vc_am *am, vc_module *m);
 /* After pass d ran (on kernel index `kernel`, or on the module: -1): drop
@@ -223,18 +244,6 @@ int vc_am_prepare(vc_am *am, vc_module *m);
 /* Recompute every cached analysis d preserves; -1 (message in m) on a stale one. */
 int vc_am_verify(vc_am *am, vc_module *m, const vc_pass_desc *d);
 /* Cache misses of an analysis so far (--stats). */
-int64_t vc_am_computed(const vc_am *am, vc_analysis_id id);
-
-/* registry.c */
-/* The analyses a pass preserves (VC_PRESERVES bits): the desc's own
- * .preserves, or the registry's table for the compiler's passes. */
-uint32_t vc_pass_preserves(const vc_pass_desc *d);
-const vc_pass_desc *vc_pass_lookup(const char *name);
-int vc_pass_count(void);
-const vc_pass_desc *vc_pass_at(int i);
-/* The text of a named pipeline ("vta-default", "float"), or NULL; the i-th
- * name (NULL past the end). */
-const char *vc_pipeline_named(const char *name);
-const char *vc_pipeline_name_at(int i);
+int64_t vc_am_computed(const vc_am *am, int id);
 
 #endif /* VC_PASS_H */

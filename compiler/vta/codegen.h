@@ -59,6 +59,18 @@ typedef struct vc_plan {
 	vc_tiling tiling; /* ok: the best fitting tiling by the quick estimate */
 	char why[200];    /* !ok: why none fits */
 } vc_plan;
+/* analyses.c: the compiler's analyses, registered with the pass manager
+ * through vc_vta_analyses (their ids are the indices). */
+enum {
+	VC_AN_LIVENESS,     /* module: last user of every node in program order */
+	VC_AN_GEOMETRY,     /* per kernel: its vc_geom */
+	VC_AN_PLAN,         /* per kernel: vc_plan, the tiling that fits, best by the quick estimate */
+	VC_AN_CODE_SUMMARY, /* per kernel: instructions by opcode, micro-ops, tokens, micro-op executions */
+	VC_AN_COUNT
+};
+extern const vc_analysis_desc vc_vta_analyses[VC_AN_COUNT];
+/* Every analysis but the code summary (passes that write a kernel's code). */
+#define VC_PRESERVES_NOT_CODE (VC_PRESERVES_ALL & ~VC_PRESERVES(VC_AN_CODE_SUMMARY))
 /* A kernel pass's geometry and plan of its kernel from the run's analysis
  * manager (cached; computed now when not); NULL when out of memory. */
 const vc_geom *vc_unit_geom(vc_module *m, const vc_unit *u);

@@ -113,6 +113,7 @@ const vc_pass_desc vc_pass_emit = {
 	.name = "emit",
 	.summary = "place tensors, micro-ops and instructions in one device image and encode them",
 	.anchor = VC_ANCHOR_STREAM,
+	.preserves = VC_PRESERVES_ALL, /* writes the stream only */
 	.requires_props = VC_PROP_TOKENS | VC_PROP_PACKED,
 	.provides_props = VC_PROP_EMITTED,
 	.stats = {"instructions", "weight-bytes", "image-bytes"},

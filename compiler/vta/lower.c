@@ -740,6 +740,7 @@ const vc_pass_desc vc_pass_lower = {
 	.name = "lower",
 	.summary = "tile loop nest to VTA instructions: padded DMA, micro-op GEMM, ALU requantization, store",
 	.anchor = VC_ANCHOR_KERNEL,
+	.preserves = VC_PRESERVES_NOT_CODE, /* writes the kernel's code */
 	.parallel = 1,
 	.requires_props = VC_PROP_TILED,
 	.provides_props = VC_PROP_LOWERED,

@@ -75,6 +75,7 @@ const vc_pass_desc vc_pass_tile = {
 	.name = "tile",
 	.summary = "choose the tiling (sizes, loop order, residency, ping-pong) the cycle model finds fastest",
 	.anchor = VC_ANCHOR_KERNEL,
+	.preserves = VC_PRESERVES_ALL, /* a kernel's tiling, which no analysis reads */
 	.requires_props = VC_PROP_PACKED,
 	.provides_props = VC_PROP_TILED,
 	.parallel = 1,

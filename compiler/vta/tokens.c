@@ -97,6 +97,7 @@ const vc_pass_desc vc_pass_tokens = {
 	.name = "tokens",
 	.summary = "insert dependency tokens between the load, compute and store modules",
 	.anchor = VC_ANCHOR_KERNEL,
+	.preserves = VC_PRESERVES_NOT_CODE, /* writes the kernel's code */
 	.parallel = 1,
 	.requires_props = VC_PROP_LOWERED,
 	.provides_props = VC_PROP_TOKENS,

@@ -15,6 +15,7 @@
 #include "import/import.h"
 #include "ir/kernel.h"
 #include "pass/pass.h"
+#include "pipeline/pipeline.h"
 
 static char *print_full(const vc_module *m)
 {
