@@ -56,7 +56,7 @@ HOSTCC ?= cc
 AR ?= ar
 OPT ?= -O2
 GEN := $(BUILD)/include/vta
-CPPFLAGS := -Iinclude -I$(BUILD)/include $(EXTRA_CPPFLAGS)
+CPPFLAGS := -Iinclude -Iinternal -I$(BUILD)/include $(EXTRA_CPPFLAGS)
 CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -g $(OPT) -fPIC $(SANFLAGS) $(EXTRA_CFLAGS)
 LDFLAGS := $(SANFLAGS) $(EXTRA_LDFLAGS)
 LDLIBS := -lm

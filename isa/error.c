@@ -22,6 +22,23 @@ const char *vta_strerror(int code)
 	}
 }
 
+const char *vta_status_name(int code)
+{
+	switch (code) {
+	case VTA_OK: return "VTA_OK";
+	case VTA_EINVAL: return "VTA_EINVAL";
+	case VTA_ERANGE: return "VTA_ERANGE";
+	case VTA_EILLEGAL: return "VTA_EILLEGAL";
+	case VTA_EDEADLOCK: return "VTA_EDEADLOCK";
+	case VTA_ETOKEN: return "VTA_ETOKEN";
+	case VTA_ENOMEM: return "VTA_ENOMEM";
+	case VTA_EIO: return "VTA_EIO";
+	case VTA_ETIMEOUT: return "VTA_ETIMEOUT";
+	case VTA_EUNSUPPORTED: return "VTA_EUNSUPPORTED";
+	default: return NULL;
+	}
+}
+
 int vta_error_set(vta_error_t *err, int code, long insn_index, const char *fmt, ...)
 {
 	if (err) {

@@ -82,12 +82,18 @@ CLASSIFY_CALIB ?= --calib=../shared/data/cifar10-test-2k.bin --calib-count=20
 CLASSIFY_LABELS ?= ../shared/models/cifar10_labels.txt
 CLASSIFY_IMAGES ?= ../shared/images/cat.bmp ../shared/images/bird.bmp ../shared/images/owl.jpg
 
-# The example must build against the installed library with pkg-config; the
+# include/vta/ holds exactly the installed headers (the rest, shared inside
+# the tree, are in internal/). The example must build against the installed
+# library with pkg-config; the
 # libraries export exactly runtime/exports.txt, each name declared by an
 # installed header, and an application's own functions named like the
 # library's internals do not replace them.
 .PHONY: check-install
 check-install:
+	@for h in include/vta/*.h include/vta/runtime/*.h; do \
+		case " $(INSTALL_HEADERS) include/vta/runtime/runtime.h " in *" $$h "*) ;; \
+		*) echo "$$h is in include/vta/ but not installed: install it or move it to internal/vta/"; \
+		   exit 1;; esac; done
 	rm -rf $(BUILD)/stage && $(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/$(BUILD)/stage PREFIX=/usr
 	@for so in $(BUILD)/stage/usr/lib/libvta*.so; do \
 		nm -D --defined-only $$so | awk '{print $$3}' | sort > $(BUILD)/stage/exports.txt; \

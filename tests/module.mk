@@ -67,3 +67,9 @@ test-layering: $$(LAYERING_OBJS)
 		echo "PASS layering/fixture" >> $(RESULTS); \
 	else cat $(LAYERING_FIXTURE)/out.txt; \
 		echo "FAIL layering/fixture: the report does not name the call and the circle" >> $(RESULTS); fi
+
+# The vta command table and format detection (tests/tools/cli.sh).
+TEST_EXTRA += test-cli
+.PHONY: test-cli
+test-cli: $(BIN)/vta
+	@sh tests/tools/cli.sh $(BIN)/vta $(RESULTS)

@@ -297,6 +297,24 @@ static void dram_byte_order(void)
 	CHECK_U64(back.w[1], w.w[1]);
 }
 
+/* Every code of error.h by its name as written there; other values none. */
+static void status_names(void)
+{
+	static const struct {
+		int code;
+		const char *name;
+	} codes[] = {{VTA_OK, "VTA_OK"}, {VTA_EINVAL, "VTA_EINVAL"}, {VTA_ERANGE, "VTA_ERANGE"},
+		     {VTA_EILLEGAL, "VTA_EILLEGAL"}, {VTA_EDEADLOCK, "VTA_EDEADLOCK"}, {VTA_ETOKEN, "VTA_ETOKEN"},
+		     {VTA_ENOMEM, "VTA_ENOMEM"}, {VTA_EIO, "VTA_EIO"}, {VTA_ETIMEOUT, "VTA_ETIMEOUT"},
+		     {VTA_EUNSUPPORTED, "VTA_EUNSUPPORTED"}};
+	for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+		const char *n = vta_status_name(codes[i].code);
+		CHECK(n && !strcmp(n, codes[i].name));
+	}
+	CHECK(vta_status_name(-1) == NULL);
+	CHECK(vta_status_name(10) == NULL);
+}
+
 int main(int argc, char **argv)
 {
 	static const test_case_t cases[] = {
@@ -307,6 +325,7 @@ int main(int argc, char **argv)
 		{"field_range_errors", field_range_errors},
 		{"routing_and_sizes", routing_and_sizes},
 		{"dram_byte_order", dram_byte_order},
+		{"status_names", status_names},
 		{NULL, NULL},
 	};
 	return test_main(argc, argv, cases);

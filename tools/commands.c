@@ -1,21 +1,23 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * The table of vta subcommands implemented outside tools/vta.c. To add one,
- * write `int vta_cmd_NAME(int argc, char **argv)` in its own file, declare it
- * here and add a row.
+ * The table of every vta command. To add one, write
+ * `int vta_cmd_NAME(int argc, char **argv)` in its own file, declare it in
+ * tools.h and add a row here with its synopsis and usage.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "tools.h"
 
-int vta_cmd_info(int argc, char **argv);
-int vta_cmd_compile(int argc, char **argv);
-int vta_cmd_run(int argc, char **argv);
-int vta_cmd_profile(int argc, char **argv);
-int vta_cmd_opt(int argc, char **argv);
-int vta_cmd_flash(int argc, char **argv);
-
+static const char asm_usage[] = "usage: vta asm SRC.s -o OUT.bin\n\nAssemble a program (docs/assembly.md).\n\n"
+				"example:\n  vta asm examples/gemm.s -o gemm.bin\n";
+static const char disasm_usage[] = "usage: vta disasm PROG.bin\n\nPrint a program as assembly that assembles back.\n\n"
+				   "example:\n  vta disasm gemm.bin > gemm.s\n";
+static const char sim_usage[] =
+	"usage: vta sim PROG.s|PROG.bin\n\nRun a program on the golden model; print its .print regions, "
+	"instruction and micro-op counts, DRAM bytes and token waits.\n\nexample:\n  vta sim examples/gemm.s\n";
+static const char config_usage[] = "usage: vta config\n\nThe configuration this tool was built for (GEMM tile, buffers, bus).\n\n"
+				   "example:\n  vta config\n";
 static const char info_usage[] = "usage: vta info [BACKEND]\n"
 				 "\n"
 				 "The backends this tool can open (fsim, rtl, zynq, xrt), the configuration of the\n"
@@ -25,56 +27,38 @@ static const char info_usage[] = "usage: vta info [BACKEND]\n"
 				 "  vta info\n"
 				 "  vta info fsim\n";
 
-static const vta_command_t commands[] = {
+const vta_command_t vta_commands[] = {
+	{"asm", vta_cmd_asm, "SRC.s -o OUT.bin  assemble a program (docs/assembly.md)", asm_usage},
+	{"disasm", vta_cmd_disasm, "PROG.bin  print a program as assembly", disasm_usage},
+	{"sim", vta_cmd_sim, "PROG.s|PROG.bin  run a program on the golden model, print its regions and counters",
+	 sim_usage},
+	{"config", vta_cmd_config, "show the configuration this tool was built for", config_usage},
 	{"info", vta_cmd_info, "[BACKEND]  backends on this machine; configuration, version, counters", info_usage},
-	{"flash", vta_cmd_flash, "FILE.bit|FILE.bin  load a bitstream into the PL (fpga_manager; --jtag: USB-JTAG)", NULL},
-	{"compile", vta_cmd_compile, "MODEL.onnx|MODEL.cfg -o MODEL.vtam  compile a network for VTA (docs/compiler.md)", NULL},
-	{"opt", vta_cmd_opt, "IN.ir --passes=PIPELINE -o OUT.ir|OUT.vtam  run passes on textual IR (docs/compiler.md)", NULL},
-	{"run", vta_cmd_run, "MODEL.vtam [--target=fsim|rtl] --input=F|random|--dataset=F  run a compiled network", NULL},
-	{"profile", vta_cmd_profile, "MODEL.vtam [--target=rtl] [-o REPORT.html]  per-layer cycles and an HTML timeline", NULL},
+	{"flash", vta_cmd_flash, "FILE.bit|FILE.bin  load a bitstream into the PL (fpga_manager; --jtag: USB-JTAG)",
+	 vta_flash_usage},
+	{"compile", vta_cmd_compile, "MODEL.onnx|MODEL.cfg -o MODEL.vtam  compile a network for VTA (docs/compiler.md)",
+	 vta_compile_usage},
+	{"opt", vta_cmd_opt, "IN.ir --passes=PIPELINE -o OUT.ir|OUT.vtam  run passes on textual IR (docs/compiler.md)",
+	 vta_opt_usage},
+	{"run", vta_cmd_run, "MODEL.vtam [--target=fsim|rtl] --input=F|random|--dataset=F  run a compiled network",
+	 vta_run_usage},
+	{"profile", vta_cmd_profile, "MODEL.vtam [--target=rtl] [-o REPORT.html]  per-layer cycles and an HTML timeline",
+	 vta_profile_usage},
 	{NULL, NULL, NULL, NULL},
 };
 
-static int wants_help(int argc, char **argv)
+const vta_command_t *vta_command_find(const char *name)
 {
-	for (int i = 0; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
-			return 1;
-	return 0;
-}
-
-int vta_extra_command_help(const char *name)
-{
-	for (const vta_command_t *c = commands; c->name; c++)
-		if (!strcmp(c->name, name)) {
-			if (c->usage) {
-				fputs(c->usage, stdout);
-				return 0;
-			}
-			char arg[] = "--help", *argv[] = {arg, NULL};
-			return c->run(1, argv) == 0 ? 0 : 1;
-		}
-	return -1;
-}
-
-int vta_extra_command(const char *name, int argc, char **argv)
-{
-	for (const vta_command_t *c = commands; c->name; c++)
+	for (const vta_command_t *c = vta_commands; c->name; c++)
 		if (!strcmp(c->name, name))
-			return c->usage && wants_help(argc, argv) ? vta_extra_command_help(name) : c->run(argc, argv);
-	return -1;
+			return c;
+	return NULL;
 }
 
-const char *vta_extra_commands_help(void)
+int vta_command_misuse(const char *name)
 {
-	static char text[4096];
-	size_t len = 0;
-	text[0] = 0;
-	for (const vta_command_t *c = commands; c->name; c++) {
-		int k = snprintf(text + len, sizeof text - len, "  %-25s %s\n", c->name, c->help);
-		if (k < 0 || (size_t)k >= sizeof text - len)
-			break;
-		len += (size_t)k;
-	}
-	return text;
+	const vta_command_t *c = vta_command_find(name);
+	if (c)
+		fputs(c->usage, stderr);
+	return 2;
 }

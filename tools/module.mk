@@ -1,8 +1,8 @@
-# The vta command-line tool. Subcommands in other files are listed in
-# tools/commands.c; their sources are added to VTA_TOOL_SRCS, their libraries
-# to VTA_TOOL_LIBS. Where the RTL simulation is built (hw/module.mk sets
+# The vta command-line tool. Every command is a row of tools/commands.c;
+# sources outside tools/ are added to VTA_TOOL_SRCS, their libraries to
+# VTA_TOOL_LIBS. Where the RTL simulation is built (hw/module.mk sets
 # RTLSIM_LIB), the tool links it too, so `--target rtl` works from the CLI.
-VTA_TOOL_SRCS += tools/vta.c tools/commands.c
+VTA_TOOL_SRCS += tools/vta.c tools/commands.c tools/program.c
 VTA_TOOL_OBJS = $(VTA_TOOL_SRCS:%.c=$(OBJ)/%.o)
 VTA_TOOL_RTL = $(if $(RTLSIM_LIB),$(RTL_BACKEND_LINK))
 

@@ -12,10 +12,9 @@
 #include "flash.h"
 
 int vta_cmd_flash(int argc, char **argv);
+extern const char vta_flash_usage[];
 
-static void usage(FILE *f)
-{
-	fprintf(f,
+const char vta_flash_usage[] =
 		"usage: vta flash [options] FILE.bit|FILE.bin\n"
 		"       vta flash --info FILE.bit     print the header and stop\n"
 		"       vta flash --jtag --scan       list the devices on the JTAG chain\n"
@@ -30,7 +29,11 @@ static void usage(FILE *f)
 		"  --root DIR     sysfs/dev root (default $VTA_SYSFS_ROOT or /)\n"
 		"  --force        load even if the part or the configuration does not match\n"
 		"  --no-verify    skip the CONFIG_ID register check after loading\n"
-		"  -v             say what is done\n");
+		"  -v             say what is done\n";
+
+static void usage(FILE *f)
+{
+	fputs(vta_flash_usage, f);
 }
 
 static void print_header(const char *path, const vta_bitfile_t *bf)

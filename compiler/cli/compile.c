@@ -84,12 +84,6 @@ const char vta_compile_usage[] =
 	"      --calib=../shared/data/cifar10-test-2k.bin --calib-count=500 --calib-offset=0\n"
 	"  vta compile ../shared/models/yolov3-tiny.cfg --synthetic-weights=1 --calib=synthetic -o yolo.vtam\n";
 
-static int ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
 int vta_cmd_compile(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL, *replay = NULL, *weights = NULL;
@@ -226,7 +220,7 @@ int vta_cmd_compile(int argc, char **argv)
 		fputs(vta_compile_usage, stderr);
 		return 2;
 	}
-	int darknet = ends_with(in, ".cfg");
+	int darknet = vc_model_format_of(in) == VC_FORMAT_DARKNET;
 	if (!darknet && (weights || dk.synthetic || dk.input_size)) {
 		fprintf(stderr, "vta compile: --weights, --synthetic-weights and --input-size are for Darknet cfg models\n");
 		return 2;

@@ -10,6 +10,14 @@ int vta_cmd_compile(int argc, char **argv);
 int vta_cmd_run(int argc, char **argv);
 int vta_cmd_profile(int argc, char **argv);
 int vta_cmd_opt(int argc, char **argv);
+extern const char vta_compile_usage[], vta_opt_usage[], vta_run_usage[], vta_profile_usage[];
+
+#define NOT_HERE(cmd) "vta " cmd ": not part of this cross build; compile on the host and run artifacts\n" \
+	"with a host-built vta, or from an application through <vta/model.h> (docs/compiler.md)\n"
+const char vta_compile_usage[] = NOT_HERE("compile");
+const char vta_opt_usage[] = NOT_HERE("opt");
+const char vta_run_usage[] = NOT_HERE("run");
+const char vta_profile_usage[] = NOT_HERE("profile");
 
 int vta_cmd_compile(int argc, char **argv)
 {

@@ -30,7 +30,15 @@ int vc_read_tensor_pb(vc_module *m, const char *path, vc_tensor *out);
 int vc_import_tflite_file(vc_module *m, const char *path);
 int vc_import_tflite_bytes(vc_module *m, const uint8_t *bytes, size_t len);
 
-/* A model file of any supported format. */
+/* The format of a model file, the one place it is decided: TFLite when the
+ * file says so (the FlatBuffers identifier "TFL3" at byte 4) or is named
+ * .tflite; a Darknet cfg when named .cfg or when its first line that is not
+ * blank or a comment opens a section ("[net]"); ONNX otherwise. */
+typedef enum vc_model_format { VC_FORMAT_ONNX, VC_FORMAT_TFLITE, VC_FORMAT_DARKNET } vc_model_format;
+vc_model_format vc_model_format_of(const char *path);
+
+/* An ONNX or TFLite model file (a Darknet cfg needs its weights:
+ * vc_import_darknet_files). */
 int vc_import_file(vc_module *m, const char *path);
 
 /* Darknet import: a .cfg and its .weights, or synthetic weights drawn from a

@@ -44,6 +44,9 @@ typedef struct vta_error {
 
 /* A short phrase for a code ("illegal instruction", ...). */
 const char *vta_strerror(int code);
+/* The code's name as written here ("VTA_EILLEGAL"), or NULL for a value
+ * that is not one of the codes above. */
+const char *vta_status_name(int code);
 
 /* Record an error in err (which may be NULL) and return code. */
 int vta_error_set(vta_error_t *err, int code, long insn_index, const char *fmt, ...)
