@@ -223,30 +223,64 @@ typedef struct client {
 	int64_t wpos;  /* the SRAM side: free from this cycle */
 } client;
 
-int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32_t *uop_dram, int64_t n_uop_dram,
-		vc_cost *out, vc_cost_event *ev)
-{
-	memset(out, 0, sizeof *out);
-	int64_t *local = calloc((size_t)n + 1, sizeof *local);
-	int *bfirst = calloc((size_t)n + 2, sizeof *bfirst);
-	uint32_t *sram = calloc(VTA_UOP_BUFF_DEPTH, sizeof *sram);
-	int64_t *arrive = calloc((size_t)n + 1, sizeof *arrive);
-	int64_t *tok_mem = calloc(VTA_Q_COUNT * ((size_t)n + 1), sizeof *tok_mem);
-	int *mods = calloc((size_t)n + 1, sizeof *mods);
-	int64_t *fp = calloc(4 * ((size_t)n + 1), sizeof *fp); /* dst lo, hi, src lo, hi */
+/* The state of one simulation (vc_cost_run): the program's per-instruction
+ * facts computed in program order, then the modules, the read engine, the
+ * token queues and the GEMM unit as the clock advances. */
+typedef struct sim {
+	const vc_timing *tm;
+	const vta_insn_t *code;
+	int n;
+	vc_cost *out;
+	vc_cost_event *ev;
+	/* program order */
+	int64_t *local; /* cycles of work in its module (GEMM/ALU issue + pipe, STORE) */
+	int *bfirst;    /* the first of its bursts (bfirst[n]: the fetch groups') */
+	uint32_t *sram; /* the UOP SRAM as the LOADs before it leave it */
+	int64_t *fp;    /* GEMM/ALU footprints: dst lo, hi, src lo, hi */
+	burst *bursts;
+	int groups;     /* fetch groups */
+	/* the clock */
+	int64_t now;
+	int64_t *arrive; /* when it reaches its module's queue */
 	modq q[NM];
-	memset(q, 0, sizeof q);
-	for (int m = 0; m < NM; m++)
-		q[m].idx = calloc((size_t)n + 1, sizeof(int));
-	burst *bursts = NULL;
-	int64_t *gdone = NULL;
-	int64_t *inflight = calloc((size_t)tm->bursts_in_flight + 1, sizeof *inflight);
-	int rc = -1;
-	if (!local || !bfirst || !sram || !arrive || !tok_mem || !mods || !fp || !inflight || !q[0].idx || !q[1].idx ||
-	    !q[2].idx || !q[3].idx)
-		goto done;
+	int64_t *push_t[VTA_Q_COUNT], *tok_mem; /* when each token of a queue was pushed */
+	int pushed[VTA_Q_COUNT], popped[VTA_Q_COUNT];
+	/* the read engine: clients 0 fetch, 1 load, 2 compute */
+	client cl[3];
+	int64_t *gdone; /* when each fetch group has returned */
+	int fetch_done, fetch_started;
+	int64_t r_free, ar_free;
+	int64_t *inflight; /* in-order completion times of bursts in flight */
+	int n_inflight, rr;
+	/* the GEMM in the GEMM unit: its instruction, start, end (pushes), when its footprint is known */
+	int bg;
+	int64_t bg_start, bg_end, bg_safe;
+	/* LOADs of the load module whose requests are out: instruction, data end, start */
+	int *lp_i, lp_head, lp_tail;
+	int64_t *lp_t;
+	int finished;
+} sim;
 
-	/* program order: modules, bursts, compute durations (UOP SRAM tracked) */
+static void sim_free(sim *s)
+{
+	free(s->gdone);
+	for (int m = 0; m < NM; m++)
+		free(s->q[m].idx);
+	free(s->inflight);
+	free(s->bursts);
+	free(s->fp);
+	free(s->tok_mem);
+	free(s->arrive);
+	free(s->sram);
+	free(s->bfirst);
+	free(s->local);
+	free(s->lp_i);
+	free(s->lp_t);
+}
+
+/* Bursts that the program's LOADs and fetch groups need at most. */
+static int64_t max_bursts(const vc_timing *tm, const vta_insn_t *code, int n, int groups)
+{
 	int64_t nbursts = 0;
 	for (int i = 0; i < n; i++) {
 		const vta_insn_t *in = &code[i];
@@ -257,338 +291,394 @@ int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32
 				   bytes / 4096;
 		}
 	}
-	int groups = (n + tm->fetch_group - 1) / tm->fetch_group;
 	int64_t group_bursts = ((int64_t)tm->fetch_group * 16 + (int64_t)tm->burst_beats * tm->bus_bytes - 1) /
 			       ((int64_t)tm->burst_beats * tm->bus_bytes);
-	bursts = calloc((size_t)(nbursts + group_bursts * groups + 1), sizeof *bursts);
-	if (!bursts)
-		goto done;
+	return nbursts + group_bursts * groups + 1;
+}
+
+static int sim_alloc(sim *s)
+{
+	size_t n1 = (size_t)s->n + 1;
+	const vc_timing *tm = s->tm;
+	s->groups = (s->n + tm->fetch_group - 1) / tm->fetch_group;
+	s->local = calloc(n1, sizeof *s->local);
+	s->bfirst = calloc(n1 + 1, sizeof *s->bfirst);
+	s->sram = calloc(VTA_UOP_BUFF_DEPTH, sizeof *s->sram);
+	s->arrive = calloc(n1, sizeof *s->arrive);
+	s->tok_mem = calloc(VTA_Q_COUNT * n1, sizeof *s->tok_mem);
+	s->fp = calloc(4 * n1, sizeof *s->fp);
+	s->inflight = calloc((size_t)tm->bursts_in_flight + 1, sizeof *s->inflight);
+	s->bursts = calloc((size_t)max_bursts(tm, s->code, s->n, s->groups), sizeof *s->bursts);
+	s->gdone = calloc((size_t)s->groups + 1, sizeof *s->gdone);
+	s->lp_i = calloc(n1, sizeof *s->lp_i);
+	s->lp_t = calloc(2 * n1, sizeof *s->lp_t);
+	int ok = s->local && s->bfirst && s->sram && s->arrive && s->tok_mem && s->fp && s->inflight && s->bursts &&
+		 s->gdone && s->lp_i && s->lp_t;
+	for (int m = 0; m < NM; m++)
+		ok = (s->q[m].idx = calloc(n1, sizeof(int))) && ok;
+	return ok ? 0 : -1;
+}
+
+/* Program order: each instruction's module queue, its bursts, its work
+ * (with the UOP SRAM as the LOADs before it leave it) and its footprints;
+ * then the fetch groups' bursts. */
+static void sim_prepare(sim *s, const uint32_t *uop_dram, int64_t n_uop_dram)
+{
+	const vc_timing *tm = s->tm;
 	int nb = 0;
-	for (int i = 0; i < n; i++) {
-		const vta_insn_t *in = &code[i];
-		mods[i] = (int)vta_insn_module(in);
-		q[mods[i]].idx[q[mods[i]].n++] = i;
-		bfirst[i] = nb;
+	for (int i = 0; i < s->n; i++) {
+		const vta_insn_t *in = &s->code[i];
+		int mod = (int)vta_insn_module(in);
+		s->q[mod].idx[s->q[mod].n++] = i;
+		s->bfirst[i] = nb;
 		if (in->opcode == VTA_OPCODE_LOAD && in->x_size) {
-			nb += load_bursts(tm, in, bursts + nb);
+			nb += load_bursts(tm, in, s->bursts + nb);
 			if (in->memory_type == VTA_MEM_ID_UOP) {
 				int64_t width = (int64_t)in->x_pad_0 + in->x_size + in->x_pad_1;
 				for (uint32_t y = 0; y < in->y_size; y++)
 					for (uint32_t x = 0; x < in->x_size; x++) {
 						int64_t src = (int64_t)in->dram_base + (int64_t)y * in->x_stride + x;
 						int64_t dst = in->sram_base + ((int64_t)in->y_pad_0 + y) * width + in->x_pad_0 + x;
-						sram[dst % VTA_UOP_BUFF_DEPTH] = src >= 0 && src < n_uop_dram ? uop_dram[src] : 0;
+						s->sram[dst % VTA_UOP_BUFF_DEPTH] = src >= 0 && src < n_uop_dram ? uop_dram[src] : 0;
 					}
 			}
 		} else if (in->opcode == VTA_OPCODE_GEMM || in->opcode == VTA_OPCODE_ALU) {
-			int64_t c = compute_cycles(tm, in, sram);
-			local[i] = c ? c + tm->pipe : 0;
-			footprint(in, sram, 0, &fp[4 * i], &fp[4 * i + 1]);
-			footprint(in, sram, 1, &fp[4 * i + 2], &fp[4 * i + 3]);
+			int64_t c = compute_cycles(tm, in, s->sram);
+			s->local[i] = c ? c + tm->pipe : 0;
+			footprint(in, s->sram, 0, &s->fp[4 * i], &s->fp[4 * i + 1]);
+			footprint(in, s->sram, 1, &s->fp[4 * i + 2], &s->fp[4 * i + 3]);
 		} else if (in->opcode == VTA_OPCODE_STORE && in->x_size) {
-			local[i] = store_cycles(tm, in);
+			s->local[i] = store_cycles(tm, in);
 		}
 	}
-	bfirst[n] = nb;
+	s->bfirst[s->n] = nb;
 	int fetch_b0 = nb; /* the fetch groups' bursts follow */
-	for (int g = 0; g < groups; g++) {
-		nb = add_bursts(tm, bursts, nb, (int64_t)g * tm->fetch_group * 16, (int64_t)tm->fetch_group * 16, 16, 0);
-		bursts[nb - 1].last = 1;
+	for (int g = 0; g < s->groups; g++) {
+		nb = add_bursts(tm, s->bursts, nb, (int64_t)g * tm->fetch_group * 16, (int64_t)tm->fetch_group * 16, 16, 0);
+		s->bursts[nb - 1].last = 1;
 	}
-
-	for (int i = 0; i < n; i++)
-		arrive[i] = INT64_MAX;
-	int64_t *push_t[VTA_Q_COUNT];
-	int pushed[VTA_Q_COUNT] = {0}, popped[VTA_Q_COUNT] = {0};
+	for (int i = 0; i < s->n; i++)
+		s->arrive[i] = INT64_MAX;
 	for (int j = 0; j < VTA_Q_COUNT; j++)
-		push_t[j] = tok_mem + (size_t)j * ((size_t)n + 1);
+		s->push_t[j] = s->tok_mem + (size_t)j * ((size_t)s->n + 1);
+	s->cl[0].b = s->bursts + fetch_b0;
+	s->cl[0].nb = nb - fetch_b0;
+	s->bg = -1;
+}
 
-	/* the read engine: clients 0 fetch, 1 load, 2 compute */
-	client cl[3];
-	memset(cl, 0, sizeof cl);
-	cl[0].b = bursts + fetch_b0;
-	cl[0].nb = nb - fetch_b0;
-	gdone = calloc((size_t)groups + 1, sizeof *gdone); /* when each fetch group has returned */
-	int fetch_done = 0, fetch_started = 0;
-	if (!gdone)
-		goto done;
-	int64_t r_free = 0, ar_free = 0;
-	int n_inflight = 0; /* in-order completion times of bursts in flight */
-	int rr = 0;
-	int64_t now = 0;
-	int finished = 0;
-	/* the GEMM in the GEMM unit: its instruction, start, end (pushes), when its footprint is known */
-	int bg = -1;
-	int64_t bg_start = 0, bg_end = 0, bg_safe = 0;
-	/* LOADs of the load module whose requests are out: instruction, data end, start */
-	int *lp_i = calloc((size_t)n + 1, sizeof *lp_i), lp_head = 0, lp_tail = 0;
-	int64_t *lp_t = calloc(2 * ((size_t)n + 1), sizeof *lp_t);
-	if (!lp_i || !lp_t) {
-		free(lp_i);
-		free(lp_t);
-		goto done;
+/* Instruction i of module mod retires at cycle end: its tokens are pushed
+ * (visible a token delay later) and it is counted. */
+static void retire(sim *s, int mod, int i, int64_t end)
+{
+	int pop[2], push[2];
+	pops_pushes(mod, &s->code[i], pop, push);
+	for (int j = 0; j < 2; j++)
+		if (push[j] >= 0)
+			s->push_t[push[j]][s->pushed[push[j]]++] = end + s->tm->token;
+	if (s->ev)
+		s->ev[i].end = end;
+	s->out->insns++;
+}
+
+/* The next instruction of the module's queue arrives no earlier than t. */
+static void next_arrives(sim *s, modq *mq, int64_t t)
+{
+	if (mq->pos < mq->n && s->arrive[mq->idx[mq->pos]] < t)
+		s->arrive[mq->idx[mq->pos]] = t;
+}
+
+/* An ALU instruction may start beside the GEMM in the GEMM unit: not MUL,
+ * the GEMM's footprint known, its rows outside it, and work to do. */
+static int beside_gemm(const sim *s, int i)
+{
+	const vta_insn_t *in = &s->code[i];
+	const int64_t *g = &s->fp[4 * s->bg], *a = &s->fp[4 * i];
+	int rows_free = a[1] < g[0] || a[0] > g[1];
+	if (!in->use_imm && !(a[3] < g[0] || a[2] > g[1]))
+		rows_free = 0;
+	return in->opcode == VTA_OPCODE_ALU && in->alu_opcode < VTA_ALU_OPCODE_MUL && s->now >= s->bg_safe &&
+	       rows_free && s->local[i];
+}
+
+/* An idle module starts its next instruction if it has arrived and its
+ * tokens are in: onto the read engine (a LOAD with data), into the GEMM
+ * unit (a GEMM), or as local work. 1 if it started. */
+static int try_start(sim *s, int m)
+{
+	const vc_timing *tm = s->tm;
+	modq *mq = &s->q[m];
+	int i = mq->idx[mq->pos];
+	const vta_insn_t *in = &s->code[i];
+	int64_t now = s->now;
+	if (s->arrive[i] > now)
+		return 0;
+	if (m == M_COMPUTE && s->bg >= 0 && !beside_gemm(s, i)) /* beside the GEMM, or after it */
+		return 0;
+	if (!mq->seen)
+		mq->seen = now + 1;
+	int pop[2], push[2], ok = 1;
+	pops_pushes(m, in, pop, push);
+	for (int j = 0; j < 2; j++)
+		if (pop[j] >= 0 && (s->popped[pop[j]] >= s->pushed[pop[j]] || s->push_t[pop[j]][s->popped[pop[j]]] > now))
+			ok = 0;
+	if (in->opcode == VTA_OPCODE_FINISH && s->fetch_done < s->groups)
+		ok = 0; /* FINISH waits for the rest of the stream */
+	if (!ok)
+		return 0;
+	s->out->wait[m] += now + 1 - mq->seen;
+	if (s->ev) {
+		s->ev[i].module = m;
+		s->ev[i].wait_start = mq->seen - 1;
+		s->ev[i].start = now;
 	}
+	mq->seen = 0;
+	for (int j = 0; j < 2; j++)
+		if (pop[j] >= 0)
+			s->popped[pop[j]]++;
+	mq->started = now;
+	if (s->bfirst[i + 1] > s->bfirst[i]) { /* a LOAD with data: on the engine */
+		client *c = &s->cl[m == M_LOAD ? 1 : 2];
+		c->b = s->bursts + s->bfirst[i];
+		c->nb = s->bfirst[i + 1] - s->bfirst[i];
+		c->next = 0;
+		c->ready = now + tm->insn_start + tm->load_first;
+		/* (the load module's SRAM side: after the data of the LOAD before) */
+		c->wpos = m == M_LOAD && c->wpos > c->ready ? c->wpos : c->ready;
+		mq->busy = 2;
+	} else if (in->opcode == VTA_OPCODE_GEMM && s->local[i]) { /* to the GEMM unit */
+		s->bg = i;
+		s->bg_start = now;
+		s->bg_end = now + tm->insn_start + s->local[i] + tm->insn_end;
+		s->bg_safe = now + tm->insn_start + (in->uop_end - in->uop_bgn) + 4;
+		mq->pos++;
+		next_arrives(s, mq, now + 2);
+	} else {
+		mq->busy = 1;
+		mq->t = now + tm->insn_start + s->local[i];
+	}
+	return 1;
+}
 
-	while (!finished) {
-		int progress = 1;
-		while (progress) {
-			progress = 0;
-			for (int m = M_LOAD; m <= M_STORE; m++) {
-				modq *mq = &q[m];
-				if (mq->pos >= mq->n || mq->busy == 2)
-					continue;
-				int i = mq->idx[mq->pos];
-				const vta_insn_t *in = &code[i];
-				if (mq->busy == 0) {
-					if (arrive[i] > now)
-						continue;
-					if (m == M_COMPUTE && bg >= 0) { /* beside the GEMM, or after it */
-						const int64_t *g = &fp[4 * bg], *a = &fp[4 * i];
-						int rows_free = a[1] < g[0] || a[0] > g[1];
-						if (!in->use_imm && !(a[3] < g[0] || a[2] > g[1]))
-							rows_free = 0;
-						if (in->opcode != VTA_OPCODE_ALU || in->alu_opcode >= VTA_ALU_OPCODE_MUL ||
-						    now < bg_safe || !rows_free || !local[i])
-							continue;
-					}
-					if (!mq->seen)
-						mq->seen = now + 1;
-					int pop[2], push[2], ok = 1;
-					pops_pushes(m, in, pop, push);
-					for (int j = 0; j < 2; j++)
-						if (pop[j] >= 0 && (popped[pop[j]] >= pushed[pop[j]] || push_t[pop[j]][popped[pop[j]]] > now))
-							ok = 0;
-					if (in->opcode == VTA_OPCODE_FINISH && fetch_done < groups)
-						ok = 0; /* FINISH waits for the rest of the stream */
-					if (!ok)
-						continue;
-					out->wait[m] += now + 1 - mq->seen;
-					if (ev) {
-						ev[i].module = m;
-						ev[i].wait_start = mq->seen - 1;
-						ev[i].start = now;
-					}
-					mq->seen = 0;
-					for (int j = 0; j < 2; j++)
-						if (pop[j] >= 0)
-							popped[pop[j]]++;
-					mq->started = now;
-					if (bfirst[i + 1] > bfirst[i]) { /* a LOAD with data: on the engine */
-						client *c = &cl[m == M_LOAD ? 1 : 2];
-						c->b = bursts + bfirst[i];
-						c->nb = bfirst[i + 1] - bfirst[i];
-						c->next = 0;
-						c->ready = now + tm->insn_start + tm->load_first;
-						/* (the load module's SRAM side: after the data of the LOAD before) */
-						c->wpos = m == M_LOAD && c->wpos > c->ready ? c->wpos : c->ready;
-						mq->busy = 2;
-					} else if (in->opcode == VTA_OPCODE_GEMM && local[i]) { /* to the GEMM unit */
-						bg = i;
-						bg_start = now;
-						bg_end = now + tm->insn_start + local[i] + tm->insn_end;
-						bg_safe = now + tm->insn_start + (in->uop_end - in->uop_bgn) + 4;
-						mq->pos++;
-						if (mq->pos < mq->n && arrive[mq->idx[mq->pos]] < now + 2)
-							arrive[mq->idx[mq->pos]] = now + 2;
-					} else {
-						mq->busy = 1;
-						mq->t = now + tm->insn_start + local[i];
-					}
-					progress = 1;
-					continue;
-				}
-				if (mq->busy == 1 && mq->t <= now) {
-					int pop[2], push[2];
-					pops_pushes(m, in, pop, push);
-					if (bg >= 0 && (push[0] >= 0 || push[1] >= 0))
-						continue; /* pushes in program order: after the GEMM's */
-					int64_t end = now + tm->insn_end;
-					for (int j = 0; j < 2; j++)
-						if (push[j] >= 0)
-							push_t[push[j]][pushed[push[j]]++] = end + tm->token;
-					if (ev)
-						ev[i].end = end;
-					int64_t busy = end - mq->started;
-					if (in->opcode == VTA_OPCODE_GEMM)
-						out->gemm_busy += busy;
-					else if (in->opcode == VTA_OPCODE_ALU)
-						out->alu_busy += busy;
-					else if (m == M_LOAD)
-						out->load_busy += busy;
-					else if (m == M_STORE)
-						out->store_busy += busy;
-					else if (in->opcode == VTA_OPCODE_LOAD)
-						out->compute_load_busy += busy;
-					mq->pos++;
-					mq->busy = 0;
-					out->insns++;
-					if (in->opcode == VTA_OPCODE_FINISH) {
-						finished = 1;
-						out->cycles = end;
-					}
-					if (mq->pos < mq->n && arrive[mq->idx[mq->pos]] < end)
-						arrive[mq->idx[mq->pos]] = end;
-					progress = 1;
-				}
-			}
-			while (lp_head < lp_tail && lp_t[2 * lp_head] <= now) { /* a LOAD's data is in */
-				int li = lp_i[lp_head];
-				int pop[2], push[2];
-				pops_pushes(M_LOAD, &code[li], pop, push);
-				int64_t end = lp_t[2 * lp_head] + tm->insn_end;
-				for (int j = 0; j < 2; j++)
-					if (push[j] >= 0)
-						push_t[push[j]][pushed[push[j]]++] = end + tm->token;
-				if (ev)
-					ev[li].end = end;
-				out->load_busy += end - lp_t[2 * lp_head + 1];
-				out->insns++;
-				lp_head++;
-				progress = 1;
-			}
-			if (bg >= 0 && bg_end <= now) { /* the GEMM unit's instruction ends */
-				int pop[2], push[2];
-				pops_pushes(M_COMPUTE, &code[bg], pop, push);
-				for (int j = 0; j < 2; j++)
-					if (push[j] >= 0)
-						push_t[push[j]][pushed[push[j]]++] = bg_end + tm->token;
-				if (ev)
-					ev[bg].end = bg_end;
-				out->gemm_busy += bg_end - bg_start;
-				out->insns++;
-				bg = -1;
-				progress = 1;
-			}
-			while (fetch_done < fetch_started && gdone[fetch_done] && gdone[fetch_done] <= now) {
-				fetch_done++;
-				progress = 1;
-			}
-			/* bursts that have returned */
-			while (n_inflight && inflight[0] <= now) {
-				memmove(inflight, inflight + 1, (size_t)(n_inflight - 1) * sizeof *inflight);
-				n_inflight--;
-				progress = 1;
-			}
-			/* the read engine issues one burst address a cycle, round robin */
-			if (ar_free <= now && n_inflight < tm->bursts_in_flight) {
-				for (int k = 1; k <= 3; k++) {
-					int c = (rr + k) % 3;
-					client *x = &cl[c];
-					if (x->next >= x->nb || x->ready > now)
-						continue;
-					int starts_group = c == 0 && (x->next == 0 || x->b[x->next - 1].last);
-					if (starts_group && fetch_started - fetch_done >= tm->fetch_in_flight)
-						continue; /* the fetch buffer has no room for another group */
-					burst *b = &x->b[x->next++];
-					int64_t ds = now + tm->dram_latency;
-					if (ds < r_free)
-						ds = r_free;
-					if (c && b->row_first) /* the SRAM side writes the pads before it takes data */
-						x->wpos += b->pre;
-					if (c && ds < x->wpos)
-						ds = x->wpos;
-					int64_t de = ds + b->take;
-					r_free = de;
-					inflight[n_inflight++] = de;
-					out->dma_beats += b->beats;
-					if (c)
-						x->wpos = de;
-					ar_free = now + 1;
-					rr = c;
-					if (starts_group)
-						fetch_started++;
-					if (c == 0 && b->last) {
-						int g = fetch_started - 1;
-						gdone[g] = de;
-						/* the group's instructions reach their queues a cycle apart */
-						for (int j = 0; j < tm->fetch_group; j++) {
-							int i = g * tm->fetch_group + j;
-							if (i < n && (arrive[i] == INT64_MAX || arrive[i] < de + 1 + j))
-								arrive[i] = de + 1 + j;
-						}
-					} else if (c == 1 && b->last) { /* the next LOAD may start */
-						modq *mq = &q[M_LOAD];
-						lp_i[lp_tail] = mq->idx[mq->pos];
-						lp_t[2 * lp_tail] = de + b->post;
-						lp_t[2 * lp_tail + 1] = mq->started;
-						lp_tail++;
-						x->wpos = de + b->post;
-						mq->pos++;
-						mq->busy = 0;
-						if (mq->pos < mq->n && arrive[mq->idx[mq->pos]] < now + 1)
-							arrive[mq->idx[mq->pos]] = now + 1;
-						x->nb = 0;
-					} else if (c && b->last) {
-						modq *mq = &q[M_COMPUTE];
-						mq->busy = 1;
-						mq->t = de + b->post;
-						x->nb = 0;
-					}
-					progress = 1;
-					break;
-				}
-			}
+/* A module whose local work is done ends its instruction (its pushes in
+ * program order: after those of the GEMM in the GEMM unit). 1 if it did. */
+static int try_finish(sim *s, int m)
+{
+	modq *mq = &s->q[m];
+	int i = mq->idx[mq->pos];
+	const vta_insn_t *in = &s->code[i];
+	if (mq->t > s->now)
+		return 0;
+	int pop[2], push[2];
+	pops_pushes(m, in, pop, push);
+	if (s->bg >= 0 && (push[0] >= 0 || push[1] >= 0))
+		return 0;
+	int64_t end = s->now + s->tm->insn_end;
+	retire(s, m, i, end);
+	int64_t busy = end - mq->started;
+	vc_cost *out = s->out;
+	if (in->opcode == VTA_OPCODE_GEMM)
+		out->gemm_busy += busy;
+	else if (in->opcode == VTA_OPCODE_ALU)
+		out->alu_busy += busy;
+	else if (m == M_LOAD)
+		out->load_busy += busy;
+	else if (m == M_STORE)
+		out->store_busy += busy;
+	else if (in->opcode == VTA_OPCODE_LOAD)
+		out->compute_load_busy += busy;
+	mq->pos++;
+	mq->busy = 0;
+	if (in->opcode == VTA_OPCODE_FINISH) {
+		s->finished = 1;
+		out->cycles = end;
+	}
+	next_arrives(s, mq, end);
+	return 1;
+}
+
+/* The last burst of a client's request has been issued (data end de). */
+static void request_issued(sim *s, int c, const burst *b, int64_t de)
+{
+	client *x = &s->cl[c];
+	if (c == 0) {
+		int g = s->fetch_started - 1;
+		s->gdone[g] = de;
+		/* the group's instructions reach their queues a cycle apart */
+		for (int j = 0; j < s->tm->fetch_group; j++) {
+			int i = g * s->tm->fetch_group + j;
+			if (i < s->n && (s->arrive[i] == INT64_MAX || s->arrive[i] < de + 1 + j))
+				s->arrive[i] = de + 1 + j;
 		}
-		if (finished)
+	} else if (c == 1) { /* the next LOAD may start */
+		modq *mq = &s->q[M_LOAD];
+		s->lp_i[s->lp_tail] = mq->idx[mq->pos];
+		s->lp_t[2 * s->lp_tail] = de + b->post;
+		s->lp_t[2 * s->lp_tail + 1] = mq->started;
+		s->lp_tail++;
+		x->wpos = de + b->post;
+		mq->pos++;
+		mq->busy = 0;
+		next_arrives(s, mq, s->now + 1);
+		x->nb = 0;
+	} else {
+		modq *mq = &s->q[M_COMPUTE];
+		mq->busy = 1;
+		mq->t = de + b->post;
+		x->nb = 0;
+	}
+}
+
+/* The read engine issues one burst address a cycle, round robin between
+ * its clients. 1 if it issued one. */
+static int engine_issue(sim *s)
+{
+	const vc_timing *tm = s->tm;
+	int64_t now = s->now;
+	if (s->ar_free > now || s->n_inflight >= tm->bursts_in_flight)
+		return 0;
+	for (int k = 1; k <= 3; k++) {
+		int c = (s->rr + k) % 3;
+		client *x = &s->cl[c];
+		if (x->next >= x->nb || x->ready > now)
+			continue;
+		int starts_group = c == 0 && (x->next == 0 || x->b[x->next - 1].last);
+		if (starts_group && s->fetch_started - s->fetch_done >= tm->fetch_in_flight)
+			continue; /* the fetch buffer has no room for another group */
+		burst *b = &x->b[x->next++];
+		int64_t ds = now + tm->dram_latency;
+		if (ds < s->r_free)
+			ds = s->r_free;
+		if (c && b->row_first) /* the SRAM side writes the pads before it takes data */
+			x->wpos += b->pre;
+		if (c && ds < x->wpos)
+			ds = x->wpos;
+		int64_t de = ds + b->take;
+		s->r_free = de;
+		s->inflight[s->n_inflight++] = de;
+		s->out->dma_beats += b->beats;
+		if (c)
+			x->wpos = de;
+		s->ar_free = now + 1;
+		s->rr = c;
+		if (starts_group)
+			s->fetch_started++;
+		if (b->last)
+			request_issued(s, c, b, de);
+		return 1;
+	}
+	return 0;
+}
+
+/* Everything that can happen at the current cycle, once; 1 if anything did. */
+static int step(sim *s)
+{
+	int progress = 0;
+	for (int m = M_LOAD; m <= M_STORE; m++) {
+		modq *mq = &s->q[m];
+		if (mq->pos >= mq->n || mq->busy == 2)
+			continue;
+		if (mq->busy == 0)
+			progress |= try_start(s, m);
+		else if (mq->busy == 1)
+			progress |= try_finish(s, m);
+	}
+	while (s->lp_head < s->lp_tail && s->lp_t[2 * s->lp_head] <= s->now) { /* a LOAD's data is in */
+		int64_t end = s->lp_t[2 * s->lp_head] + s->tm->insn_end;
+		retire(s, M_LOAD, s->lp_i[s->lp_head], end);
+		s->out->load_busy += end - s->lp_t[2 * s->lp_head + 1];
+		s->lp_head++;
+		progress = 1;
+	}
+	if (s->bg >= 0 && s->bg_end <= s->now) { /* the GEMM unit's instruction ends */
+		retire(s, M_COMPUTE, s->bg, s->bg_end);
+		s->out->gemm_busy += s->bg_end - s->bg_start;
+		s->bg = -1;
+		progress = 1;
+	}
+	while (s->fetch_done < s->fetch_started && s->gdone[s->fetch_done] && s->gdone[s->fetch_done] <= s->now) {
+		s->fetch_done++;
+		progress = 1;
+	}
+	while (s->n_inflight && s->inflight[0] <= s->now) { /* bursts that have returned */
+		memmove(s->inflight, s->inflight + 1, (size_t)(s->n_inflight - 1) * sizeof *s->inflight);
+		s->n_inflight--;
+		progress = 1;
+	}
+	return engine_issue(s) | progress;
+}
+
+static void earliest(int64_t t, int64_t now, int64_t *next)
+{
+	if (t > now && t < *next)
+		*next = t;
+}
+
+/* The next cycle at which something can happen; INT64_MAX: none (a deadlock). */
+static int64_t next_event(const sim *s)
+{
+	int64_t now = s->now, next = INT64_MAX;
+	for (int m = M_LOAD; m <= M_STORE; m++) {
+		const modq *mq = &s->q[m];
+		if (mq->pos >= mq->n)
+			continue;
+		if (mq->busy == 1)
+			earliest(mq->t, now, &next);
+		if (mq->busy == 0)
+			earliest(s->arrive[mq->idx[mq->pos]], now, &next);
+	}
+	if (s->lp_head < s->lp_tail)
+		earliest(s->lp_t[2 * s->lp_head], now, &next);
+	if (s->bg >= 0) {
+		earliest(s->bg_end, now, &next);
+		earliest(s->bg_safe, now, &next);
+	}
+	for (int j = 0; j < VTA_Q_COUNT; j++)
+		if (s->popped[j] < s->pushed[j])
+			earliest(s->push_t[j][s->popped[j]], now, &next);
+	for (int c = 0; c < 3; c++)
+		if (s->cl[c].next < s->cl[c].nb) {
+			int64_t t = s->cl[c].ready > s->ar_free ? s->cl[c].ready : s->ar_free;
+			if (s->n_inflight >= s->tm->bursts_in_flight && s->inflight[0] > t)
+				t = s->inflight[0];
+			earliest(t, now, &next);
+		}
+	if (s->n_inflight)
+		earliest(s->inflight[0], now, &next);
+	if (s->fetch_done < s->fetch_started)
+		earliest(s->gdone[s->fetch_done], now, &next);
+	return next;
+}
+
+int vc_cost_run(const vc_timing *tm, const vta_insn_t *code, int n, const uint32_t *uop_dram, int64_t n_uop_dram,
+		vc_cost *out, vc_cost_event *ev)
+{
+	memset(out, 0, sizeof *out);
+	sim s;
+	memset(&s, 0, sizeof s);
+	s.tm = tm;
+	s.code = code;
+	s.n = n;
+	s.out = out;
+	s.ev = ev;
+	if (sim_alloc(&s)) {
+		sim_free(&s);
+		return -1;
+	}
+	sim_prepare(&s, uop_dram, n_uop_dram);
+	for (;;) {
+		while (step(&s))
+			;
+		if (s.finished)
 			break;
-		/* the next event */
-		int64_t next = INT64_MAX;
-		for (int m = M_LOAD; m <= M_STORE; m++) {
-			modq *mq = &q[m];
-			if (mq->pos >= mq->n)
-				continue;
-			if (mq->busy == 1 && mq->t > now && mq->t < next)
-				next = mq->t;
-			if (mq->busy == 0 && arrive[mq->idx[mq->pos]] > now && arrive[mq->idx[mq->pos]] < next)
-				next = arrive[mq->idx[mq->pos]];
-		}
-		if (lp_head < lp_tail && lp_t[2 * lp_head] > now && lp_t[2 * lp_head] < next)
-			next = lp_t[2 * lp_head];
-		if (bg >= 0 && bg_end > now && bg_end < next)
-			next = bg_end;
-		if (bg >= 0 && bg_safe > now && bg_safe < next)
-			next = bg_safe;
-		for (int j = 0; j < VTA_Q_COUNT; j++)
-			if (popped[j] < pushed[j] && push_t[j][popped[j]] > now && push_t[j][popped[j]] < next)
-				next = push_t[j][popped[j]];
-		for (int c = 0; c < 3; c++)
-			if (cl[c].next < cl[c].nb) {
-				int64_t t = cl[c].ready > ar_free ? cl[c].ready : ar_free;
-				if (n_inflight >= tm->bursts_in_flight && inflight[0] > t)
-					t = inflight[0];
-				if (t > now && t < next)
-					next = t;
-			}
-		if (n_inflight && inflight[0] > now && inflight[0] < next)
-			next = inflight[0];
-		if (fetch_done < fetch_started && gdone[fetch_done] > now && gdone[fetch_done] < next)
-			next = gdone[fetch_done];
+		int64_t next = next_event(&s);
 		if (next == INT64_MAX) { /* nothing can happen: a deadlock */
 			out->cycles = -1;
-			rc = 0;
-			free(lp_i);
-			free(lp_t);
-			goto done;
+			break;
 		}
-		now = next;
+		s.now = next;
 	}
-	rc = 0;
-	free(lp_i);
-	free(lp_t);
-done:
-	free(gdone);
-	for (int m = 0; m < NM; m++)
-		free(q[m].idx);
-	free(inflight);
-	free(bursts);
-	free(mods);
-	free(fp);
-	free(tok_mem);
-	free(arrive);
-	free(sram);
-	free(bfirst);
-	free(local);
-	return rc;
+	sim_free(&s);
+	return 0;
 }
 
 int vc_cost_kernel(const vc_timing *tm, const vc_kernel *k, vc_cost *out, vc_cost_event *ev)

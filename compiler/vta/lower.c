@@ -356,162 +356,208 @@ typedef struct tile_ep { /* a tile's */
 	int next; /* the next part to emit */
 } tile_ep;
 
-static int ep_part(lowering *L, ep_ctx *c, const tile_ep *e, int part)
+/* What the parts of a tile's epilogue derive from the kernel and the tile.
+ * Leaky ReLU: a copy T of the accumulators (reset, ADD) next to them, in the
+ * residual's region (dead by now), one row further when T and X would share
+ * an ACC bank. With the rounding in the bias (vc_leaky_fused): T = X <<
+ * leaky, X += 2^(s+leaky-1) - 2^(s-1), X = MAX(X, T) >> (s + leaky);
+ * otherwise T and X are requantized by s + leaky and s, then X = MAX(X, T).
+ * T's reset comes first (T does not depend on X) unless T is the residual's
+ * region. */
+typedef struct ep_vals {
+	vc_geom g;
+	uint32_t io, ii, f; /* the ALU loops over the tile's accumulators */
+	uint32_t tbase;     /* T */
+	int leaky, rounded, fused;
+	int rs; /* what is left of the shift after the residual's pre-shift */
+	int treset_first;
+} ep_vals;
+
+static void ep_values(const ep_ctx *c, const tile_ep *e, ep_vals *v)
 {
-	const vc_target *t = c->t;
-	const vc_geom g = *c->g;
-	const vc_node *n = c->n;
-	uint32_t *ubuf = c->ubuf;
-	int64_t nb = e->nb, co0 = e->co0, oh0 = e->oh0, tco = e->tco, th = e->th;
-	int ah = e->ah, ares = e->ares, shift = c->shift, ub;
-	uint32_t abase = e->abase, bbase = e->bbase, rbase_in = e->rbase_in;
-	vc_kinsn *ki;
-	/* leaky ReLU: a copy T of the accumulators (reset, ADD) next to
-	 * them, in the residual's region (dead by now), one row further
-	 * when T and X would share an ACC bank. With the rounding in the
-	 * bias (vc_leaky_fused): T = X << leaky, X += 2^(s+leaky-1) -
-	 * 2^(s-1), X = MAX(X, T) >> (s + leaky); otherwise T and X are
-	 * requantized by s + leaky and s, then X = MAX(X, T). T's reset comes
-	 * first (T does not depend on X) unless T is the residual's region. */
-	uint32_t io = (uint32_t)(tco * th), ii = (uint32_t)g.ow, f = (uint32_t)g.ow;
-	uint32_t tbase = bbase + (uint32_t)(tco * g.kb);
-	int leaky = n->a.leaky, rounded = g.kb == 1 && vc_bias_rounding(shift, leaky) != 0;
-	int fused = rounded && leaky;
-	int rs = shift - g.res_pre; /* what is left of the shift after the residual's pre-shift */
-	int treset_first = !g.res || g.res_gemm;
-	if ((tbase - abase) % 4 == 0)
-		tbase++;
+	const vc_geom *g = c->g;
+	v->g = *g;
+	v->io = (uint32_t)(e->tco * e->th), v->ii = (uint32_t)g->ow, v->f = (uint32_t)g->ow;
+	v->tbase = e->bbase + (uint32_t)(e->tco * g->kb);
+	if ((v->tbase - e->abase) % 4 == 0)
+		v->tbase++;
+	v->leaky = c->n->a.leaky;
+	v->rounded = g->kb == 1 && vc_bias_rounding(c->shift, v->leaky) != 0;
+	v->fused = v->rounded && v->leaky;
+	v->rs = c->shift - g->res_pre;
+	v->treset_first = !g->res || g->res_gemm;
+}
 
-	switch (part) {
-	case EP_BIAS_LOAD: /* bias: load tco ACC elements, added to every position in EP_BIAS */
-		if (!(ki = emit(L)))
-			return -1;
-		ki->insn.opcode = VTA_OPCODE_LOAD;
-		ki->insn.memory_type = VTA_MEM_ID_ACC;
-		ki->insn.sram_base = bbase;
-		ki->insn.dram_base = (uint32_t)(co0 * g.kb);
-		ki->insn.y_size = 1, ki->insn.x_size = ki->insn.x_stride = (uint32_t)(tco * g.kb);
-		ki->arg = VC_ARG_BIAS;
-		ki->writes = 1u << ares;
-		return 0;
-	case EP_TRESET:
-		return leaky && treset_first ? reset_rows(L, tbase, io, ii, f, ares) : 0;
-	case EP_BIAS:
-		if (uop_word(L, abase, bbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 ||
-		    alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, (uint32_t)tco, (uint32_t)(th * g.ow), (uint32_t)(th * g.ow), 1,
-			(uint32_t)g.kb, 0, ares))
-			return -1;
-		/* residual on the GEMM: [ACC >>= res_pre] here, ACC += residual * res_weight in EP_RES_GEMM */
-		if (g.res_gemm && g.res_pre &&
-		    (uop_word(L, abase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 ||
-		     alu(L, VTA_ALU_OPCODE_SHR, 1, g.res_pre, ub, (uint32_t)(tco * th), (uint32_t)g.ow, (uint32_t)g.ow, 1,
-			 (uint32_t)g.ow, 1, ares)))
-			return -1;
-		return 0;
-	case EP_RES_GEMM:
-		if (g.res_gemm) { /* one micro-op per output vector */
-			int64_t grp = vc_column_group(tco, th, g.ow);
-			int nu = 0;
-			for (int64_t ob = 0; ob < tco; ob++)
-				for (int64_t x = 0; x < grp; x++)
-					if (uop_word(L, abase + (uint32_t)(ob * th * g.ow + x),
-						     rbase_in + (uint32_t)(ob * th * g.ow + x), (uint32_t)(t->wgt_depth - 1),
-						     &ubuf[nu++]))
-						return -1;
-			if (gemm(L, ubuf, nu, th, g.ow, grp, (uint32_t)g.ow, (uint32_t)grp,
-				 1u << (VC_RES_RIN0 + ah) | 1u << VC_RES_WID | 1u << ares, 1u << ares))
-				return -1;
-			c->res_tiles++;
-		}
-		return 0;
-	default: /* EP_REST */
-		break;
-	}
-
-	/* residual: the int8 tensor of the output's shape, sign-extended
-	 * into the ACC after the bias (LOAD ACC_8BIT), brought to the
-	 * accumulator's exponent by a left shift (SHR by a negative
-	 * immediate), added with one tensor-tensor ALU ADD */
-	if (g.res && !g.res_gemm) {
-		uint32_t rbase = bbase + (uint32_t)(tco * g.kb);
-		if (out_blocks(L, &g, VTA_OPCODE_LOAD, VTA_MEM_ID_ACC_8BIT, rbase, nb, co0, oh0, tco, th,
-			       VC_ARG_RES, 0, 1u << ares))
-			return -1;
-		uint32_t rio = (uint32_t)(tco * th), rii = (uint32_t)g.ow, rf = (uint32_t)g.ow;
-		if (g.kb > 1) { /* per-channel left shifts: SHR by the block's third bias row */
-			if (uop_word(L, rbase, bbase + 2, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
-				return -1;
-			if (alu(L, VTA_ALU_OPCODE_SHR, 0, 0, ub, (uint32_t)tco, (uint32_t)(th * g.ow),
-				(uint32_t)(th * g.ow), 1, (uint32_t)g.kb, 0, ares))
-				return -1;
-		} else if (n->a.res_shift) {
-			if (uop_word(L, rbase, rbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
-				return -1;
-			if (alu(L, VTA_ALU_OPCODE_SHR, 1, -n->a.res_shift, ub, rio, rii, rf, 1, rf, 1, ares))
-				return -1;
-		}
-		if (uop_word(L, abase, rbase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
-			return -1;
-		if (alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, rio, rii, rf, 1, rf, 1, ares))
-			return -1;
-		c->res_tiles++;
-	}
-
-	int ut = -1;
-	if (leaky) {
-		if (!treset_first && reset_rows(L, tbase, io, ii, f, ares))
-			return -1;
-		if (uop_word(L, tbase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0 ||
-		    alu(L, VTA_ALU_OPCODE_ADD, 0, 0, ub, io, ii, f, 1, f, 1, ares))
-			return -1;
-		if (uop_word(L, tbase, tbase, 0, &ubuf[0]) || (ut = uops(L, ubuf, 1)) < 0)
-			return -1;
-		if (fused ? alu(L, VTA_ALU_OPCODE_SHR, 1, -leaky, ut, io, ii, f, 1, f, 1, ares)
-			  : requant_shift(L, ut, rs + leaky, 0, io, ii, f, ares))
-			return -1;
-		c->leaky_tiles++;
-	}
-
-	/* requantize: [SHR s-15], [ADD 2^(s-1)], SHR s, MAX lo, MIN hi; with
-	 * channel shifts one register-mode SHR instead of the first three */
-	if (g.kb > 1) { /* per channel: one register-mode SHR by the block's second bias
-			 * row (the rounding constant is in the bias) */
-		int us;
-		if (uop_word(L, abase, bbase + 1, 0, &ubuf[0]) || (us = uops(L, ubuf, 1)) < 0 ||
-		    alu(L, VTA_ALU_OPCODE_SHR, 0, 0, us, (uint32_t)tco, (uint32_t)(th * g.ow), (uint32_t)(th * g.ow),
-			1, (uint32_t)g.kb, 0, ares))
-			return -1;
-	}
-	if (uop_word(L, abase, abase, 0, &ubuf[0]))
+/* A one-micro-op ALU instruction over the tile's accumulators (the loops of
+ * v), dst and src rows from dst0 and src0. */
+static int ep_alu(lowering *L, const ep_vals *v, int opcode, int use_imm, int32_t imm, uint32_t dst0,
+		  uint32_t src0, uint32_t *ubuf, int ares)
+{
+	int ub;
+	if (uop_word(L, dst0, src0, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
 		return -1;
-	if ((ub = uops(L, ubuf, 1)) < 0)
+	return alu(L, opcode, use_imm, imm, ub, v->io, v->ii, v->f, 1, v->f, 1, ares);
+}
+
+/* The same with one source row a block (the bias rows: per block and
+ * position, every kb-th row from src0). */
+static int ep_alu_rows(lowering *L, const ep_vals *v, const tile_ep *e, int opcode, uint32_t dst0, uint32_t src0,
+		       uint32_t *ubuf)
+{
+	int ub;
+	uint32_t pos = (uint32_t)(e->th * v->g.ow);
+	if (uop_word(L, dst0, src0, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
 		return -1;
-	if (fused) {
-		int32_t d = ((int32_t)1 << (rs + leaky - 1)) - ((int32_t)1 << (rs - 1));
+	return alu(L, opcode, 0, 0, ub, (uint32_t)e->tco, pos, pos, 1, (uint32_t)v->g.kb, 0, e->ares);
+}
+
+/* bias: load tco ACC elements, added to every position in EP_BIAS */
+static int ep_bias_load(lowering *L, const ep_vals *v, const tile_ep *e)
+{
+	vc_kinsn *ki = emit(L);
+	if (!ki)
+		return -1;
+	ki->insn.opcode = VTA_OPCODE_LOAD;
+	ki->insn.memory_type = VTA_MEM_ID_ACC;
+	ki->insn.sram_base = e->bbase;
+	ki->insn.dram_base = (uint32_t)(e->co0 * v->g.kb);
+	ki->insn.y_size = 1, ki->insn.x_size = ki->insn.x_stride = (uint32_t)(e->tco * v->g.kb);
+	ki->arg = VC_ARG_BIAS;
+	ki->writes = 1u << e->ares;
+	return 0;
+}
+
+/* The bias added; with the residual on the GEMM, [ACC >>= res_pre] here and
+ * ACC += residual * res_weight in EP_RES_GEMM. */
+static int ep_bias(lowering *L, const ep_ctx *c, const ep_vals *v, const tile_ep *e)
+{
+	if (ep_alu_rows(L, v, e, VTA_ALU_OPCODE_ADD, e->abase, e->bbase, c->ubuf))
+		return -1;
+	if (!v->g.res_gemm || !v->g.res_pre)
+		return 0;
+	int ub;
+	if (uop_word(L, e->abase, e->abase, 0, &c->ubuf[0]) || (ub = uops(L, c->ubuf, 1)) < 0)
+		return -1;
+	return alu(L, VTA_ALU_OPCODE_SHR, 1, v->g.res_pre, ub, (uint32_t)(e->tco * e->th), (uint32_t)v->g.ow,
+		   (uint32_t)v->g.ow, 1, (uint32_t)v->g.ow, 1, e->ares);
+}
+
+/* The residual on the GEMM: one micro-op per output vector. */
+static int ep_res_gemm(lowering *L, ep_ctx *c, const ep_vals *v, const tile_ep *e)
+{
+	if (!v->g.res_gemm)
+		return 0;
+	int64_t grp = vc_column_group(e->tco, e->th, v->g.ow);
+	int nu = 0;
+	for (int64_t ob = 0; ob < e->tco; ob++)
+		for (int64_t x = 0; x < grp; x++)
+			if (uop_word(L, e->abase + (uint32_t)(ob * e->th * v->g.ow + x),
+				     e->rbase_in + (uint32_t)(ob * e->th * v->g.ow + x), (uint32_t)(c->t->wgt_depth - 1),
+				     &c->ubuf[nu++]))
+				return -1;
+	if (gemm(L, c->ubuf, nu, e->th, v->g.ow, grp, (uint32_t)v->g.ow, (uint32_t)grp,
+		 1u << (VC_RES_RIN0 + e->ah) | 1u << VC_RES_WID | 1u << e->ares, 1u << e->ares))
+		return -1;
+	c->res_tiles++;
+	return 0;
+}
+
+/* The residual on the ALU: the int8 tensor of the output's shape,
+ * sign-extended into the ACC after the bias (LOAD ACC_8BIT), brought to the
+ * accumulator's exponent by a left shift (SHR by a negative immediate, or
+ * per channel by the block's third bias row), added with one tensor-tensor
+ * ALU ADD. */
+static int ep_res_alu(lowering *L, ep_ctx *c, const ep_vals *v, const tile_ep *e)
+{
+	const vc_geom *g = &v->g;
+	uint32_t rbase = e->bbase + (uint32_t)(e->tco * g->kb);
+	if (out_blocks(L, g, VTA_OPCODE_LOAD, VTA_MEM_ID_ACC_8BIT, rbase, e->nb, e->co0, e->oh0, e->tco, e->th,
+		       VC_ARG_RES, 0, 1u << e->ares))
+		return -1;
+	if (g->kb > 1 ? ep_alu_rows(L, v, e, VTA_ALU_OPCODE_SHR, rbase, e->bbase + 2, c->ubuf)
+	    : c->n->a.res_shift ? ep_alu(L, v, VTA_ALU_OPCODE_SHR, 1, -c->n->a.res_shift, rbase, rbase, c->ubuf, e->ares)
+				: 0)
+		return -1;
+	if (ep_alu(L, v, VTA_ALU_OPCODE_ADD, 0, 0, e->abase, rbase, c->ubuf, e->ares))
+		return -1;
+	c->res_tiles++;
+	return 0;
+}
+
+/* Leaky ReLU's copy T of the accumulators, shifted (see ep_vals). */
+static int ep_leaky_copy(lowering *L, ep_ctx *c, const ep_vals *v, const tile_ep *e)
+{
+	int ut;
+	if (!v->treset_first && reset_rows(L, v->tbase, v->io, v->ii, v->f, e->ares))
+		return -1;
+	if (ep_alu(L, v, VTA_ALU_OPCODE_ADD, 0, 0, v->tbase, e->abase, c->ubuf, e->ares))
+		return -1;
+	if (uop_word(L, v->tbase, v->tbase, 0, &c->ubuf[0]) || (ut = uops(L, c->ubuf, 1)) < 0)
+		return -1;
+	if (v->fused ? alu(L, VTA_ALU_OPCODE_SHR, 1, -v->leaky, ut, v->io, v->ii, v->f, 1, v->f, 1, e->ares)
+		     : requant_shift(L, ut, v->rs + v->leaky, 0, v->io, v->ii, v->f, e->ares))
+		return -1;
+	c->leaky_tiles++;
+	return 0;
+}
+
+/* Requantize: [SHR s-15], [ADD 2^(s-1)], SHR s, (leaky: MAX with T), MAX
+ * lo, MIN hi; with channel shifts one register-mode SHR by the block's
+ * second bias row instead of the first three (the rounding constant is in
+ * the bias). */
+static int ep_requant(lowering *L, const ep_ctx *c, const ep_vals *v, const tile_ep *e)
+{
+	uint32_t *ubuf = c->ubuf, io = v->io, ii = v->ii, f = v->f;
+	int ares = e->ares, ub;
+	if (v->g.kb > 1 && ep_alu_rows(L, v, e, VTA_ALU_OPCODE_SHR, e->abase, e->bbase + 1, ubuf))
+		return -1;
+	if (uop_word(L, e->abase, e->abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
+		return -1;
+	if (v->fused) {
+		int32_t d = ((int32_t)1 << (v->rs + v->leaky - 1)) - ((int32_t)1 << (v->rs - 1));
 		if (d && alu(L, VTA_ALU_OPCODE_ADD, 1, d, ub, io, ii, f, 1, f, 1, ares))
 			return -1;
-	} else if (g.kb == 1 && requant_shift(L, ub, rs, rounded, io, ii, f, ares))
+	} else if (v->g.kb == 1 && requant_shift(L, ub, v->rs, v->rounded, io, ii, f, ares))
 		return -1;
-	if (leaky) {
-		int um;
-		if (uop_word(L, abase, tbase, 0, &ubuf[0]) || (um = uops(L, ubuf, 1)) < 0 ||
-		    alu(L, VTA_ALU_OPCODE_MAX, 0, 0, um, io, ii, f, 1, f, 1, ares))
+	if (v->leaky) {
+		if (ep_alu(L, v, VTA_ALU_OPCODE_MAX, 0, 0, e->abase, v->tbase, ubuf, ares))
 			return -1;
 		/* the micro-op SRAM may have been refilled: fetch ub again */
-		if (uop_word(L, abase, abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
+		if (uop_word(L, e->abase, e->abase, 0, &ubuf[0]) || (ub = uops(L, ubuf, 1)) < 0)
 			return -1;
-		if (fused && alu(L, VTA_ALU_OPCODE_SHR, 1, rs + leaky, ub, io, ii, f, 1, f, 1, ares))
+		if (v->fused && alu(L, VTA_ALU_OPCODE_SHR, 1, v->rs + v->leaky, ub, io, ii, f, 1, f, 1, ares))
 			return -1;
 	}
-	if (alu(L, VTA_ALU_OPCODE_MAX, 1, (int32_t)c->lo, ub, io, ii, f, 1, f, 1, ares) ||
-	    alu(L, VTA_ALU_OPCODE_MIN, 1, (int32_t)c->hi, ub, io, ii, f, 1, f, 1, ares))
-		return -1;
+	return alu(L, VTA_ALU_OPCODE_MAX, 1, (int32_t)c->lo, ub, io, ii, f, 1, f, 1, ares) ||
+			       alu(L, VTA_ALU_OPCODE_MIN, 1, (int32_t)c->hi, ub, io, ii, f, 1, f, 1, ares)
+		       ? -1
+		       : 0;
+}
 
-	/* store: tco rows of th*ow contiguous output elements */
-	if (out_blocks(L, &g, VTA_OPCODE_STORE, VTA_MEM_ID_OUT, abase, nb, co0, oh0, tco, th, VC_ARG_OUT,
-		       1u << ares, 0))
-		return -1;
-	return 0;
+static int ep_part(lowering *L, ep_ctx *c, const tile_ep *e, int part)
+{
+	ep_vals v;
+	ep_values(c, e, &v);
+	switch (part) {
+	case EP_BIAS_LOAD:
+		return ep_bias_load(L, &v, e);
+	case EP_TRESET:
+		return v.leaky && v.treset_first ? reset_rows(L, v.tbase, v.io, v.ii, v.f, e->ares) : 0;
+	case EP_BIAS:
+		return ep_bias(L, c, &v, e);
+	case EP_RES_GEMM:
+		return ep_res_gemm(L, c, &v, e);
+	default: /* EP_REST: residual on the ALU, leaky's copy, requantize, store */
+		if (v.g.res && !v.g.res_gemm && ep_res_alu(L, c, &v, e))
+			return -1;
+		if (v.leaky && ep_leaky_copy(L, c, &v, e))
+			return -1;
+		if (ep_requant(L, c, &v, e))
+			return -1;
+		/* store: tco rows of th*ow contiguous output elements */
+		return out_blocks(L, &v.g, VTA_OPCODE_STORE, VTA_MEM_ID_OUT, e->abase, e->nb, e->co0, e->oh0, e->tco,
+				  e->th, VC_ARG_OUT, 1u << e->ares, 0);
+	}
 }
 
 /* Parts of e up to and including `upto`. */
@@ -523,13 +569,190 @@ static int ep_emit(lowering *L, ep_ctx *c, tile_ep *e, int upto)
 	return 0;
 }
 
+/* The state of one kernel's lowering (vc_lower_kernel): its geometry and
+ * tiling, the SRAM halves, and the epilogue deferred to the next tile. */
+typedef struct kstate {
+	const vc_target *t;
+	vc_geom g;
+	vc_tiling tl;
+	int halves, inp_half, wgt_half, acc_half;
+	uint32_t rin;      /* the residual tiles in INP */
+	int64_t cols, k2;  /* input columns a row of output reads; taps */
+	int skip_rows;     /* a kernel of one row that strides over rows (1x1, stride 2) loads only the rows it reads */
+	int64_t rstep;     /* SRAM rows between output rows */
+	int64_t R, C;      /* row tiles, output block tiles */
+	int64_t tiles, istep, wstep;
+	uint32_t *ubuf;
+	ep_ctx ec;
+	int defer, have_pend; /* with ping-pong halves, a tile's epilogue follows the next tile's first GEMM */
+	tile_ep pend;
+} kstate;
+
+/* The residual's identity block (times 2^shift) for a GEMM with it: the
+ * kernel's first constant words, kept in WGT's last element. */
+static int identity_block(lowering *L, const kstate *ks)
+{
+	const vc_target *t = ks->t;
+	int words = VTA_WGT_ELEM_BYTES / 4;
+	if (grow_words(L, words) < 0)
+		return -1;
+	int8_t *id = (int8_t *)(void *)L->k->uops;
+	memset(id, 0, VTA_WGT_ELEM_BYTES);
+	for (int c = 0; c < t->block_out; c++)
+		id[c * t->block_in + c] = (int8_t)ks->g.res_weight;
+	L->k->n_uops = words;
+	vc_kinsn *ki = emit(L);
+	if (!ki)
+		return -1;
+	ki->insn.opcode = VTA_OPCODE_LOAD;
+	ki->insn.memory_type = VTA_MEM_ID_WGT;
+	ki->insn.sram_base = (uint32_t)(t->wgt_depth - 1);
+	ki->insn.dram_base = 0;
+	ki->insn.y_size = 1, ki->insn.x_size = ki->insn.x_stride = 1;
+	ki->arg = VC_ARG_UOP;
+	ki->writes = 1u << VC_RES_WID;
+	return 0;
+}
+
+/* The residual tile into INP, for a GEMM with the identity block. */
+static int residual_load(lowering *L, const kstate *ks, const tile_ep *e)
+{
+	const vc_geom *g = &ks->g;
+	vc_kinsn *ki = emit(L);
+	if (!ki)
+		return -1;
+	ki->insn.opcode = VTA_OPCODE_LOAD;
+	ki->insn.memory_type = VTA_MEM_ID_INP;
+	ki->insn.sram_base = e->rbase_in;
+	ki->insn.dram_base = (uint32_t)(((e->nb * g->cob + e->co0) * g->oh + e->oh0) * g->ow);
+	ki->insn.y_size = (uint32_t)e->tco, ki->insn.x_size = (uint32_t)(e->th * g->ow);
+	ki->insn.x_stride = (uint32_t)(g->oh * g->ow);
+	ki->arg = VC_ARG_RES;
+	ki->writes = 1u << (VC_RES_RIN0 + e->ah);
+	return 0;
+}
+
+/* Step s of a tile (input blocks [ci0, ci0 + tci)): inputs resident across
+ * output blocks (rows outer), or weights across row tiles (blocks outer);
+ * the other streams. The first outer index loads its resident operand here;
+ * every later one was loaded while the one before ran. Then the GEMM, with
+ * the deferred epilogue of the tile before around it. */
+static int lower_step(lowering *L, kstate *ks, const tile_ep *e, int64_t a, int64_t b, int64_t ci0, int64_t tci,
+		      int64_t s)
+{
+	const vc_geom *g = &ks->g;
+	const vc_tiling *tl = &ks->tl;
+	int64_t wtci = g->dw ? 1 : tci; /* weight blocks a tap and output block */
+	slot in_s, w_s, *rs = tl->rows_outer ? &in_s : &w_s, *ss = tl->rows_outer ? &w_s : &in_s;
+	if (tl->resident) {
+		int load_now = b == 0 && s == 0 && (a == 0 || ks->halves == 1);
+		if (resident(L, g, tl, e->nb, a, s, load_now, rs))
+			return -1;
+	} else {
+		rs->half = (int)((*(tl->rows_outer ? &ks->istep : &ks->wstep))++ % ks->halves);
+		rs->base = (uint32_t)(rs->half * (tl->rows_outer ? ks->inp_half : ks->wgt_half));
+		if (tl->rows_outer ? load_inputs(L, g, e->nb, e->oh0, e->th, ci0, tci, rs->base, rs->half)
+				   : load_weights(L, g, e->co0, e->tco, ci0, tci, rs->base, rs->half))
+			return -1;
+	}
+	ss->half = (int)((*(tl->rows_outer ? &ks->wstep : &ks->istep))++ % ks->halves);
+	ss->base = (uint32_t)(ss->half * (tl->rows_outer ? ks->wgt_half : ks->inp_half));
+	if (tl->rows_outer ? load_weights(L, g, e->co0, e->tco, ci0, tci, ss->base, ss->half)
+			   : load_inputs(L, g, e->nb, e->oh0, e->th, ci0, tci, ss->base, ss->half))
+		return -1;
+	/* GEMM: one micro-op per (block in, kh, kw, block out, column of the
+	 * group); rows and column groups are the two hardware loops.
+	 * Consecutive micro-ops write different ACC rows (the block out and the
+	 * column innermost), so none waits for the one before to leave the
+	 * pipeline. */
+	int64_t grp = vc_column_group(e->tco, tl->th, g->ow), cols = ks->cols;
+	int64_t rows = ks->skip_rows ? e->th : (e->th - 1) * g->sh + g->kh;
+	int nu = 0;
+	for (int64_t cb = 0; cb < (g->dw ? 1 : tci); cb++) /* depthwise: block ob reads block ob */
+		for (int64_t kh = 0; kh < g->kh; kh++)
+			for (int64_t kw = 0; kw < g->kw; kw++)
+				for (int64_t ob = 0; ob < e->tco; ob++)
+					for (int64_t x = 0; x < grp; x++)
+						if (uop_word(L, e->abase + (uint32_t)(ob * e->th * g->ow + x),
+							     in_s.base + (uint32_t)((g->dw ? ob : cb) * rows * cols + kh * cols + kw + x * g->sw),
+							     w_s.base + (uint32_t)((ob * wtci + cb) * ks->k2 + kh * g->kw + kw),
+							     &ks->ubuf[nu++]))
+							return -1;
+	/* the tile before: T's reset ahead of this GEMM, its ALU work (up to the
+	 * residual GEMM) behind it, the rest behind the next GEMM */
+	if (ks->have_pend && s == 0 && ep_emit(L, &ks->ec, &ks->pend, EP_TRESET))
+		return -1;
+	if (gemm(L, ks->ubuf, nu, e->th, g->ow, grp, (uint32_t)(ks->rstep * cols), (uint32_t)(grp * g->sw),
+		 1u << (VC_RES_INP0 + in_s.half) | 1u << (VC_RES_WGT0 + w_s.half) | 1u << e->ares, 1u << e->ares))
+		return -1;
+	if (ks->have_pend && s <= 1 && ep_emit(L, &ks->ec, &ks->pend, s == 0 && g->res_gemm ? EP_RES_GEMM : EP_REST))
+		return -1;
+	const vc_target *t = ks->t;
+	L->k->macs += e->th * g->ow * e->tco * wtci * ks->k2 * t->batch * t->block_in * t->block_out;
+	return 0;
+}
+
+/* One output tile (image nb, outer index a, inner index b): its reset, its
+ * steps over the input blocks, its epilogue now or after the next tile's
+ * first GEMMs. */
+static int lower_tile(lowering *L, kstate *ks, int64_t nb, int64_t a, int64_t b)
+{
+	const vc_geom *g = &ks->g;
+	const vc_tiling *tl = &ks->tl;
+	int64_t cbk = tl->rows_outer ? b : a, rbk = tl->rows_outer ? a : b;
+	int64_t co0 = cbk * tl->tco, oh0 = rbk * tl->th;
+	int64_t tco = g->cob - co0 < tl->tco ? g->cob - co0 : tl->tco;
+	int64_t th = g->oh - oh0 < tl->th ? g->oh - oh0 : tl->th;
+	int ah = (int)(ks->tiles % ks->halves), ares = VC_RES_ACC0 + ah;
+	uint32_t abase = (uint32_t)(ah * ks->acc_half), bbase = abase + (uint32_t)(tco * th * g->ow);
+	uint32_t rbase_in = ks->rin + (uint32_t)(ah * tl->tco * tl->th * g->ow);
+	tile_ep cur = {nb, co0, oh0, tco, th, ah, ares, abase, bbase, rbase_in, EP_BIAS_LOAD};
+	/* deferred: the bias now (the epilogue before has left this half) */
+	if (ks->defer && ep_emit(L, &ks->ec, &cur, EP_BIAS_LOAD))
+		return -1;
+	/* reset the accumulators of the tile */
+	if (reset_rows(L, abase, (uint32_t)(tco * th), (uint32_t)g->ow, (uint32_t)g->ow, ares))
+		return -1;
+	if (g->res_gemm && residual_load(L, ks, &cur))
+		return -1;
+	/* depthwise: one step over the tile's own input blocks, whose weights
+	 * are diagonal blocks (one per output block) */
+	int64_t ci_lo = g->dw ? co0 : 0, ci_hi = g->dw ? co0 + tco : g->cib, ci_step = g->dw ? tco : tl->tci;
+	for (int64_t ci0 = ci_lo, s = 0; ci0 < ci_hi; ci0 += ci_step, s++)
+		if (lower_step(L, ks, &cur, a, b, ci0, ci_hi - ci0 < ci_step ? ci_hi - ci0 : ci_step, s))
+			return -1;
+	/* the next outer index's resident operand, into the other half, while
+	 * this one's tiles compute */
+	if (tl->resident && ks->halves == 2 && b == 0 && a + 1 < (tl->rows_outer ? ks->R : ks->C)) {
+		slot next;
+		if (resident(L, g, tl, nb, a + 1, 0, 1, &next))
+			return -1;
+	}
+	/* the epilogue: now, or the rest of it after the next tile's first GEMMs */
+	if (!ks->defer) {
+		if (ep_emit(L, &ks->ec, &cur, EP_REST))
+			return -1;
+	} else {
+		if (ks->have_pend && ep_emit(L, &ks->ec, &ks->pend, EP_REST))
+			return -1;
+		ks->pend = cur;
+		ks->have_pend = 1;
+	}
+	ks->tiles++;
+	return 0;
+}
+
 int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_geom *gp, const vc_tiling *tlp, int scratch,
 		    vc_lower_stats *st)
 {
 	const vc_target *t = &m->target;
 	const vc_node *n = k->node;
-	const vc_geom g = *gp;
-	vc_tiling tl = *tlp;
+	kstate ks;
+	memset(&ks, 0, sizeof ks);
+	ks.t = t;
+	ks.g = *gp;
+	ks.tl = *tlp;
+	const vc_geom *g = &ks.g;
 	lowering *L = calloc(1, sizeof *L);
 	if (!L)
 		return vc_error(m, n, "out of memory");
@@ -540,162 +763,33 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_geom *gp, const vc_tili
 	k->n_uops = 0;
 	k->macs = 0;
 	int rc = -1;
-	int halves = tl.pingpong ? 2 : 1;
-	int inp_half, wgt_half, acc_half = t->acc_depth / halves;
-	uint32_t rin; /* the residual tiles in INP */
-	buffers(t, &g, &tl, &inp_half, &wgt_half, &rin);
-	int64_t cols = (g.ow - 1) * g.sw + g.kw, k2 = g.kh * g.kw;
-	/* a kernel of one row that strides over rows (1x1, stride 2) loads only the rows it reads */
-	int skip_rows = vc_skips_rows(&g);
-	int64_t rstep = skip_rows ? 1 : g.sh; /* SRAM rows between output rows */
-	if (!vc_tiling_fits(t, &g, &tl)) {
-		vc_error(m, n, "lower: the tiling %dx%dx%d does not fit", tl.th, tl.tco, tl.tci);
-		goto done0;
+	ks.halves = ks.tl.pingpong ? 2 : 1;
+	ks.acc_half = t->acc_depth / ks.halves;
+	buffers(t, g, &ks.tl, &ks.inp_half, &ks.wgt_half, &ks.rin);
+	ks.cols = (g->ow - 1) * g->sw + g->kw, ks.k2 = g->kh * g->kw;
+	ks.skip_rows = vc_skips_rows(g);
+	ks.rstep = ks.skip_rows ? 1 : g->sh;
+	if (!vc_tiling_fits(t, g, &ks.tl)) {
+		vc_error(m, n, "lower: the tiling %dx%dx%d does not fit", ks.tl.th, ks.tl.tco, ks.tl.tci);
+		free(L);
+		return -1;
 	}
-	int shift = n->a.shift;
 	int64_t lo = n->a.relu ? 0 : n->a.qlo, hi = n->a.qhi;
-	uint32_t *ubuf = malloc((size_t)(t->uop_depth + 1) * 4);
-	if (!ubuf) {
+	if (!(ks.ubuf = malloc((size_t)(t->uop_depth + 1) * 4))) {
 		vc_error(m, n, "out of memory");
 		goto done;
 	}
-	int64_t R = (g.oh + tl.th - 1) / tl.th, C = (g.cob + tl.tco - 1) / tl.tco;
-	int64_t tiles = 0, istep = 0, wstep = 0;
-	ep_ctx ec = {t, &g, n, shift, lo, hi, ubuf, 0, 0};
-	/* with ping-pong halves, a tile's epilogue follows the next tile's first GEMM */
-	int defer = halves == 2 && g.nb * R * C > 1, have_pend = 0;
-	tile_ep pend = {0};
-	if (g.res_gemm) { /* the identity block (times 2^shift), the kernel's first constant words, kept in WGT's last element */
-		int words = VTA_WGT_ELEM_BYTES / 4;
-		if (grow_words(L, words) < 0)
-			goto done;
-		int8_t *id = (int8_t *)(void *)k->uops;
-		memset(id, 0, VTA_WGT_ELEM_BYTES);
-		for (int c = 0; c < t->block_out; c++)
-			id[c * t->block_in + c] = (int8_t)g.res_weight;
-		k->n_uops = words;
-		vc_kinsn *ki = emit(L);
-		if (!ki)
-			goto done;
-		ki->insn.opcode = VTA_OPCODE_LOAD;
-		ki->insn.memory_type = VTA_MEM_ID_WGT;
-		ki->insn.sram_base = (uint32_t)(t->wgt_depth - 1);
-		ki->insn.dram_base = 0;
-		ki->insn.y_size = 1, ki->insn.x_size = ki->insn.x_stride = 1;
-		ki->arg = VC_ARG_UOP;
-		ki->writes = 1u << VC_RES_WID;
-	}
-	for (int64_t nb = 0; nb < g.nb; nb++)
-		for (int64_t a = 0; a < (tl.rows_outer ? R : C); a++)
-			for (int64_t b = 0; b < (tl.rows_outer ? C : R); b++) {
-				int64_t cbk = tl.rows_outer ? b : a, rbk = tl.rows_outer ? a : b;
-				int64_t co0 = cbk * tl.tco, oh0 = rbk * tl.th;
-				int64_t tco = g.cob - co0 < tl.tco ? g.cob - co0 : tl.tco;
-				int64_t th = g.oh - oh0 < tl.th ? g.oh - oh0 : tl.th;
-				int ah = (int)(tiles % halves), ares = VC_RES_ACC0 + ah;
-				uint32_t abase = (uint32_t)(ah * acc_half), bbase = abase + (uint32_t)(tco * th * g.ow);
-				int64_t rows = skip_rows ? th : (th - 1) * g.sh + g.kh;
-				vc_kinsn *ki;
-
-				/* the residual tile into INP, for a GEMM with the identity block */
-				uint32_t rbase_in = rin + (uint32_t)(ah * tl.tco * tl.th * g.ow);
-				tile_ep cur = {nb, co0, oh0, tco, th, ah, ares, abase, bbase, rbase_in, EP_BIAS_LOAD};
-				/* deferred: the bias now (the epilogue before has left this half) */
-				if (defer && ep_emit(L, &ec, &cur, EP_BIAS_LOAD))
+	ks.R = (g->oh + ks.tl.th - 1) / ks.tl.th, ks.C = (g->cob + ks.tl.tco - 1) / ks.tl.tco;
+	ks.ec = (ep_ctx){t, g, n, n->a.shift, lo, hi, ks.ubuf, 0, 0};
+	ks.defer = ks.halves == 2 && g->nb * ks.R * ks.C > 1;
+	if (g->res_gemm && identity_block(L, &ks))
+		goto done;
+	for (int64_t nb = 0; nb < g->nb; nb++)
+		for (int64_t a = 0; a < (ks.tl.rows_outer ? ks.R : ks.C); a++)
+			for (int64_t b = 0; b < (ks.tl.rows_outer ? ks.C : ks.R); b++)
+				if (lower_tile(L, &ks, nb, a, b))
 					goto done;
-				/* reset the accumulators of the tile */
-				if (reset_rows(L, abase, (uint32_t)(tco * th), (uint32_t)g.ow, (uint32_t)g.ow, ares))
-					goto done;
-				if (g.res_gemm) {
-					if (!(ki = emit(L)))
-						goto done;
-					ki->insn.opcode = VTA_OPCODE_LOAD;
-					ki->insn.memory_type = VTA_MEM_ID_INP;
-					ki->insn.sram_base = rbase_in;
-					ki->insn.dram_base = (uint32_t)(((nb * g.cob + co0) * g.oh + oh0) * g.ow);
-					ki->insn.y_size = (uint32_t)tco, ki->insn.x_size = (uint32_t)(th * g.ow);
-					ki->insn.x_stride = (uint32_t)(g.oh * g.ow);
-					ki->arg = VC_ARG_RES;
-					ki->writes = 1u << (VC_RES_RIN0 + ah);
-				}
-
-				/* depthwise: one step over the tile's own input blocks, whose
-				 * weights are diagonal blocks (one per output block) */
-				int64_t ci_lo = g.dw ? co0 : 0, ci_hi = g.dw ? co0 + tco : g.cib, ci_step = g.dw ? tco : tl.tci;
-				for (int64_t ci0 = ci_lo, s = 0; ci0 < ci_hi; ci0 += ci_step, s++) {
-					int64_t tci = ci_hi - ci0 < ci_step ? ci_hi - ci0 : ci_step;
-					int64_t wtci = g.dw ? 1 : tci; /* weight blocks a tap and output block */
-					/* inputs resident across output blocks (rows outer), or weights
-					 * across row tiles (blocks outer); the other streams. The
-					 * first outer index loads its resident operand here; every
-					 * later one was loaded while the one before ran (below) */
-					slot in_s, w_s, *rs = tl.rows_outer ? &in_s : &w_s, *ss = tl.rows_outer ? &w_s : &in_s;
-					if (tl.resident) {
-						int load_now = b == 0 && s == 0 && (a == 0 || halves == 1);
-						if (resident(L, &g, &tl, nb, a, s, load_now, rs))
-							goto done;
-					}
-					if (!tl.resident) {
-						rs->half = (int)((*(tl.rows_outer ? &istep : &wstep))++ % halves);
-						rs->base = (uint32_t)(rs->half * (tl.rows_outer ? inp_half : wgt_half));
-						if (tl.rows_outer ? load_inputs(L, &g, nb, oh0, th, ci0, tci, rs->base, rs->half)
-								  : load_weights(L, &g, co0, tco, ci0, tci, rs->base, rs->half))
-							goto done;
-					}
-					ss->half = (int)((*(tl.rows_outer ? &wstep : &istep))++ % halves);
-					ss->base = (uint32_t)(ss->half * (tl.rows_outer ? wgt_half : inp_half));
-					if (tl.rows_outer ? load_weights(L, &g, co0, tco, ci0, tci, ss->base, ss->half)
-							  : load_inputs(L, &g, nb, oh0, th, ci0, tci, ss->base, ss->half))
-						goto done;
-					uint32_t ibase = in_s.base, wbase = w_s.base;
-					/* GEMM: one micro-op per (block in, kh, kw, block out, column of
-					 * the group); rows and column groups are the two hardware loops.
-					 * Consecutive micro-ops write different ACC rows (the block out
-					 * and the column innermost), so none waits for the one before
-					 * to leave the pipeline. */
-					int64_t grp = vc_column_group(tco, tl.th, g.ow);
-					int nu = 0;
-					for (int64_t cb = 0; cb < (g.dw ? 1 : tci); cb++) /* depthwise: block ob reads block ob */
-						for (int64_t kh = 0; kh < g.kh; kh++)
-							for (int64_t kw = 0; kw < g.kw; kw++)
-								for (int64_t ob = 0; ob < tco; ob++)
-									for (int64_t x = 0; x < grp; x++)
-										if (uop_word(L, abase + (uint32_t)(ob * th * g.ow + x),
-											     ibase + (uint32_t)((g.dw ? ob : cb) * rows * cols + kh * cols + kw + x * g.sw),
-											     wbase + (uint32_t)((ob * wtci + cb) * k2 + kh * g.kw + kw),
-											     &ubuf[nu++]))
-											goto done;
-					/* the tile before: T's reset ahead of this GEMM, its ALU work (up to the
-					 * residual GEMM) behind it, the rest behind the next GEMM */
-					if (have_pend && s == 0 && ep_emit(L, &ec, &pend, EP_TRESET))
-						goto done;
-					if (gemm(L, ubuf, nu, th, g.ow, grp, (uint32_t)(rstep * cols), (uint32_t)(grp * g.sw),
-						 1u << (VC_RES_INP0 + in_s.half) | 1u << (VC_RES_WGT0 + w_s.half) | 1u << ares, 1u << ares))
-						goto done;
-					if (have_pend && s <= 1 && ep_emit(L, &ec, &pend, s == 0 && g.res_gemm ? EP_RES_GEMM : EP_REST))
-						goto done;
-					k->macs += th * g.ow * tco * wtci * k2 * t->batch * t->block_in * t->block_out;
-				}
-				/* the next outer index's resident operand, into the other half,
-				 * while this one's tiles compute */
-				if (tl.resident && halves == 2 && b == 0 && a + 1 < (tl.rows_outer ? R : C)) {
-					slot next;
-					if (resident(L, &g, &tl, nb, a + 1, 0, 1, &next))
-						goto done;
-				}
-				/* the epilogue: now, or the rest of it after the next tile's first GEMMs */
-				if (!defer) {
-					if (ep_emit(L, &ec, &cur, EP_REST))
-						goto done;
-				} else {
-					if (have_pend && ep_emit(L, &ec, &pend, EP_REST))
-						goto done;
-					pend = cur;
-					have_pend = 1;
-				}
-				tiles++;
-			}
-	if (have_pend && ep_emit(L, &ec, &pend, EP_REST))
+	if (ks.have_pend && ep_emit(L, &ks.ec, &ks.pend, EP_REST))
 		goto done;
 	vc_kinsn *fin = emit(L);
 	if (!fin)
@@ -703,14 +797,13 @@ int vc_lower_kernel(vc_module *m, vc_kernel *k, const vc_geom *gp, const vc_tili
 	fin->insn.opcode = VTA_OPCODE_FINISH;
 	fin->writes = (1u << VC_NRES) - 1;
 	if (st) {
-		st->tiles = tiles;
-		st->residual_tiles = ec.res_tiles;
-		st->leaky_tiles = ec.leaky_tiles;
+		st->tiles = ks.tiles;
+		st->residual_tiles = ks.ec.res_tiles;
+		st->leaky_tiles = ks.ec.leaky_tiles;
 	}
 	rc = 0;
 done:
-	free(ubuf);
-done0:
+	free(ks.ubuf);
 	free(L);
 	return rc;
 }
