@@ -318,8 +318,8 @@ void VTAStoreBuffer2D(VTACommandHandle cmd, uint32_t src_sram_index, uint32_t sr
 	if (!ctx)
 		return;
 	if (src_memory_type != VTA_MEM_ID_OUT) {
-		rt_fail(ctx, VTA_EINVAL, "%s: memory type %" PRIu32 " cannot be stored (only OUT, %d)", fn,
-			src_memory_type, VTA_MEM_ID_OUT);
+		rt_fail(ctx, VTA_EINVAL, "%s: memory type %s cannot be stored (only out, VTA_MEM_ID_OUT)", fn,
+			vta_mem_name(src_memory_type));
 		return;
 	}
 	vta_insn_t in = {0};

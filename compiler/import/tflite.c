@@ -69,6 +69,12 @@ static const char *type_name(int t)
 	return t >= 0 && t < (int)(sizeof n / sizeof n[0]) ? n[t] : "unknown type";
 }
 
+/* The QuantizationDetails union has one member, CustomQuantization. */
+static const char *details_name(int type)
+{
+	return type == 1 ? "CustomQuantization" : "a union member unknown to the schema";
+}
+
 /* Names of the builtin operators (BuiltinOperator in schema.fbs), for messages. */
 static const char *op_name(int code, char *buf, size_t n)
 {
@@ -279,8 +285,8 @@ static int const_values(importer *im, int i, float *out)
 	if (fb->bad)
 		return fb_error(im, "quantization parameters");
 	if (custom && t->type != TT_FLOAT32)
-		return op_error(im, "tensor %d '%s' has custom quantization details (type %d), which are not supported", i,
-				t->name, custom);
+		return op_error(im, "tensor %d '%s' has quantization details (%s), which are not supported", i, t->name,
+				details_name(custom));
 	int quant = sc.len > 0 && t->type != TT_FLOAT32;
 	if (quant && (qd < 0 || qd >= (t->rank ? t->rank : 1) ||
 		      (sc.len != 1 && (int64_t)sc.len != (t->rank ? t->shape[qd] : 1)) || (zp.len > 1 && zp.len != sc.len)))
@@ -514,6 +520,23 @@ static int spatial(importer *im, vc_attrs *a, int padding, int64_t sh, int64_t s
 	return 0;
 }
 
+/* The name of a BuiltinOptions union member (schema.fbs), for messages. */
+static const char *options_name(int type, char *buf, size_t n)
+{
+	static const char *const names[] = {
+		"no options", "Conv2DOptions", "DepthwiseConv2DOptions", "ConcatEmbeddingsOptions",
+		"LSHProjectionOptions", "Pool2DOptions", "SVDFOptions", "RNNOptions", "FullyConnectedOptions",
+		"SoftmaxOptions", "ConcatenationOptions", "AddOptions", "L2NormOptions",
+		"LocalResponseNormalizationOptions", "LSTMOptions", "ResizeBilinearOptions", "CallOptions",
+		"ReshapeOptions", "SkipGramOptions", "SpaceToDepthOptions", "EmbeddingLookupSparseOptions", "MulOptions",
+		"PadOptions", "GatherOptions", "BatchToSpaceNDOptions", "SpaceToBatchNDOptions", "TransposeOptions",
+		"ReducerOptions", "SubOptions", "DivOptions", "SqueezeOptions", "SequenceRNNOptions"};
+	if (type >= 0 && type < (int)(sizeof names / sizeof names[0]))
+		return names[type];
+	snprintf(buf, n, "options of union member %d", type);
+	return buf;
+}
+
 /* The options table of the operator, checked to be of the expected union member. */
 static vc_fb_table options(importer *im, const vc_fb_table *op, int want, int *bad)
 {
@@ -525,7 +548,9 @@ static vc_fb_table options(importer *im, const vc_fb_table *op, int want, int *b
 		fb_error(im, "its options");
 		*bad = 1;
 	} else if (type != want && (type != 0 || t.pos)) {
-		op_error(im, "carries options of union member %d where %d was expected", type, want);
+		char b1[48], b2[48];
+		op_error(im, "carries %s where %s was expected", options_name(type, b1, sizeof b1),
+			 options_name(want, b2, sizeof b2));
 		*bad = 1;
 	}
 	return t;
@@ -693,7 +718,8 @@ static vc_node *fully_connected(importer *im, const vc_fb_table *op, const int *
 		return NULL;
 	}
 	if (fmt != 0) {
-		op_error(im, "weights format %d (shuffled) is not supported", fmt);
+		op_error(im, "weights format %s is not supported (only DEFAULT)",
+			 fmt == 1 ? "SHUFFLED4x16INT8" : "unknown to the schema");
 		return NULL;
 	}
 	if (n_in < 2 || n_in > 3) {
@@ -1139,8 +1165,8 @@ static int graph_input(importer *im, int i)
 		if (fb->bad)
 			return fb_error(im, "the input's quantization");
 		if (custom)
-			return vc_error(im->m, NULL, "graph input %d '%s' has custom quantization details (type %d), which are "
-					"not supported", i, t->name, custom);
+			return vc_error(im->m, NULL, "graph input %d '%s' has quantization details (%s), which are not "
+					"supported", i, t->name, details_name(custom));
 		if (!(s > 0) || !isfinite(s) || zp.len > 1)
 			return vc_error(im->m, NULL, "graph input %d '%s' is %s without one positive scale", i, t->name,
 					type_name(t->type));

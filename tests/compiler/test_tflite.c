@@ -607,6 +607,12 @@ static void bad_input(void)
 	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): padding 2 is neither SAME nor VALID");
 	free(bytes);
 	c.md.op[0].opt[0].i = SAME;
+	c.md.op[0].opt_type = O_POOL; /* options of another operator, named */
+	bytes = tfl_build(&c.md, &n);
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): carries Pool2DOptions where Conv2DOptions was expected");
+	free(bytes);
+	c.md.op[0].opt_type = O_CONV;
 	c.md.op[0].code = TANH;
 	bytes = tfl_build(&c.md, &n);
 	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
@@ -652,14 +658,14 @@ static void bad_input(void)
 	c.md.t[1].nq = 1, c.md.t[1].scale = one_scale, c.md.t[1].zero = zero_point, c.md.t[1].qdetails = 1;
 	bytes = tfl_build(&c.md, &n);
 	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
-	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): tensor 1 'w' has custom quantization details (type 1)");
+	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): tensor 1 'w' has quantization details (CustomQuantization)");
 	free(bytes);
 	c.md.t[1].qdetails = 0;
 	c.md.t[0].type = TFL_INT8; /* and a graph input with one */
 	c.md.t[0].nq = 1, c.md.t[0].scale = one_scale, c.md.t[0].zero = zero_point, c.md.t[0].qdetails = 1;
 	bytes = tfl_build(&c.md, &n);
 	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
-	CHECK_STR_CONTAINS(msg, "graph input 0 'x' has custom quantization details (type 1)");
+	CHECK_STR_CONTAINS(msg, "graph input 0 'x' has quantization details (CustomQuantization)");
 	free(bytes);
 	free(c.x.d);
 	free(c.want.d);
