@@ -789,9 +789,9 @@ static int unsupported_layers(vc_module *m, const vc_dn_cfg *cfg)
 			snprintf(type, sizeof type, "[%.60s]", s->type);
 			vc_unsup_add(&u, type, nm);
 			vc_unsup_note(&u, listed(recurrent, s->type) ? "recurrent layers are not supported"
-								     : "section types supported: net, convolutional, maxpool, "
-								       "avgpool, shortcut, route, upsample, connected, "
-								       "softmax, dropout, yolo");
+								     : "sections supported: convolutional, maxpool, avgpool, "
+								       "shortcut, route, upsample, connected, softmax, "
+								       "dropout, yolo");
 			continue;
 		}
 		/* Darknet's default activation: logistic for these two, linear for a shortcut */
@@ -808,7 +808,7 @@ static int unsupported_layers(vc_module *m, const vc_dn_cfg *cfg)
 		vc_unsup_add(&u, type, nm);
 		vc_unsup_note(&u, "activations supported: linear, leaky, relu");
 		if (!act)
-			vc_unsup_note(&u, "a section without activation= has Darknet's default, logistic");
+			vc_unsup_note(&u, "no activation= means Darknet's logistic");
 	}
 	if (!vc_unsup_report(m, &u, "layer"))
 		return 0;

@@ -5,9 +5,10 @@
 
 #include "import/unsupported.h"
 
-/* vc_error keeps 767 bytes of text; the list stops short of that so that
- * its end ("and N more", the notes) is never cut. */
-#define LIST_BUDGET 600
+/* vc_error keeps 767 bytes of text: the head (about 50), the list and its
+ * end ("and N more", 15), "; " and the notes (at most 319) fit in that, so
+ * the message is never cut. */
+#define LIST_BUDGET 380
 
 void vc_unsup_init(vc_unsup *u, const char *what)
 {

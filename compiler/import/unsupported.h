@@ -23,7 +23,7 @@ typedef struct vc_unsup {
 		int count;
 		char names[VC_UNSUP_NAMES][40];
 	} t[VC_UNSUP_TYPES];
-	char notes[256];  /* "; "-separated sentences after the list */
+	char notes[320];  /* "; "-separated sentences after the list */
 } vc_unsup;
 
 void vc_unsup_init(vc_unsup *u, const char *what);

@@ -280,17 +280,27 @@ static void mutated(void)
 	free(bytes);
 }
 
+/* MNIST calibrated on 10 digits, as compile() gives it; NULL: nothing to free. */
+static uint8_t *mnist10(size_t *len, vc_module **sim)
+{
+	*sim = NULL;
+	uint8_t *bytes = compile("mnist-8.onnx", "mnist-10k-images-idx3-ubyte", 10, len, sim);
+	if (!bytes) {
+		vc_module_free(*sim);
+		*sim = NULL;
+	}
+	return bytes;
+}
+
 /* The preprocessing vta compile records (--scale/--mean/--std as META lines)
  * is what vta_model_input reports, to the last bit. */
 static void preproc(void)
 {
 	size_t len;
-	vc_module *sim = NULL;
-	uint8_t *bytes = compile("mnist-8.onnx", "mnist-10k-images-idx3-ubyte", 10, &len, &sim);
-	if (!bytes) {
-		vc_module_free(sim);
+	vc_module *sim;
+	uint8_t *bytes = mnist10(&len, &sim);
+	if (!bytes)
 		return;
-	}
 	vc_preproc p = {.scale = 1.0 / 255, .mean = {0.1307}, .std = {0.3081, 0.5, 2}, .n_mean = 1, .n_std = 3};
 	char meta[512];
 	CHECK_EQ(vc_preproc_meta(&p, meta, sizeof meta), 0);
@@ -341,12 +351,10 @@ static void refused(void)
 static void names(void)
 {
 	size_t len;
-	vc_module *sim = NULL;
-	uint8_t *bytes = compile("mnist-8.onnx", "mnist-10k-images-idx3-ubyte", 10, &len, &sim);
-	if (!bytes) {
-		vc_module_free(sim);
+	vc_module *sim;
+	uint8_t *bytes = mnist10(&len, &sim);
+	if (!bytes)
 		return;
-	}
 	vc_node *host = NULL;
 	for (int i = 0; i < sim->g->n && !host; i++)
 		if (sim->g->nodes[i]->op == VC_OP_UNPACK)
