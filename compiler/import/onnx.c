@@ -542,7 +542,7 @@ static int unsupported_ops(vc_module *m, const Onnx__GraphProto *g)
 	vc_unsup_init(&u, "node");
 	for (size_t i = 0; i < g->n_node; i++) {
 		const Onnx__NodeProto *np = g->node[i];
-		if (!np->op_type)
+		if (!np->op_type || !np->op_type[0])
 			continue; /* refused by import_model with its index */
 		/* the node's name, else its first output that is not left out, else its index */
 		char type[72], idx[32];
@@ -633,7 +633,7 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 	}
 	for (size_t i = 0; i < g->n_node; i++) {
 		const Onnx__NodeProto *np = g->node[i];
-		if (np->n_output < 1 || !np->op_type) {
+		if (np->n_output < 1 || !np->op_type || !np->op_type[0]) {
 			vc_error(m, NULL, "node %zu has no op type or no output", i);
 			goto done;
 		}

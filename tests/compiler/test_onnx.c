@@ -408,6 +408,10 @@ static void unsupported_all(void)
 	CHECK(!strcmp(msg, "3 op types are not supported: GRU (1 node: Y_h), Gelu (1 node: node 1), "
 			   "FusedConv of domain com.microsoft (1 node: fc); recurrent ops are not supported"));
 
+	/* a node without an op type is no type to list: refused by its index */
+	onode empty[2] = {N1("", "e", "x"), N1("Relu", "y", "e")};
+	import_msg(empty, 2, dims, 4, 0, msg, sizeof msg);
+	CHECK(!strcmp(msg, "node 0 has no op type or no output"));
 	/* a sparse initializer, alone and with an unsupported op */
 	import_msg(relu, 1, dims, 4, 1, msg, sizeof msg);
 	CHECK(!strcmp(msg, "sparse tensors are not supported (1 sparse initializer: 'sw')"));
