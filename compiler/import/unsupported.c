@@ -18,15 +18,17 @@ void vc_unsup_init(vc_unsup *u, const char *what)
 
 void vc_unsup_add(vc_unsup *u, const char *type, const char *name)
 {
+	char kept[sizeof u->t[0].type]; /* compared as kept, or a long type would never match itself */
+	snprintf(kept, sizeof kept, "%s", type);
 	int i = 0;
-	while (i < u->n && strcmp(u->t[i].type, type))
+	while (i < u->n && strcmp(u->t[i].type, kept))
 		i++;
 	if (i == u->n) {
 		if (u->n == VC_UNSUP_TYPES) {
 			u->more = 1; /* the list says "and others" */
 			return;
 		}
-		snprintf(u->t[i].type, sizeof u->t[i].type, "%s", type);
+		memcpy(u->t[i].type, kept, sizeof kept);
 		u->n++;
 	}
 	if (u->t[i].count < VC_UNSUP_NAMES)
@@ -50,12 +52,14 @@ int vc_unsup_report(vc_module *m, const vc_unsup *u, const char *kind)
 	int k = 0, shown = 0;
 	list[0] = 0;
 	for (; shown < u->n; shown++) {
-		char e[200];
+		/* at most 2 + 71 + 23 + what + 3 x (2 + 39) + 6 bytes: e holds an entry whole */
+		char e[256];
 		int c = u->t[shown].count, w = snprintf(e, sizeof e, "%s%s (%d %s%s: ", shown ? ", " : "", u->t[shown].type,
 							    c, u->what, c == 1 ? "" : "s");
-		for (int j = 0; j < c && j < VC_UNSUP_NAMES; j++)
+		for (int j = 0; j < c && j < VC_UNSUP_NAMES && w < (int)sizeof e; j++)
 			w += snprintf(e + w, sizeof e - (size_t)w, "%s%s", j ? ", " : "", u->t[shown].names[j]);
-		snprintf(e + w, sizeof e - (size_t)w, "%s)", c > VC_UNSUP_NAMES ? ", ..." : "");
+		if (w < (int)sizeof e)
+			snprintf(e + w, sizeof e - (size_t)w, "%s)", c > VC_UNSUP_NAMES ? ", ..." : "");
 		if (k + strlen(e) > LIST_BUDGET)
 			break;
 		k += snprintf(list + k, sizeof list - (size_t)k, "%s", e);

@@ -419,6 +419,21 @@ static void unsupported_all(void)
 	CHECK(!strcmp(msg, "1 op type is not supported: Resize (1 node: up1); sparse tensors are not supported "
 			   "(1 sparse initializer: 'sw')"));
 
+	/* the longest type and node names an entry keeps: cut, never past the buffers */
+	char lt[100], ln[3][60];
+	memset(lt, 'T', sizeof lt - 1), lt[sizeof lt - 1] = 0;
+	onode lng[3];
+	for (int i = 0; i < 3; i++) {
+		memset(ln[i], 'a' + i, sizeof ln[i] - 1), ln[i][sizeof ln[i] - 1] = 0;
+		lng[i] = (onode)N1(lt, ln[i], "x");
+	}
+	import_msg(lng, 3, dims, 4, 0, msg, sizeof msg);
+	char want_long[400];
+	snprintf(want_long, sizeof want_long, "1 op type is not supported: %.71s (3 nodes: %.39s, %.39s, %.39s)", lt, ln[0],
+		 ln[1], ln[2]);
+	CHECK(!strcmp(msg, want_long));
+	if (strcmp(msg, want_long))
+		fprintf(stderr, "got:  %s\nwant: %s\n", msg, want_long);
 	/* 40 types: the message stays whole and says that there are more */
 	onode many[40];
 	char names[40][2][16];
