@@ -278,8 +278,8 @@ int cmdq_store_2d(Cmdq *q, RtDev *d, uint32_t sram_index, uint32_t type, const v
 {
 	static const char fn[] = "VTAStoreBuffer2D";
 	if (type != VTA_MEM_ID_OUT)
-		return vta_error_set(err, VTA_EINVAL, -1, "%s: memory type %" PRIu32 " cannot be stored "
-				     "(only OUT, %d)", fn, type, VTA_MEM_ID_OUT);
+		return vta_error_set(err, VTA_EINVAL, -1, "%s: memory type %s cannot be stored "
+				     "(only out, VTA_MEM_ID_OUT)", fn, vta_mem_name(type));
 	vta_insn_t in = {0};
 	in.opcode = VTA_OPCODE_STORE;
 	in.memory_type = type;

@@ -173,9 +173,9 @@ int rt_validate(const Mem *m, const vta_dev_t *dev, uint64_t insn_pa, uint32_t n
 				: mt == VTA_MEM_ID_INP ? bases->inp : bases->acc;
 			if (!eb || mt == VTA_MEM_ID_OUT)
 				return vta_error_set(err, VTA_EILLEGAL, (long)i,
-						     "instruction %" PRIu32 " (%s): memory type %u cannot "
+						     "instruction %" PRIu32 " (%s): that memory type cannot "
 						     "be loaded; the stream was not run",
-						     i, what(op, mt), mt);
+						     i, what(op, mt));
 		}
 		/* Rows grow with y (strides are unsigned), so the last row ends
 		 * last: the transfer spans (y - 1) * stride + x elements. */

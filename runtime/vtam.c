@@ -187,8 +187,11 @@ int vta_vtam_build(const uint32_t *kinds, const uint8_t *const *data, const size
 	sz[0] = strlen(VTA_CONFIG_CANONICAL);
 	for (int i = 0; i < n; i++) {
 		if (kinds[i] <= VTA_VTAM_CONFIG || kinds[i] > VTA_VTAM_META)
-			return vta_error_set(err, VTA_EINVAL, -1, "vta_vtam_build: section kind %" PRIu32,
-					     kinds[i]);
+			return kinds[i] == VTA_VTAM_CONFIG
+				       ? vta_error_set(err, VTA_EINVAL, -1, "vta_vtam_build: section %d is CONFIG, "
+						       "which vta_vtam_build writes itself (give GRAPH or META)", i)
+				       : vta_error_set(err, VTA_EINVAL, -1, "vta_vtam_build: section %d has kind %" PRIu32
+						       ", which is not VTA_VTAM_GRAPH or VTA_VTAM_META", i, kinds[i]);
 		k[i + 1] = kinds[i], d[i + 1] = data[i], sz[i + 1] = sizes[i];
 	}
 	uint32_t ns = (uint32_t)n + 1;

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "import/import.h"
+#include "import/unsupported.h"
 
 /* ---- cfg text ---------------------------------------------------------- */
 
@@ -762,11 +763,68 @@ static const char *const net_ignored[] = {
 	"center", "clip", "burn_in_power", "mixup", "cutmix", "blur", "track", "augment_speed", "sequential_subdivisions",
 	"try_fix_nan", "label_smooth_eps", "resize_step", "inputs", NULL};
 
+static const char *const dn_types[] = {"convolutional", "conv", "connected", "maxpool", "avgpool", "shortcut", "route",
+				       "upsample", "softmax", "dropout", "yolo", "net", "network", NULL};
+
+static int listed(const char *const *list, const char *s)
+{
+	while (*list && strcmp(*list, s))
+		list++;
+	return *list != NULL;
+}
+
+/* Every section type and activation the importer does not take, in one
+ * diagnostic before any section is checked. */
+static int unsupported_layers(vc_module *m, const vc_dn_cfg *cfg)
+{
+	static const char *const acts[] = {"linear", "leaky", "relu", NULL};
+	static const char *const recurrent[] = {"rnn", "lstm", "gru", "crnn", "conv_lstm", NULL};
+	vc_unsup u;
+	vc_unsup_init(&u, "section");
+	for (int i = 1; i < cfg->n; i++) {
+		const dn_sec *s = &cfg->s[i];
+		char type[72], nm[40];
+		snprintf(nm, sizeof nm, "layer %d at line %d", i - 1, s->line);
+		if (!listed(dn_types, s->type)) {
+			snprintf(type, sizeof type, "[%.60s]", s->type);
+			vc_unsup_add(&u, type, nm);
+			vc_unsup_note(&u, listed(recurrent, s->type) ? "recurrent layers are not supported"
+								     : "sections supported: convolutional, maxpool, avgpool, "
+								       "shortcut, route, upsample, connected, softmax, "
+								       "dropout, yolo");
+			continue;
+		}
+		/* Darknet's default activation: logistic for these two, linear for a shortcut */
+		int weighted = !strcmp(s->type, "convolutional") || !strcmp(s->type, "conv") || !strcmp(s->type, "connected");
+		if (!weighted && strcmp(s->type, "shortcut"))
+			continue;
+		const char *act = NULL;
+		for (int k = 0; k < s->nkv; k++)
+			if (!strcmp(s->kv[k].key, "activation"))
+				act = s->kv[k].val;
+		if (listed(acts, act ? act : weighted ? "logistic" : "linear"))
+			continue;
+		snprintf(type, sizeof type, "activation %.50s", act ? act : "logistic");
+		vc_unsup_add(&u, type, nm);
+		vc_unsup_note(&u, "activations supported: linear, leaky, relu");
+		if (!act)
+			vc_unsup_note(&u, "no activation= means Darknet's logistic");
+	}
+	if (!vc_unsup_report(m, &u, "layer"))
+		return 0;
+	char pre[300];
+	snprintf(pre, sizeof pre, "%.256s: ", cfg->name);
+	vc_error_prefix(m, pre);
+	return -1;
+}
+
 int vc_import_darknet(vc_module *m, vc_dn_cfg *cfg, const char *wname, const uint8_t *weights, size_t wlen,
 		      const vc_darknet_opts *o)
 {
 	dn d = {.m = m, .cfg = cfg, .wname = wname ? wname : "weights", .wbuf = weights, .wlen = wlen};
 	int rc = -1;
+	if (unsupported_layers(m, cfg))
+		return -1;
 	if (strcmp(cfg->s[0].type, "net") && strcmp(cfg->s[0].type, "network"))
 		return vc_error(m, NULL, "%s:%d: section 0 is [%s]; a Darknet cfg starts with [net]", cfg->name,
 				cfg->s[0].line, cfg->s[0].type);

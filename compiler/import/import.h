@@ -11,6 +11,8 @@
  *              reader (flatbuf.h)
  *   darknet.c  Darknet .cfg + .weights (or seeded synthetic weights); the
  *              cfg and weights readers take buffers (fuzzable)
+ *   unsupported.c  the census each importer takes first: every op type it
+ *              does not take, counted, in one diagnostic (unsupported.h)
  */
 #ifndef VC_IMPORT_H
 #define VC_IMPORT_H

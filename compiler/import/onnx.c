@@ -12,6 +12,7 @@
 
 #include "onnx.pb-c.h"
 #include "import/import.h"
+#include "import/unsupported.h"
 
 enum { ONNX_FLOAT = 1, ONNX_INT32 = 6, ONNX_INT64 = 7 };
 
@@ -528,6 +529,53 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 	return NULL;
 }
 
+/* The op types import_node takes (of the default domain). */
+static const char *const known_ops[] = {
+	"Conv", "Gemm", "MatMul", "Add", "Sum", "Mul", "Relu", "Clip", "MaxPool", "AveragePool", "GlobalAveragePool",
+	"Reshape", "Flatten", "Softmax", "BatchNormalization", "Concat", "Identity", "Dropout", "Constant", NULL};
+
+/* Every node whose op import_node does not take, and sparse initializers,
+ * in one diagnostic before anything else of the graph is read. */
+static int unsupported_ops(vc_module *m, const Onnx__GraphProto *g)
+{
+	vc_unsup u;
+	vc_unsup_init(&u, "node");
+	for (size_t i = 0; i < g->n_node; i++) {
+		const Onnx__NodeProto *np = g->node[i];
+		if (!np->op_type || !np->op_type[0])
+			continue; /* refused by import_model with its index */
+		/* the node's name, else its first output that is not left out, else its index */
+		char type[72], idx[32];
+		snprintf(idx, sizeof idx, "node %zu", i);
+		const char *nm = np->name && np->name[0] ? np->name : idx;
+		for (size_t k = 0; nm == idx && k < np->n_output; k++)
+			if (np->output[k][0])
+				nm = np->output[k];
+		if (np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx")) {
+			snprintf(type, sizeof type, "%.30s of domain %.30s", np->op_type, np->domain);
+			vc_unsup_add(&u, type, nm);
+			continue;
+		}
+		const char *const *k = known_ops;
+		while (*k && strcmp(*k, np->op_type))
+			k++;
+		if (*k)
+			continue;
+		vc_unsup_add(&u, np->op_type, nm);
+		if (!strcmp(np->op_type, "LSTM") || !strcmp(np->op_type, "GRU") || !strcmp(np->op_type, "RNN"))
+			vc_unsup_note(&u, "recurrent ops are not supported");
+	}
+	if (g->n_sparse_initializer) {
+		const Onnx__SparseTensorProto *sp = g->sparse_initializer[0];
+		char note[128];
+		snprintf(note, sizeof note, "sparse tensors are not supported (%zu sparse initializer%s: '%.40s'%s)",
+			 g->n_sparse_initializer, g->n_sparse_initializer == 1 ? "" : "s",
+			 sp->values && sp->values->name ? sp->values->name : "", g->n_sparse_initializer > 1 ? ", ..." : "");
+		vc_unsup_note(&u, note);
+	}
+	return vc_unsup_report(m, &u, "op");
+}
+
 /* ---- model ---------------------------------------------------------- */
 
 static int value_type(vc_module *m, const Onnx__ValueInfoProto *v, int64_t *dim, int *rank)
@@ -564,6 +612,8 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 		vc_error(m, NULL, "the model has no graph");
 		return -1;
 	}
+	if (unsupported_ops(m, g))
+		return -1;
 	for (size_t i = 0; i < g->n_initializer; i++) {
 		vc_node *c = tensor_const(m, g->initializer[i], "initializer");
 		if (!c || bind(&im, g->initializer[i]->name ? g->initializer[i]->name : "", c))
@@ -583,7 +633,7 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 	}
 	for (size_t i = 0; i < g->n_node; i++) {
 		const Onnx__NodeProto *np = g->node[i];
-		if (np->n_output < 1 || !np->op_type) {
+		if (np->n_output < 1 || !np->op_type || !np->op_type[0]) {
 			vc_error(m, NULL, "node %zu has no op type or no output", i);
 			goto done;
 		}

@@ -33,6 +33,7 @@
 
 #include "import/flatbuf.h"
 #include "import/import.h"
+#include "import/unsupported.h"
 
 /* Fields of the schema (tensorflow/lite/schema/schema.fbs). */
 enum { MODEL_VERSION, MODEL_OPCODES, MODEL_SUBGRAPHS, MODEL_DESCRIPTION, MODEL_BUFFERS };
@@ -68,6 +69,12 @@ static const char *type_name(int t)
 	return t >= 0 && t < (int)(sizeof n / sizeof n[0]) ? n[t] : "unknown type";
 }
 
+/* The QuantizationDetails union has one member, CustomQuantization. */
+static const char *details_name(int type)
+{
+	return type == 1 ? "CustomQuantization" : "a union member unknown to the schema";
+}
+
 /* Names of the builtin operators (BuiltinOperator in schema.fbs), for messages. */
 static const char *op_name(int code, char *buf, size_t n)
 {
@@ -90,10 +97,17 @@ static const char *op_name(int code, char *buf, size_t n)
 		"GATHER_ND", "COS", "WHERE", "RANK", "ELU", "REVERSE_SEQUENCE", "MATRIX_DIAG", "QUANTIZE",
 		"MATRIX_SET_DIAG", "ROUND", "HARD_SWISH", "IF", "WHILE", "NON_MAX_SUPPRESSION_V4",
 		"NON_MAX_SUPPRESSION_V5", "SCATTER_ND", "SELECT_V2", "DENSIFY", "SEGMENT_SUM", "BATCH_MATMUL",
+		"PLACEHOLDER_FOR_GREATER_OP_CODES", "CUMSUM", "CALL_ONCE", "BROADCAST_TO", "RFFT2D", "CONV_3D", "IMAG",
+		"REAL", "COMPLEX_ABS", "HASHTABLE", "HASHTABLE_FIND", "HASHTABLE_IMPORT", "HASHTABLE_SIZE", "REDUCE_ALL",
+		"CONV_3D_TRANSPOSE", "VAR_HANDLE", "READ_VARIABLE", "ASSIGN_VARIABLE", "BROADCAST_ARGS",
+		"RANDOM_STANDARD_NORMAL", "BUCKETIZE", "RANDOM_UNIFORM", "MULTINOMIAL", "GELU", "DYNAMIC_UPDATE_SLICE",
+		"RELU_0_TO_1", "UNSORTED_SEGMENT_PROD", "UNSORTED_SEGMENT_MAX", "UNSORTED_SEGMENT_SUM", "ATAN2",
+		"UNSORTED_SEGMENT_MIN",
 	};
 	if (code >= 0 && code < (int)(sizeof names / sizeof names[0]))
 		return names[code];
-	snprintf(buf, n, "builtin operator %d", code);
+	/* past the schema this table follows (later codes differ between TFLite versions) */
+	snprintf(buf, n, "unknown builtin code %d", code);
 	return buf;
 }
 
@@ -271,8 +285,8 @@ static int const_values(importer *im, int i, float *out)
 	if (fb->bad)
 		return fb_error(im, "quantization parameters");
 	if (custom && t->type != TT_FLOAT32)
-		return op_error(im, "tensor %d '%s' has custom quantization details (type %d), which are not supported", i,
-				t->name, custom);
+		return op_error(im, "tensor %d '%s' has quantization details (%s), which are not supported", i, t->name,
+				details_name(custom));
 	int quant = sc.len > 0 && t->type != TT_FLOAT32;
 	if (quant && (qd < 0 || qd >= (t->rank ? t->rank : 1) ||
 		      (sc.len != 1 && (int64_t)sc.len != (t->rank ? t->shape[qd] : 1)) || (zp.len > 1 && zp.len != sc.len)))
@@ -506,6 +520,23 @@ static int spatial(importer *im, vc_attrs *a, int padding, int64_t sh, int64_t s
 	return 0;
 }
 
+/* The name of a BuiltinOptions union member (schema.fbs), for messages. */
+static const char *options_name(int type, char *buf, size_t n)
+{
+	static const char *const names[] = {
+		"no options", "Conv2DOptions", "DepthwiseConv2DOptions", "ConcatEmbeddingsOptions",
+		"LSHProjectionOptions", "Pool2DOptions", "SVDFOptions", "RNNOptions", "FullyConnectedOptions",
+		"SoftmaxOptions", "ConcatenationOptions", "AddOptions", "L2NormOptions",
+		"LocalResponseNormalizationOptions", "LSTMOptions", "ResizeBilinearOptions", "CallOptions",
+		"ReshapeOptions", "SkipGramOptions", "SpaceToDepthOptions", "EmbeddingLookupSparseOptions", "MulOptions",
+		"PadOptions", "GatherOptions", "BatchToSpaceNDOptions", "SpaceToBatchNDOptions", "TransposeOptions",
+		"ReducerOptions", "SubOptions", "DivOptions", "SqueezeOptions", "SequenceRNNOptions"};
+	if (type >= 0 && type < (int)(sizeof names / sizeof names[0]))
+		return names[type];
+	snprintf(buf, n, "options of union member %d", type);
+	return buf;
+}
+
 /* The options table of the operator, checked to be of the expected union member. */
 static vc_fb_table options(importer *im, const vc_fb_table *op, int want, int *bad)
 {
@@ -517,7 +548,9 @@ static vc_fb_table options(importer *im, const vc_fb_table *op, int want, int *b
 		fb_error(im, "its options");
 		*bad = 1;
 	} else if (type != want && (type != 0 || t.pos)) {
-		op_error(im, "carries options of union member %d where %d was expected", type, want);
+		char b1[48], b2[48];
+		op_error(im, "carries %s where %s was expected", options_name(type, b1, sizeof b1),
+			 options_name(want, b2, sizeof b2));
 		*bad = 1;
 	}
 	return t;
@@ -685,7 +718,8 @@ static vc_node *fully_connected(importer *im, const vc_fb_table *op, const int *
 		return NULL;
 	}
 	if (fmt != 0) {
-		op_error(im, "weights format %d (shuffled) is not supported", fmt);
+		op_error(im, "weights format %s is not supported (only DEFAULT)",
+			 fmt == 1 ? "SHUFFLED4x16INT8" : "unknown to the schema");
 		return NULL;
 	}
 	if (n_in < 2 || n_in > 3) {
@@ -945,7 +979,7 @@ static int import_op(importer *im, const vc_fb_table *op)
 	int code2 = vc_fb_i32(fb, &ct, OPCODE_BUILTIN, 0);
 	if (code2 > code)
 		code = code2;
-	char buf[32], cname[64];
+	char buf[64], cname[64];
 	im->opn = op_name(code, buf, sizeof buf);
 	if (code == 32) {
 		vc_fb_string(fb, &ct, OPCODE_CUSTOM, cname, sizeof cname);
@@ -1025,6 +1059,87 @@ static int import_op(importer *im, const vc_fb_table *op)
 	return 0;
 }
 
+static int supported_code(int code)
+{
+	switch (code) {
+	case B_ADD: case B_AVERAGE_POOL_2D: case B_CONV_2D: case B_DEPTHWISE_CONV_2D: case B_DEQUANTIZE:
+	case B_FULLY_CONNECTED: case B_MAX_POOL_2D: case B_RESHAPE: case B_SOFTMAX: case B_PAD: case B_MEAN:
+	case B_QUANTIZE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Every operator import_op does not take, and sparse tensors, in one
+ * diagnostic before any tensor or operator is checked. It reads through a
+ * copy of the reader: a corrupt table ends the census without a word, and
+ * the checks that follow report it where they meet it. */
+static int unsupported_ops(importer *im, const vc_fb_table *sg)
+{
+	vc_fb fb = im->fb;
+	vc_fb_vec ops = vc_fb_vector(&fb, sg, SG_OPERATORS, 4), tv = vc_fb_vector(&fb, sg, SG_TENSORS, 4);
+	vc_unsup u;
+	vc_unsup_init(&u, "operator");
+	char sparse[160] = "";
+	int nsparse = 0;
+	for (uint32_t k = 0; k < ops.len && !fb.bad; k++) {
+		vc_fb_table op = vc_fb_vec_table(&fb, &ops, k);
+		uint32_t oc = vc_fb_u32(&fb, &op, OP_OPCODE, 0);
+		if (fb.bad || oc >= im->opcodes.len)
+			break;
+		vc_fb_table ct = vc_fb_vec_table(&fb, &im->opcodes, oc);
+		int code = vc_fb_i8(&fb, &ct, OPCODE_DEPRECATED_BUILTIN, 0), code2 = vc_fb_i32(&fb, &ct, OPCODE_BUILTIN, 0);
+		if (code2 > code)
+			code = code2;
+		if (supported_code(code))
+			continue;
+		/* an operator has no name of its own: its first output's */
+		char full[256] = "", nm[64], type[72], buf[64];
+		vc_fb_vec ov = vc_fb_vector(&fb, &op, OP_OUTPUTS, 4);
+		int32_t o = ov.len ? vc_fb_vec_i32(&fb, &ov, 0) : -1;
+		if (o >= 0 && (uint32_t)o < tv.len) {
+			vc_fb_table t = vc_fb_vec_table(&fb, &tv, (uint32_t)o);
+			vc_fb_string(&fb, &t, T_NAME, full, sizeof full);
+		}
+		if (full[0])
+			node_name(full, o, nm, sizeof nm);
+		else
+			snprintf(nm, sizeof nm, "operator %u", k);
+		if (code == 32) {
+			char cname[48];
+			vc_fb_string(&fb, &ct, OPCODE_CUSTOM, cname, sizeof cname);
+			snprintf(type, sizeof type, "CUSTOM op '%s'", cname);
+			vc_unsup_note(&u, "CUSTOM ops are not supported");
+		} else {
+			snprintf(type, sizeof type, "%s", op_name(code, buf, sizeof buf));
+			if (strstr(type, "LSTM") || strstr(type, "RNN"))
+				vc_unsup_note(&u, "recurrent ops are not supported");
+		}
+		vc_unsup_add(&u, type, nm);
+	}
+	for (uint32_t i = 0; i < tv.len && !fb.bad; i++) {
+		vc_fb_table t = vc_fb_vec_table(&fb, &tv, i);
+		if (!vc_fb_has(&fb, &t, T_SPARSITY))
+			continue;
+		char full[256] = "", nm[40];
+		vc_fb_string(&fb, &t, T_NAME, full, sizeof full);
+		node_name(full, (int)i, nm, sizeof nm);
+		size_t k = strlen(sparse);
+		if (nsparse++ < VC_UNSUP_NAMES)
+			snprintf(sparse + k, sizeof sparse - k, "%s'%s'", k ? ", " : "", nm);
+	}
+	if (fb.bad)
+		return 0;
+	if (nsparse) {
+		char note[240];
+		snprintf(note, sizeof note, "sparse tensors are not supported (%d tensor%s: %s%s)", nsparse,
+			 nsparse == 1 ? "" : "s", sparse, nsparse > VC_UNSUP_NAMES ? ", ..." : "");
+		vc_unsup_note(&u, note);
+	}
+	return vc_unsup_report(im->m, &u, "op");
+}
+
 /* A graph input: [N,C,H,W] pixels for 4-D, then the input quantization's
  * affine map from pixels to real values. */
 static int graph_input(importer *im, int i)
@@ -1050,8 +1165,8 @@ static int graph_input(importer *im, int i)
 		if (fb->bad)
 			return fb_error(im, "the input's quantization");
 		if (custom)
-			return vc_error(im->m, NULL, "graph input %d '%s' has custom quantization details (type %d), which are "
-					"not supported", i, t->name, custom);
+			return vc_error(im->m, NULL, "graph input %d '%s' has quantization details (%s), which are not "
+					"supported", i, t->name, details_name(custom));
 		if (!(s > 0) || !isfinite(s) || zp.len > 1)
 			return vc_error(im->m, NULL, "graph input %d '%s' is %s without one positive scale", i, t->name,
 					type_name(t->type));
@@ -1097,6 +1212,8 @@ int vc_import_tflite_bytes(vc_module *m, const uint8_t *bytes, size_t len)
 	vc_fb_vec ops = vc_fb_vector(fb, &sg, SG_OPERATORS, 4);
 	if (fb->bad)
 		return fb_error(&im, "the subgraph");
+	if (unsupported_ops(&im, &sg))
+		return -1;
 	if (read_tensors(&im, &sg))
 		goto done;
 	if (ins.len < 1 || ins.len > 8 || outs.len < 1 || outs.len > 8) {

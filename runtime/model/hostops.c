@@ -44,6 +44,22 @@ const char *vta_mop_name(uint32_t op)
 	}
 }
 
+const char *vta_mop_any_name(uint32_t op)
+{
+	switch (op) {
+	case VTA_MOP_CONV: return "conv";
+	case VTA_MOP_DENSE: return "dense";
+	case VTA_MOP_MATMUL: return "matmul";
+	case VTA_MOP_BATCHNORM: return "batchnorm";
+	case VTA_MOP_QCONV: return "qconv";
+	case VTA_MOP_QDENSE: return "qdense";
+	case VTA_MOP_REQUANT: return "requant";
+	case VTA_MOP_QCONV_RQ: return "qconv.rq";
+	case VTA_MOP_QADD: return "qadd";
+	default: return vta_mop_name(op);
+	}
+}
+
 static double get(const vta_mtype_t *t, const void *d, int64_t i)
 {
 	switch (t->dtype) {
@@ -100,9 +116,13 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 {
 	const vta_mnode_t *n = &g->nodes[i];
 	const vta_mtype_t *y = &n->type, *x = n->n_in ? &g->nodes[n->in[0]].type : NULL;
-	if (!vta_mop_name(n->op))
-		return vta_error_set(err, VTA_EUNSUPPORTED, -1, "node %u ('%s'): op %u is not one libvta runs on "
-				     "the host", (unsigned)i, n->name, (unsigned)n->op);
+	if (!vta_mop_name(n->op) && vta_mop_any_name(n->op))
+		return vta_error_set(err, VTA_EUNSUPPORTED, -1, "node %u ('%s'): op %s is not one libvta runs on the host "
+				     "(the compiler folds or lowers it before a graph is finished)", (unsigned)i, n->name,
+				     vta_mop_any_name(n->op));
+	if (!vta_mop_name(n->op)) /* no name to give: the number is all the file says */
+		return vta_error_set(err, VTA_EUNSUPPORTED, -1, "node %u ('%s'): op code %u is unknown to this libvta "
+				     "(a .vtam of a newer compiler?)", (unsigned)i, n->name, (unsigned)n->op);
 	if (n->op == VTA_MOP_INPUT || n->op == VTA_MOP_CONST)
 		return 0;
 	int binary = n->op == VTA_MOP_ADD || n->op == VTA_MOP_MUL || n->op == VTA_MOP_YOLO;

@@ -16,6 +16,9 @@ typedef struct vta_mval {
 
 /* The op's name, or NULL for an op libvta does not run. */
 const char *vta_mop_name(uint32_t op);
+/* The name of any op code of the format (also the compiler's that libvta
+ * does not run), or NULL for a code outside it. */
+const char *vta_mop_any_name(uint32_t op);
 /* Node i of g can run: its op is known and its types are consistent with
  * its operands' (so the loops of vta_hostop_run stay inside the buffers). */
 int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err);

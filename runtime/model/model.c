@@ -326,13 +326,25 @@ static int convert(int sdt, int sexp, const void *s, int ddt, int dexp, void *d,
 	return VTA_EINVAL;
 }
 
+/* A dtype as the caller writes it (VTA_DTYPE_*), or its number when it is none. */
+static const char *dtype_str(int dtype, char *buf, size_t n)
+{
+	static const char *const names[] = {"VTA_DTYPE_F32", "VTA_DTYPE_I8", "VTA_DTYPE_I32"};
+	if (dtype >= 0 && dtype < 3)
+		return names[dtype];
+	snprintf(buf, n, "dtype %d (no VTA_DTYPE_*)", dtype);
+	return buf;
+}
+
 static int check_tensor(const vta_tensor_t *t, const vta_tensor_info_t *info, const char *kind, int i,
 			vta_error_t *err)
 {
 	size_t es = vta_mdtype_size((uint32_t)t->dtype);
+	char b[48];
 	if (!t->data || !es || t->bytes != (size_t)info->elems * es)
-		return vta_error_set(err, VTA_EINVAL, -1, "%s %d ('%s'): %zu bytes of dtype %d given for %" PRId64
-				     " elements", kind, i, info->name, t->bytes, t->dtype, info->elems);
+		return vta_error_set(err, VTA_EINVAL, -1, "%s %d ('%s'): %zu bytes of %s given for %" PRId64
+				     " elements", kind, i, info->name, t->bytes, dtype_str(t->dtype, b, sizeof b),
+				     info->elems);
 	return 0;
 }
 
@@ -380,6 +392,7 @@ int vta_model_run(vta_model_t *m, const vta_tensor_t *inputs, const vta_tensor_t
 			return VTA_EINVAL;
 	uint64_t t0 = now_ns();
 	m->cycles = 0;
+	char b1[48], b2[48]; /* dtypes named in messages */
 	vta_mval_t *val = calloc(g->n_nodes ? g->n_nodes : 1, sizeof *val);
 	int *left = malloc((g->n_nodes ? g->n_nodes : 1) * sizeof *left);
 	vta_mval_t args[VTA_MGRAPH_MAX_IN];
@@ -421,8 +434,9 @@ int vta_model_run(vta_model_t *m, const vta_tensor_t *inputs, const vta_tensor_t
 				k++;
 			if (convert(inputs[k].dtype, inputs[k].exp, inputs[k].data, (int)n->type.dtype, n->type.exp,
 				    y->data, vta_mtype_elems(&n->type)))
-				rc = vta_error_set(err, VTA_EINVAL, -1, "input %d ('%s'): dtype %d cannot be converted to"
-						   " the model's dtype %d", k, n->name, inputs[k].dtype, (int)n->type.dtype);
+				rc = vta_error_set(err, VTA_EINVAL, -1, "input %d ('%s'): %s cannot be converted to"
+						   " the model's %s", k, n->name, dtype_str(inputs[k].dtype, b1, sizeof b1),
+						   dtype_str((int)n->type.dtype, b2, sizeof b2));
 			continue;
 		}
 		for (int k = 0; k < n->n_in; k++)
@@ -451,9 +465,9 @@ int vta_model_run(vta_model_t *m, const vta_tensor_t *inputs, const vta_tensor_t
 		const vta_mval_t *v = &val[g->outputs[o]];
 		if (convert((int)v->t->dtype, v->t->exp, v->data, outputs[o].dtype, outputs[o].exp, outputs[o].data,
 			    vta_mtype_elems(v->t)))
-			rc = vta_error_set(err, VTA_EINVAL, -1, "output %d ('%s'): the model's dtype %d cannot be"
-					   " converted to dtype %d", o, m->out_info[o].name, (int)v->t->dtype,
-					   outputs[o].dtype);
+			rc = vta_error_set(err, VTA_EINVAL, -1, "output %d ('%s'): the model's %s cannot be"
+					   " converted to %s", o, m->out_info[o].name, dtype_str((int)v->t->dtype, b1, sizeof b1),
+					   dtype_str(outputs[o].dtype, b2, sizeof b2));
 	}
 	if (!rc)
 		m->runs++;

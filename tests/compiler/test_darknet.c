@@ -50,14 +50,16 @@ static void bad_cfg(void)
 	refuse(NET, NULL, 0, "no layers", NULL);
 	refuse("[net]\nwidth=8\nchannels=3\n[maxpool]\n", NULL, 0, "section 0 [net]", "'height' is missing");
 	refuse(NET "wdith=9\n[maxpool]\n", NULL, 0, "line 5", "unknown key 'wdith'");
-	refuse(NET "[convolutional]\nfilters=4\nsize=3\nactivation=mish\n", NULL, 0, "section 1 [convolutional] (layer 0)",
-	       "activation 'mish' is not supported");
-	refuse(NET "[convolutional]\nfilters=4\n", NULL, 0, "Darknet's default activation 'logistic'", NULL);
+	refuse(NET "[convolutional]\nfilters=4\nsize=3\nactivation=mish\n", NULL, 0,
+	       "t.cfg: 1 layer type is not supported: activation mish (1 section: layer 0 at line 5)", NULL);
+	refuse(NET "[convolutional]\nfilters=4\n", NULL, 0, "activation logistic (1 section: layer 0 at line 5)",
+	       "no activation= means Darknet's logistic");
 	refuse(NET "[convolutional]\nfilters=four\nactivation=leaky\n", NULL, 0, "t.cfg:5", "filters=four is not an integer");
 	refuse(NET "[convolutional]\nfilters=4\nsize=99\nactivation=leaky\n", NULL, 0, "size=99 is outside", NULL);
 	refuse(NET "[convolutional]\nfilters=4\nsizee=3\nactivation=leaky\n", NULL, 0, "section 1 [convolutional]",
 	       "unknown key 'sizee'");
-	refuse(NET "[conv2d]\n", NULL, 0, "t.cfg:5: section 1 [conv2d] (layer 0)", "unknown section type");
+	refuse(NET "[conv2d]\n", NULL, 0, "t.cfg: 1 layer type is not supported: [conv2d] (1 section: layer 0 at line 5)",
+	       "sections supported: convolutional, maxpool,");
 	refuse(NET "[maxpool]\n[route]\nlayers=1\n", NULL, 0, "section 2 [route] (layer 1)", "not an earlier layer");
 	refuse(NET "[maxpool]\n[route]\nlayers=-1,\n", NULL, 0, "ends with a comma", NULL);
 	refuse(NET "[maxpool]\n[shortcut]\nactivation=linear\n", NULL, 0, "section 2 [shortcut]", "'from' is missing");
@@ -66,6 +68,30 @@ static void bad_cfg(void)
 	refuse(NET "[convolutional]\nfilters=20\nactivation=linear\n[yolo]\nmask=0,1\nanchors=1,2,3,4\nnum=2\nclasses=80\n",
 	       NULL, 0, "section 2 [yolo]", "20 channels");
 	refuse(NET "[upsample]\nscale=2\n", NULL, 0, "scale=2", NULL);
+	/* every section type and activation not taken, in one message, before any
+	 * structural check: [net] has no width, the first convolution's size is
+	 * out of range, the shortcut refers to nothing usable */
+	refuse("[net]\nheight=8\nchannels=3\n"                                  /* lines 1-3 */
+	       "[convolutional]\nfilters=4\nsize=99\nactivation=mish\n"        /* 4-7: layer 0 */
+	       "[lstm]\noutput=4\n[reorg]\nstride=2\n"                         /* 8-11: layers 1, 2 */
+	       "[convolutional]\nfilters=4\nactivation=mish\n"                  /* 12-14: layer 3 */
+	       "[lstm]\n[lstm]\n[lstm]\n[shortcut]\nfrom=-9\nactivation=swish\n", /* 15-20: layers 4-7 */
+	       NULL, 0,
+	       "t.cfg: 4 layer types are not supported: activation mish (2 sections: layer 0 at line 4, layer 3 at line 12), "
+	       "[lstm] (4 sections: layer 1 at line 8, layer 4 at line 15, layer 5 at line 16, ...), [reorg] (1 section: "
+	       "layer 2 at line 10), activation swish (1 section: layer 7 at line 18); activations supported: linear, leaky, "
+	       "relu; recurrent layers are not supported; sections supported: convolutional, maxpool, avgpool, shortcut, "
+	       "route, upsample, connected, softmax, dropout, yolo",
+	       NULL);
+	/* every note at once, none cut: an activation, the default one, a
+	 * recurrent section, an unknown one (tests/fuzz/corpus/darknet/unsupported.cfg) */
+	refuse(NET "[convolutional]\nfilters=4\nactivation=mish\n[reorg]\n[lstm]\n[convolutional]\nfilters=4\n", NULL, 0,
+	       "t.cfg: 4 layer types are not supported: activation mish (1 section: layer 0 at line 5), [reorg] (1 section: "
+	       "layer 1 at line 8), [lstm] (1 section: layer 2 at line 9), activation logistic (1 section: layer 3 at line "
+	       "10); activations supported: linear, leaky, relu; sections supported: convolutional, maxpool, avgpool, "
+	       "shortcut, route, upsample, connected, softmax, dropout, yolo; recurrent layers are not supported; no "
+	       "activation= means Darknet's logistic",
+	       NULL);
 	/* the reader alone, as a fuzzer calls it */
 	vc_dn_cfg *c;
 	CHECK_EQ(vc_dn_cfg_parse("x.cfg", (const uint8_t *)"[net]\n[route]\n", 14, &c), 0);

@@ -280,17 +280,27 @@ static void mutated(void)
 	free(bytes);
 }
 
+/* MNIST calibrated on 10 digits, as compile() gives it; NULL: nothing to free. */
+static uint8_t *mnist10(size_t *len, vc_module **sim)
+{
+	*sim = NULL;
+	uint8_t *bytes = compile("mnist-8.onnx", "mnist-10k-images-idx3-ubyte", 10, len, sim);
+	if (!bytes) {
+		vc_module_free(*sim);
+		*sim = NULL;
+	}
+	return bytes;
+}
+
 /* The preprocessing vta compile records (--scale/--mean/--std as META lines)
  * is what vta_model_input reports, to the last bit. */
 static void preproc(void)
 {
 	size_t len;
-	vc_module *sim = NULL;
-	uint8_t *bytes = compile("mnist-8.onnx", "mnist-10k-images-idx3-ubyte", 10, &len, &sim);
-	if (!bytes) {
-		vc_module_free(sim);
+	vc_module *sim;
+	uint8_t *bytes = mnist10(&len, &sim);
+	if (!bytes)
 		return;
-	}
 	vc_preproc p = {.scale = 1.0 / 255, .mean = {0.1307}, .std = {0.3081, 0.5, 2}, .n_mean = 1, .n_std = 3};
 	char meta[512];
 	CHECK_EQ(vc_preproc_meta(&p, meta, sizeof meta), 0);
@@ -335,6 +345,56 @@ static void refused(void)
 	vta_model_close(NULL);
 }
 
+/* Messages name ops and dtypes, never their numbers: a graph that holds a
+ * compiler op libvta does not run (MNIST's file with a host node's op made
+ * batchnorm), and tensors of the wrong size or of no dtype. */
+static void names(void)
+{
+	size_t len;
+	vc_module *sim;
+	uint8_t *bytes = mnist10(&len, &sim);
+	if (!bytes)
+		return;
+	vc_node *host = NULL;
+	for (int i = 0; i < sim->g->n && !host; i++)
+		if (sim->g->nodes[i]->op == VC_OP_UNPACK)
+			host = sim->g->nodes[i];
+	CHECK(host != NULL);
+	vta_model_t *m = NULL;
+	vta_error_t err;
+	uint8_t *b2 = NULL;
+	size_t l2;
+	char want[256];
+	if (host) {
+		host->op = VC_OP_BATCHNORM;
+		CHECK_EQ(vc_artifact_bytes(sim, &b2, &l2), 0);
+		CHECK(b2 && vta_model_open_bytes(b2, l2, "bn", "fsim", &m, &err) != 0);
+		snprintf(want, sizeof want, "('%s'): op batchnorm is not one libvta runs on the host", host->name);
+		CHECK_STR_CONTAINS(err.msg, want);
+		free(b2);
+		b2 = NULL;
+		host->op = VC_OP_UNPACK;
+	}
+	/* the wrong number of bytes, and a dtype that is none */
+	float x[784] = {0}, y[10];
+	CHECK_EQ(vta_model_open_bytes(bytes, len, "mnist", "fsim", &m, &err), 0);
+	if (m) {
+		vta_tensor_info_t in;
+		CHECK_EQ(vta_model_input(m, 0, &in), 0);
+		vta_tensor_t ti = {VTA_DTYPE_F32, 0, x, 4}, to = {VTA_DTYPE_F32, 0, y, sizeof y};
+		CHECK(vta_model_run(m, &ti, &to, &err) == VTA_EINVAL);
+		snprintf(want, sizeof want, "input 0 ('%s'): 4 bytes of VTA_DTYPE_F32 given for 784 elements", in.name);
+		CHECK_STR_CONTAINS(err.msg, want);
+		ti.bytes = sizeof x;
+		to.dtype = 7;
+		CHECK(vta_model_run(m, &ti, &to, &err) == VTA_EINVAL);
+		CHECK_STR_CONTAINS(err.msg, "bytes of dtype 7 (no VTA_DTYPE_*) given for 10 elements");
+		vta_model_close(m);
+	}
+	free(bytes);
+	vc_module_free(sim);
+}
+
 int main(int argc, char **argv)
 {
 	static const test_case_t cases[] = {
@@ -344,6 +404,7 @@ int main(int argc, char **argv)
 		{"refused", refused},
 		{"preproc", preproc},
 		{"mutated", mutated},
+		{"names", names},
 		{NULL, NULL},
 	};
 	return test_main(argc, argv, cases);

@@ -8,9 +8,11 @@
 #include <dirent.h>
 #include <math.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "test.h"
 #include "import/import.h"
+#include "onnx.pb-c.h"
 
 #define NODE_DIR "/usr/share/libonnx-testdata/data/node"
 
@@ -229,7 +231,8 @@ static void unsupported(void)
 	}
 	vc_module *m = vc_module_new();
 	CHECK(vc_import_onnx_file(m, path) != 0);
-	CHECK_STR_CONTAINS(m->diag.msg, "op LSTM is not supported");
+	CHECK_STR_CONTAINS(m->diag.msg, "model.onnx: 1 op type is not supported: LSTM (1 node: Y_h); recurrent ops are not "
+					"supported");
 	vc_module_free(m);
 	/* an unsupported data type is named */
 	m = vc_module_new();
@@ -249,10 +252,207 @@ static void unsupported(void)
 	vc_module_free(m);
 }
 
+/* ---- models written here --------------------------------------------- */
+
+/* A node of a model written by onnx_model: op type, name (NULL: none),
+ * domain (NULL: the default one), inputs ("" leaves an optional one out)
+ * and outputs. */
+typedef struct onode {
+	const char *op, *name, *domain;
+	int nin, nout;
+	const char *in[4], *out[2];
+} onode;
+
+/* The packed model (malloc'd): one float graph input "x" of dims[rank],
+ * the nodes, one graph output "y", and a sparse initializer "sw" when
+ * sparse is set. */
+static uint8_t *onnx_model(const onode *nodes, int n, const int64_t *dims, int rank, int sparse, size_t *len)
+{
+	Onnx__NodeProto np[48], *npp[48];
+	for (int i = 0; i < n; i++) {
+		np[i] = (Onnx__NodeProto)ONNX__NODE_PROTO__INIT;
+		np[i].op_type = (char *)nodes[i].op;
+		np[i].name = (char *)nodes[i].name;
+		np[i].domain = (char *)nodes[i].domain;
+		np[i].n_input = (size_t)nodes[i].nin;
+		np[i].input = (char **)nodes[i].in;
+		np[i].n_output = (size_t)nodes[i].nout;
+		np[i].output = (char **)nodes[i].out;
+		npp[i] = &np[i];
+	}
+	Onnx__TensorShapeProto__Dimension d[6], *dp[6];
+	for (int i = 0; i < rank; i++) {
+		d[i] = (Onnx__TensorShapeProto__Dimension)ONNX__TENSOR_SHAPE_PROTO__DIMENSION__INIT;
+		d[i].value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+		d[i].dim_value = dims[i];
+		dp[i] = &d[i];
+	}
+	Onnx__TensorShapeProto shape = ONNX__TENSOR_SHAPE_PROTO__INIT;
+	shape.n_dim = (size_t)rank;
+	shape.dim = dp;
+	Onnx__TypeProto__Tensor tt = ONNX__TYPE_PROTO__TENSOR__INIT;
+	tt.has_elem_type = 1;
+	tt.elem_type = 1; /* float */
+	tt.shape = &shape;
+	Onnx__TypeProto type = ONNX__TYPE_PROTO__INIT;
+	type.value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+	type.tensor_type = &tt;
+	Onnx__ValueInfoProto x = ONNX__VALUE_INFO_PROTO__INIT, y = ONNX__VALUE_INFO_PROTO__INIT, *xp = &x, *yp = &y;
+	x.name = (char *)"x";
+	x.type = &type;
+	y.name = (char *)"y";
+	y.type = &type;
+	float one = 1.0f;
+	int64_t idx = 0, sdim = 4;
+	Onnx__TensorProto vals = ONNX__TENSOR_PROTO__INIT, inds = ONNX__TENSOR_PROTO__INIT;
+	vals.name = (char *)"sw";
+	vals.has_data_type = 1, vals.data_type = 1, vals.n_float_data = 1, vals.float_data = &one;
+	inds.has_data_type = 1, inds.data_type = 7, inds.n_int64_data = 1, inds.int64_data = &idx;
+	Onnx__SparseTensorProto sp = ONNX__SPARSE_TENSOR_PROTO__INIT, *spp = &sp;
+	sp.values = &vals, sp.indices = &inds, sp.n_dims = 1, sp.dims = &sdim;
+	Onnx__GraphProto g = ONNX__GRAPH_PROTO__INIT;
+	g.name = (char *)"g";
+	g.n_node = (size_t)n, g.node = npp;
+	g.n_input = 1, g.input = &xp;
+	g.n_output = 1, g.output = &yp;
+	if (sparse)
+		g.n_sparse_initializer = 1, g.sparse_initializer = &spp;
+	Onnx__OperatorSetIdProto os = ONNX__OPERATOR_SET_ID_PROTO__INIT, *osp = &os;
+	os.domain = (char *)"", os.has_version = 1, os.version = 13;
+	Onnx__ModelProto mp = ONNX__MODEL_PROTO__INIT;
+	mp.has_ir_version = 1, mp.ir_version = 7;
+	mp.n_opset_import = 1, mp.opset_import = &osp;
+	mp.graph = &g;
+	*len = onnx__model_proto__get_packed_size(&mp);
+	uint8_t *b = malloc(*len ? *len : 1);
+	if (b)
+		onnx__model_proto__pack(&mp, b);
+	return b;
+}
+
+/* The diagnostic of importing the model's bytes ("" when it imports). */
+static void import_msg(const onode *nodes, int n, const int64_t *dims, int rank, int sparse, char *msg, size_t cap)
+{
+	size_t len;
+	uint8_t *b = onnx_model(nodes, n, dims, rank, sparse, &len);
+	vc_module *m = vc_module_new();
+	snprintf(msg, cap, "%s", vc_import_onnx_bytes(m, b, len) ? m->diag.msg : "");
+	vc_module_free(m);
+	free(b);
+}
+
+#define N1(op, name, a) {op, name, NULL, 1, 1, {a}, {name}}
+
+/* Every op type the importer does not take is named in one message, with
+ * its count and first nodes, before any structural check: the graph input
+ * has a dimension 0, the LSTMs miss their weights and one leaves an optional
+ * input out before a given one, as does the Resize. */
+static void unsupported_all(void)
+{
+	static const int64_t bad_dims[4] = {1, 3, 0, 8}, dims[4] = {1, 3, 8, 8};
+	onode nodes[20] = {
+		{"LSTM", "lstm_1", NULL, 3, 2, {"x", "W", "R"}, {"", "h1"}},
+		{"Relu", "r", NULL, 1, 1, {"h1"}, {"r"}},
+		{"Resize", "up1", NULL, 3, 1, {"r", "", "scales"}, {"up"}},
+		{"LSTM", "lstm_2", NULL, 4, 1, {"up", "", "", "B"}, {"h2"}},
+	};
+	int n = 4;
+	static const char *const sig[12] = {"sig_0", "sig_1", "sig_2", "sig_3", "sig_4", "sig_5",
+					    "sig_6", "sig_7", "sig_8", "sig_9", "sig_10", "sig_11"};
+	for (int i = 0; i < 12; i++)
+		nodes[n++] = (onode)N1("Sigmoid", sig[i], i ? sig[i - 1] : "h2");
+	const char *want = "3 op types are not supported: LSTM (2 nodes: lstm_1, lstm_2), Resize (1 node: up1), "
+			   "Sigmoid (12 nodes: sig_0, sig_1, sig_2, ...); recurrent ops are not supported";
+	char msg[1024];
+	import_msg(nodes, n, bad_dims, 4, 0, msg, sizeof msg);
+	CHECK(!strcmp(msg, want));
+	if (strcmp(msg, want))
+		fprintf(stderr, "got:  %s\nwant: %s\n", msg, want);
+	/* from a file, the message names it */
+	char dir[] = "/tmp/vc_onnx_XXXXXX", path[64], full[1200];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof path, "%s/model.onnx", dir);
+	size_t len;
+	uint8_t *b = onnx_model(nodes, n, bad_dims, 4, 0, &len);
+	FILE *f = fopen(path, "wb");
+	CHECK(f && fwrite(b, 1, len, f) == len);
+	if (f)
+		fclose(f);
+	free(b);
+	vc_module *m = vc_module_new();
+	CHECK(vc_import_file(m, path) != 0);
+	snprintf(full, sizeof full, "%s: %s", path, want);
+	CHECK(!strcmp(m->diag.msg, full));
+	vc_module_free(m);
+	unlink(path);
+	rmdir(dir);
+
+	/* one LSTM with an odd shape: still the op, not the shape */
+	import_msg(nodes, 1, bad_dims, 4, 0, msg, sizeof msg);
+	CHECK(!strcmp(msg, "1 op type is not supported: LSTM (1 node: lstm_1); recurrent ops are not supported"));
+	/* without it, the structural complaint is what is left */
+	onode relu[1] = {N1("Relu", "y", "x")};
+	import_msg(relu, 1, bad_dims, 4, 0, msg, sizeof msg);
+	CHECK_STR_CONTAINS(msg, "graph input 'x' has a bad dimension 0");
+	import_msg(relu, 1, dims, 4, 0, msg, sizeof msg);
+	CHECK(!strcmp(msg, ""));
+
+	/* nodes without names are named by an output, else by their index;
+	 * another domain's op is named with its domain */
+	onode anon[3] = {
+		{"GRU", NULL, NULL, 3, 2, {"x", "W", "R"}, {"", "Y_h"}},
+		{"Gelu", NULL, NULL, 1, 0, {"Y_h"}, {NULL}},
+		{"FusedConv", "fc", "com.microsoft", 2, 1, {"x", "w"}, {"y"}},
+	};
+	import_msg(anon, 3, dims, 4, 0, msg, sizeof msg);
+	CHECK(!strcmp(msg, "3 op types are not supported: GRU (1 node: Y_h), Gelu (1 node: node 1), "
+			   "FusedConv of domain com.microsoft (1 node: fc); recurrent ops are not supported"));
+
+	/* a node without an op type is no type to list: refused by its index */
+	onode empty[2] = {N1("", "e", "x"), N1("Relu", "y", "e")};
+	import_msg(empty, 2, dims, 4, 0, msg, sizeof msg);
+	CHECK(!strcmp(msg, "node 0 has no op type or no output"));
+	/* a sparse initializer, alone and with an unsupported op */
+	import_msg(relu, 1, dims, 4, 1, msg, sizeof msg);
+	CHECK(!strcmp(msg, "sparse tensors are not supported (1 sparse initializer: 'sw')"));
+	import_msg(nodes + 2, 1, dims, 4, 1, msg, sizeof msg);
+	CHECK(!strcmp(msg, "1 op type is not supported: Resize (1 node: up1); sparse tensors are not supported "
+			   "(1 sparse initializer: 'sw')"));
+
+	/* the longest type and node names an entry keeps: cut, never past the buffers */
+	char lt[100], ln[3][60];
+	memset(lt, 'T', sizeof lt - 1), lt[sizeof lt - 1] = 0;
+	onode lng[3];
+	for (int i = 0; i < 3; i++) {
+		memset(ln[i], 'a' + i, sizeof ln[i] - 1), ln[i][sizeof ln[i] - 1] = 0;
+		lng[i] = (onode)N1(lt, ln[i], "x");
+	}
+	import_msg(lng, 3, dims, 4, 0, msg, sizeof msg);
+	char want_long[400];
+	snprintf(want_long, sizeof want_long, "1 op type is not supported: %.71s (3 nodes: %.39s, %.39s, %.39s)", lt, ln[0],
+		 ln[1], ln[2]);
+	CHECK(!strcmp(msg, want_long));
+	if (strcmp(msg, want_long))
+		fprintf(stderr, "got:  %s\nwant: %s\n", msg, want_long);
+	/* 40 types: the message stays whole and says that there are more */
+	onode many[40];
+	char names[40][2][16];
+	for (int i = 0; i < 40; i++) {
+		snprintf(names[i][0], sizeof names[i][0], "Op%02d", i);
+		snprintf(names[i][1], sizeof names[i][1], "n%02d", i);
+		many[i] = (onode)N1(names[i][0], names[i][1], "x");
+	}
+	import_msg(many, 40, dims, 4, 0, msg, sizeof msg);
+	CHECK_STR_CONTAINS(msg, "more than 32 op types are not supported: Op00 (1 node: n00), Op01 (1 node: n01), ");
+	size_t ml = strlen(msg);
+	CHECK(ml > 12 && !strcmp(msg + ml - 12, ", and others"));
+}
+
 static const test_case_t cases[] = {
 	{"conformance", conformance},
 	{"malformed", malformed},
 	{"unsupported", unsupported},
+	{"unsupported_all", unsupported_all},
 	{NULL, NULL},
 };
 

@@ -607,11 +607,35 @@ static void bad_input(void)
 	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): padding 2 is neither SAME nor VALID");
 	free(bytes);
 	c.md.op[0].opt[0].i = SAME;
+	c.md.op[0].opt_type = O_POOL; /* options of another operator, named */
+	bytes = tfl_build(&c.md, &n);
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): carries Pool2DOptions where Conv2DOptions was expected");
+	free(bytes);
+	c.md.op[0].opt_type = O_CONV;
 	c.md.op[0].code = TANH;
 	bytes = tfl_build(&c.md, &n);
 	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
-	CHECK_STR_CONTAINS(msg, "operator 0 (TANH): operator TANH is not supported");
+	CHECK_STR_CONTAINS(msg, ": 1 op type is not supported: TANH (1 operator: y)");
 	free(bytes);
+	c.md.op[0].code = 150; /* past BATCH_MATMUL (126): the extended builtin_code field */
+	bytes = tfl_build(&c.md, &n);
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	CHECK_STR_CONTAINS(msg, ": 1 op type is not supported: GELU (1 operator: y)");
+	free(bytes);
+	c.md.op[0].code = 1000; /* beyond every schema */
+	bytes = tfl_build(&c.md, &n);
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	CHECK_STR_CONTAINS(msg, ": 1 op type is not supported: unknown builtin code 1000 (1 operator: y)");
+	free(bytes);
+	/* sparse weights */
+	c.md.op[0].code = CONV_2D;
+	c.md.t[1].sparse = 1;
+	bytes = tfl_build(&c.md, &n);
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	CHECK_STR_CONTAINS(msg, ": sparse tensors are not supported (1 tensor: 'w')");
+	free(bytes);
+	c.md.t[1].sparse = 0;
 	/* an unsupported tensor type */
 	c.md.op[0].code = CONV_2D;
 	c.md.t[0].type = TFL_FLOAT16;
@@ -634,19 +658,72 @@ static void bad_input(void)
 	c.md.t[1].nq = 1, c.md.t[1].scale = one_scale, c.md.t[1].zero = zero_point, c.md.t[1].qdetails = 1;
 	bytes = tfl_build(&c.md, &n);
 	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
-	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): tensor 1 'w' has custom quantization details (type 1)");
+	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): tensor 1 'w' has quantization details (CustomQuantization)");
 	free(bytes);
 	c.md.t[1].qdetails = 0;
 	c.md.t[0].type = TFL_INT8; /* and a graph input with one */
 	c.md.t[0].nq = 1, c.md.t[0].scale = one_scale, c.md.t[0].zero = zero_point, c.md.t[0].qdetails = 1;
 	bytes = tfl_build(&c.md, &n);
 	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
-	CHECK_STR_CONTAINS(msg, "graph input 0 'x' has custom quantization details (type 1)");
+	CHECK_STR_CONTAINS(msg, "graph input 0 'x' has quantization details (CustomQuantization)");
 	free(bytes);
 	free(c.x.d);
 	free(c.want.d);
 	for (int i = 0; i < nkeep; i++)
 		free(keep[i]);
+}
+
+enum { CUSTOM = 32, UNIDIRECTIONAL_SEQUENCE_LSTM = 44, SPLIT = 49 };
+
+/* Every operator type the importer does not take is named in one message,
+ * with its count and first operators (by their output tensors), before any
+ * structural check: the SPLIT has two outputs, the LSTM's output has a
+ * dimension 0 and refers to a tensor that does not exist, the convolution
+ * takes that output as input and a non-constant as weights. */
+static void unsupported_all(void)
+{
+	tcase cc = {0}, *c = &cc;
+	T(0, "x", TFL_FLOAT32, 4, 1, 4, 4, 2);
+	T(1, "s0", TFL_FLOAT32, 4, 1, 4, 4, 1);
+	T(2, "s1", TFL_FLOAT32, 4, 1, 4, 4, 1);
+	T(3, "t1", TFL_FLOAT32, 4, 1, 4, 4, 1);
+	T(4, "t2", TFL_FLOAT32, 4, 1, 4, 4, 1);
+	T(5, "det", TFL_FLOAT32, 2, 1, 4);
+	T(6, "lstm", TFL_FLOAT32, 3, 1, 0, 8);
+	T(7, "y", TFL_FLOAT32, 4, 1, 4, 4, 2);
+	c->md.nt = 8;
+	op(c, SPLIT, 0, 1, 1, 0, 0, 0)->nout = 2;
+	op(c, TANH, 0, 3, 1, 1, 0, 0);
+	op(c, TANH, 0, 4, 1, 2, 0, 0);
+	op(c, CUSTOM, 0, 5, 1, 3, 0, 0)->custom = "TFLite_Detection_PostProcess";
+	op(c, UNIDIRECTIONAL_SEQUENCE_LSTM, 0, 6, 2, 5, 9, 0);
+	op(c, CONV_2D, O_CONV, 7, 2, 6, 4, 0);
+	c->md.input = 0;
+	c->md.output = 7;
+	const char *want = "4 op types are not supported: SPLIT (1 operator: s0), TANH (2 operators: t1, t2), CUSTOM op "
+			   "'TFLite_Detection_PostProcess' (1 operator: det), UNIDIRECTIONAL_SEQUENCE_LSTM (1 operator: lstm); "
+			   "CUSTOM ops are not supported; recurrent ops are not supported";
+	size_t n;
+	uint8_t *bytes = tfl_build(&c->md, &n);
+	char msg[1024];
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	/* the file's name, then the list and nothing else */
+	size_t ml = strlen(msg), wl = strlen(want);
+	CHECK(!strncmp(msg, "/tmp/vc_tflite_", 15) && ml > wl + 2 && !strncmp(msg + ml - wl - 2, ": ", 2));
+	CHECK(ml > wl && !strcmp(msg + ml - wl, want));
+	if (ml <= wl || strcmp(msg + ml - wl, want))
+		fprintf(stderr, "got:  %s\nwant: ...%s\n", msg, want);
+	free(bytes);
+	/* a CUSTOM op alone */
+	c->md.op[0] = c->md.op[3];
+	c->md.op[0].out = 7;
+	c->md.op[0].in[0] = 0;
+	c->md.nop = 1;
+	bytes = tfl_build(&c->md, &n);
+	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
+	CHECK_STR_CONTAINS(msg, ": 1 op type is not supported: CUSTOM op 'TFLite_Detection_PostProcess' (1 operator: y); "
+				"CUSTOM ops are not supported");
+	free(bytes);
 }
 
 /* No calibration data: refused with the way to calibrate. */
@@ -802,6 +879,7 @@ static void mobilenet(void)
 static const test_case_t cases[] = {
 	{"conformance", conformance},
 	{"bad_input", bad_input},
+	{"unsupported_all", unsupported_all},
 	{"calibration_required", calibration_required},
 	{"resnet8", resnet8},
 	{"mobilenet", mobilenet},

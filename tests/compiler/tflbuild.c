@@ -10,7 +10,7 @@
 enum { M_VERSION, M_OPCODES, M_SUBGRAPHS, M_DESCRIPTION, M_BUFFERS };
 enum { OC_DEPRECATED, OC_CUSTOM, OC_VERSION, OC_BUILTIN };
 enum { SG_TENSORS, SG_INPUTS, SG_OUTPUTS, SG_OPERATORS, SG_NAME };
-enum { T_SHAPE, T_TYPE, T_BUFFER, T_NAME, T_QUANT };
+enum { T_SHAPE, T_TYPE, T_BUFFER, T_NAME, T_QUANT, T_IS_VARIABLE, T_SPARSITY };
 enum { Q_SCALE = 2, Q_ZERO = 3, Q_DETAILS_TYPE = 4, Q_DIM = 6 };
 enum { OP_OPCODE, OP_INPUTS, OP_OUTPUTS, OP_OPTIONS_TYPE, OP_OPTIONS };
 
@@ -35,7 +35,11 @@ uint8_t *tfl_build(const tfl_model *md, size_t *len)
 	}
 	for (int i = 0; i < md->nt; i++) {
 		const tfl_tensor *t = &md->t[i];
-		fbw_ref shape = fbw_i32s(&b, t->shape, (size_t)t->rank), name = fbw_string(&b, t->name), q = 0;
+		fbw_ref shape = fbw_i32s(&b, t->shape, (size_t)t->rank), name = fbw_string(&b, t->name), q = 0, sp = 0;
+		if (t->sparse) {
+			fbw_begin(&b);
+			sp = fbw_end(&b);
+		}
 		if (t->nq) {
 			fbw_ref sc = fbw_f32s(&b, t->scale, (size_t)t->nq), zp = fbw_i64s(&b, t->zero, (size_t)t->nq);
 			fbw_begin(&b);
@@ -53,17 +57,26 @@ uint8_t *tfl_build(const tfl_model *md, size_t *len)
 		fbw_ref_field(&b, T_NAME, name);
 		if (t->nq)
 			fbw_ref_field(&b, T_QUANT, q);
+		if (t->sparse)
+			fbw_ref_field(&b, T_SPARSITY, sp);
 		tens[i] = fbw_end(&b);
 	}
 	/* one operator code per operator (duplicates are allowed by the format) */
 	for (int k = 0; k < md->nop; k++) {
 		const tfl_op *o = &md->op[k];
+		fbw_ref cc = o->custom ? fbw_string(&b, o->custom) : 0;
 		fbw_begin(&b);
 		fbw_u8(&b, OC_DEPRECATED, (uint8_t)(o->code < 127 ? o->code : 127));
+		if (o->custom)
+			fbw_ref_field(&b, OC_CUSTOM, cc);
 		fbw_i32(&b, OC_VERSION, 1);
 		fbw_i32(&b, OC_BUILTIN, o->code);
 		codes[k] = fbw_end(&b);
-		fbw_ref in = fbw_i32s(&b, o->in, (size_t)o->nin), out = fbw_i32s(&b, &o->out, 1), opt = 0;
+		int32_t outs[4];
+		int nout = o->nout > 1 ? o->nout : 1;
+		for (int j = 0; j < nout && j < 4; j++)
+			outs[j] = o->out + j;
+		fbw_ref in = fbw_i32s(&b, o->in, (size_t)o->nin), out = fbw_i32s(&b, outs, (size_t)(nout < 4 ? nout : 4)), opt = 0;
 		if (o->opt_type) {
 			fbw_begin(&b);
 			for (int f = 0; f < o->nopt; f++) {

@@ -24,6 +24,7 @@ typedef struct tfl_tensor {
 	const int64_t *zero;
 	int qdim;
 	int qdetails; /* a custom quantization's details_type (0: none) */
+	int sparse;   /* 1: an (empty) sparsity table: a sparse tensor */
 } tfl_tensor;
 
 enum { TFL_OPT_U8, TFL_OPT_I32, TFL_OPT_F32 };
@@ -33,6 +34,8 @@ typedef struct tfl_op {
 	int opt_type; /* BuiltinOptions union member (0: none) */
 	int nin, in[4];
 	int out;
+	int nout;           /* outputs out, out + 1, ... (0: one) */
+	const char *custom; /* code CUSTOM: its custom_code */
 	int nopt;
 	struct {
 		int id, kind;

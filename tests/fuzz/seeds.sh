@@ -4,7 +4,7 @@
 # Writes OUT/<target>/ from what the tree and the machine have, so that the
 # seeds follow format changes: programs assembled by this build's vta, .vtam
 # files it compiles, the ONNX models of Debian's libonnx-testdata (the ops the
-# importer takes) and ../shared, tiny TFLite models (tflseeds.c), the
+# importer takes, and two it does not) and ../shared, tiny TFLite models (tflseeds.c), the
 # shipped configurations, and the
 # synthetic bitstreams of tests/boards/bitgen.h. Committed seeds live in
 # tests/fuzz/corpus/<target>/. Quiet; missing inputs just give fewer seeds.
@@ -42,6 +42,10 @@ for d in $nodes/test_conv_with_strides_padding $nodes/test_basic_conv_with_paddi
 	[ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$out/onnx/$(basename "$d").onnx"
 done
 [ -f $shared/models/mnist-8.onnx ] && cp $shared/models/mnist-8.onnx "$out/onnx/"
+# and ops it does not take: the census of unsupported types that runs first
+for d in $nodes/test_lstm_defaults $nodes/test_resize_upsample_scales_nearest; do
+	[ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$out/onnx/$(basename "$d").onnx"
+done
 
 # tflite: tiny models of every operator the importer takes (tflseeds.c). The
 # ResNet-8 files of ../shared (100-400 KB) are left out: inputs that large

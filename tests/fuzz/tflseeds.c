@@ -2,7 +2,8 @@
 /*
  * Seeds for the TFLite fuzz target: tflseeds DIR writes a few tiny models
  * (a few hundred bytes each, written by tests/compiler/tflbuild.h) that
- * together use every operator and option the importer takes. The ResNet-8
+ * together use every operator and option the importer takes, and one of
+ * operators it does not take. The ResNet-8
  * files of ../shared are 100-400 KB, and libFuzzer runs far fewer mutations
  * a second on inputs that large.
  */
@@ -13,7 +14,8 @@
 
 /* BuiltinOperator and BuiltinOptions numbers of TFLite's schema.fbs */
 enum { ADD = 0, AVERAGE_POOL_2D = 1, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, DEQUANTIZE = 6, FULLY_CONNECTED = 9,
-       MAX_POOL_2D = 17, RESHAPE = 22, SOFTMAX = 25, PAD = 34, MEAN = 40, QUANTIZE = 114 };
+       MAX_POOL_2D = 17, RESHAPE = 22, SOFTMAX = 25, TANH = 28, CUSTOM = 32, PAD = 34, MEAN = 40, SPLIT = 49,
+       QUANTIZE = 114 };
 enum { O_CONV = 1, O_DW = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_ADD = 11, O_REDUCER = 27 };
 enum { SAME = 0, VALID = 1, A_RELU = 1, A_RELU6 = 3 };
 
@@ -157,6 +159,25 @@ static void int8_conv(tfl_model *md)
 	md->input = 0, md->output = 5;
 }
 
+/* Operators the importer does not take (the census of unsupported types
+ * that runs before any check): TANH twice, a CUSTOM op, a SPLIT with two
+ * outputs, then a convolution. */
+static void unsupported(tfl_model *md)
+{
+	TENSOR(md, 0, "x", TFL_FLOAT32, 4, 1, 4, 4, 2);
+	TENSOR(md, 1, "t1", TFL_FLOAT32, 4, 1, 4, 4, 2);
+	TENSOR(md, 2, "t2", TFL_FLOAT32, 4, 1, 4, 4, 2);
+	TENSOR(md, 3, "det", TFL_FLOAT32, 4, 1, 4, 4, 2);
+	TENSOR(md, 4, "s0", TFL_FLOAT32, 4, 1, 4, 4, 1);
+	TENSOR(md, 5, "s1", TFL_FLOAT32, 4, 1, 4, 4, 1);
+	md->nt = 6;
+	op(md, TANH, 0, 1, 1, 0, 0, 0);
+	op(md, TANH, 0, 2, 1, 1, 0, 0);
+	op(md, CUSTOM, 0, 3, 1, 2, 0, 0)->custom = "TFLite_Detection_PostProcess";
+	op(md, SPLIT, 0, 4, 1, 3, 0, 0)->nout = 2;
+	md->input = 0, md->output = 4;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -170,6 +191,7 @@ int main(int argc, char **argv)
 		{"conv-pool-fc", conv_pool_fc},
 		{"dw-add-pad-softmax", dw_add_pad_softmax},
 		{"int8-conv", int8_conv},
+		{"unsupported", unsupported},
 	};
 	int rc = 0;
 	for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {

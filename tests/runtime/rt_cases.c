@@ -755,6 +755,8 @@ static void test_misuse(void)
 	expect_error(VTA_ERANGE, "buffer has 64");
 	VTALoadBuffer2D(cmd, small, 0, 1, 1, 1, 0, 0, 0, 0, VTA_INP_BUFF_DEPTH, VTA_MEM_ID_INP);
 	expect_error(VTA_ERANGE, "do not fit");
+	VTAStoreBuffer2D(cmd, 0, VTA_MEM_ID_ACC, small, 0, 1, 1, 1);
+	expect_error(VTA_EINVAL, "VTAStoreBuffer2D: memory type acc cannot be stored (only out, VTA_MEM_ID_OUT)");
 	CHECK(VTADepPush(cmd, 1, 3) != 0);
 	expect_error(VTA_EINVAL, "no token queue between load and store");
 	CHECK(VTAPushGEMMOp(&slot_h, k_hazard, NULL, 0) != 0);

@@ -42,6 +42,22 @@ static uint8_t *sample(size_t *len)
 	return b;
 }
 
+/* A section of the wrong kind is named, not numbered. */
+static void test_build_kinds(void)
+{
+	static const uint8_t graph[4];
+	uint32_t kinds[2] = {VTA_VTAM_GRAPH, VTA_VTAM_CONFIG};
+	const uint8_t *data[2] = {graph, graph};
+	size_t sizes[2] = {4, 4}, len;
+	uint8_t *b = NULL;
+	vta_error_t err;
+	CHECK(vta_vtam_build(kinds, data, sizes, 2, &b, &len, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "section 1 is CONFIG, which vta_vtam_build writes itself");
+	kinds[1] = 9;
+	CHECK(vta_vtam_build(kinds, data, sizes, 2, &b, &len, &err) != 0);
+	CHECK_STR_CONTAINS(err.msg, "section 1 has kind 9, which is not VTA_VTAM_GRAPH or VTA_VTAM_META");
+}
+
 static void test_roundtrip(void)
 {
 	size_t len, n;
@@ -201,6 +217,7 @@ int main(int argc, char **argv)
 	static const test_case_t cases[] = {
 		{"crc32c-vectors", test_crc_vectors},
 		{"roundtrip", test_roundtrip},
+		{"build_kinds", test_build_kinds},
 		{"corruption", test_corruption},
 		{"fields", test_fields},
 		{NULL, NULL},
