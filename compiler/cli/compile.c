@@ -84,151 +84,201 @@ const char vta_compile_usage[] =
 	"      --calib=../shared/data/cifar10-test-2k.bin --calib-count=500 --calib-offset=0\n"
 	"  vta compile ../shared/models/yolov3-tiny.cfg --synthetic-weights=1 --calib=synthetic -o yolo.vtam\n";
 
-int vta_cmd_compile(int argc, char **argv)
-{
-	const char *in = NULL, *out = NULL, *replay = NULL, *weights = NULL;
+/* What `vta compile` was asked. */
+typedef struct compile_args {
+	const char *in, *out, *replay, *weights;
 	vc_compile_opts o;
-	memset(&o, 0, sizeof o);
 	vc_darknet_opts dk;
-	memset(&dk, 0, sizeof dk);
-	int print_pipeline = 0, calib_count_set = 0;
-	static char r_model[4096], r_pipe[4096], r_calib[4096], r_count[32];
+	int print_pipeline, calib_count_set;
+	/* the reproducer's values (--replay) and the reproducer's context lines */
+	char r_model[4096], r_pipe[4096], r_calib[4096], r_count[32];
+	char context[3 * 4096 + 128];
+} compile_args;
+
+/* The Darknet options; 1 taken, 0 not one of them, 2 a bad value (printed). */
+static int darknet_opt(int argc, char **argv, int *i, compile_args *c)
+{
+	const char *v;
+	if ((v = vc_take_opt(argc, argv, i, "--weights"))) {
+		c->weights = v;
+	} else if ((v = vc_take_opt(argc, argv, i, "--synthetic-weights"))) {
+		char *end;
+		c->dk.seed = strtoull(v, &end, 0);
+		if (!*v || *end) {
+			fprintf(stderr, "vta compile: --synthetic-weights=%s: expected an integer seed\n", v);
+			return 2;
+		}
+		c->dk.synthetic = 1;
+	} else if ((v = vc_take_opt(argc, argv, i, "--input-size"))) {
+		c->dk.input_size = atoi(v);
+		if (c->dk.input_size < 1 || c->dk.input_size > 8192) {
+			fprintf(stderr, "vta compile: --input-size=%s: expected 1..8192\n", v);
+			return 2;
+		}
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* The command line into c: -1 go on, else the exit status. */
+static int parse_args(int argc, char **argv, compile_args *c)
+{
+	vc_compile_opts *o = &c->o;
 	for (int i = 0; i < argc; i++) {
 		const char *v;
-		int pp;
+		int pp, dn;
 		if (!strcmp(argv[i], "-o") && i + 1 < argc)
-			out = argv[++i];
+			c->out = argv[++i];
 		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(vta_compile_usage, stdout);
 			return 0;
-		} else if ((v = vc_take_opt(argc, argv, &i, "--weights")))
-			weights = v;
-		else if ((v = vc_take_opt(argc, argv, &i, "--synthetic-weights"))) {
-			char *end;
-			dk.seed = strtoull(v, &end, 0);
-			if (!*v || *end) {
-				fprintf(stderr, "vta compile: --synthetic-weights=%s: expected an integer seed\n", v);
+		} else if ((dn = darknet_opt(argc, argv, &i, c)) != 0) {
+			if (dn == 2)
 				return 2;
-			}
-			dk.synthetic = 1;
-		} else if ((v = vc_take_opt(argc, argv, &i, "--input-size"))) {
-			dk.input_size = atoi(v);
-			if (dk.input_size < 1 || dk.input_size > 8192) {
-				fprintf(stderr, "vta compile: --input-size=%s: expected 1..8192\n", v);
-				return 2;
-			}
 		} else if ((v = vc_take_opt(argc, argv, &i, "--replay")))
-			replay = v;
+			c->replay = v;
 		else if ((v = vc_take_opt(argc, argv, &i, "--pipeline")))
-			o.pipeline = v;
+			o->pipeline = v;
 		else if (!strcmp(argv[i], "--print-pipeline"))
-			print_pipeline = 1;
-		else if (vc_instr_opt(argc, argv, &i, &o.instr))
+			c->print_pipeline = 1;
+		else if (vc_instr_opt(argc, argv, &i, &o->instr))
 			;
 		else if ((v = vc_take_opt(argc, argv, &i, "--calib")))
-			o.calib_path = v;
+			o->calib_path = v;
 		else if ((v = vc_take_opt(argc, argv, &i, "--calib-count")))
-			o.calib_count = atoi(v), calib_count_set = 1;
+			o->calib_count = atoi(v), c->calib_count_set = 1;
 		else if ((v = vc_take_opt(argc, argv, &i, "--calib-offset")))
-			o.calib_offset = atoi(v), o.calib_offset_set = 1;
-		else if ((pp = vc_preproc_opt(argc, argv, &i, &o.pre, "compile")) != 0) {
+			o->calib_offset = atoi(v), o->calib_offset_set = 1;
+		else if ((pp = vc_preproc_opt(argc, argv, &i, &o->pre, "compile")) != 0) {
 			if (pp < 0)
 				return 2;
-		}
-		else if ((v = vc_take_opt(argc, argv, &i, "--emit-ir"))) {
-			if (!(o.stop_level = vc_emit_level(v))) {
+		} else if ((v = vc_take_opt(argc, argv, &i, "--emit-ir"))) {
+			if (!(o->stop_level = vc_emit_level(v))) {
 				fprintf(stderr, "vta compile: --emit-ir=%s: expected graph, kernel or stream\n", v);
 				return 2;
 			}
 		} else if (argv[i][0] == '-') {
 			fprintf(stderr, "vta compile: unknown option %s\n", argv[i]);
 			return 2;
-		} else if (!in)
-			in = argv[i];
+		} else if (!c->in)
+			c->in = argv[i];
 		else {
 			fprintf(stderr, "vta compile: more than one model given\n");
 			return 2;
 		}
 	}
+	return -1;
+}
+
+/* --replay: the model, pipeline and calibration of a reproducer; the command
+ * line wins. 0, or 1 (printed). */
+static int load_replay(compile_args *c)
+{
 	char err[1024];
-	if (replay) { /* the model, pipeline and calibration of a reproducer; the command line wins */
-		size_t len;
-		uint8_t *text = vc_read_all(replay, &len, err, sizeof err);
-		if (!text) {
-			fprintf(stderr, "vta compile: --replay: %s\n", err);
-			return 1;
-		}
-		char *t = realloc(text, len + 1);
-		if (!t) {
-			free(text);
-			return 1;
-		}
-		t[len] = 0;
-		int ok = strstr(t, "# vta compile reproducer") == t && repro_value(t, "pipeline", r_pipe, sizeof r_pipe) == 1 &&
-			 repro_value(t, "model", r_model, sizeof r_model) == 1;
-		int hc = repro_value(t, "calib", r_calib, sizeof r_calib) == 1;
-		int hn = repro_value(t, "calib-count", r_count, sizeof r_count) == 1;
-		free(t);
-		if (!ok) {
-			fprintf(stderr, "vta compile: --replay: %s is not a reproducer with 'model:' and 'pipeline:' lines\n",
-				replay);
-			return 1;
-		}
-		if (!in)
-			in = r_model;
-		if (!o.pipeline)
-			o.pipeline = r_pipe;
-		if (!o.calib_path && hc)
-			o.calib_path = r_calib;
-		if (!calib_count_set && hn)
-			o.calib_count = atoi(r_count);
-		fprintf(stderr, "vta compile: replaying %s: %s --pipeline='%s'%s%s\n", replay, in, o.pipeline,
-			o.calib_path ? " --calib=" : "", o.calib_path ? o.calib_path : "");
+	size_t len;
+	uint8_t *text = vc_read_all(c->replay, &len, err, sizeof err);
+	if (!text) {
+		fprintf(stderr, "vta compile: --replay: %s\n", err);
+		return 1;
 	}
-	char context[3 * 4096 + 128] = "";
-	if (o.instr.reproducer && in) {
-		char a[4096], c[4096];
-		abs_path(in, a, sizeof a);
-		int k = snprintf(context, sizeof context, "model: %s\n", a);
-		if (o.calib_path) {
-			if (!strcmp(o.calib_path, "synthetic"))
-				snprintf(c, sizeof c, "synthetic");
-			else
-				abs_path(o.calib_path, c, sizeof c);
-			k += snprintf(context + k, sizeof context - (size_t)k, "calib: %s\n", c);
-		}
-		if (o.calib_count)
-			snprintf(context + k, sizeof context - (size_t)k, "calib-count: %d\n", o.calib_count);
-		o.instr.repro_context = context;
+	char *t = realloc(text, len + 1);
+	if (!t) {
+		free(text);
+		return 1;
 	}
-	o.instr.out = stderr; /* the reports of --print-ir-*, --stats, --time-passes */
-	vc_guard_install(&o.instr);
-	if (print_pipeline) {
-		vc_pm *pm = vc_pm_parse(o.pipeline ? o.pipeline : "vta-default", err, sizeof err);
-		if (!pm) {
-			fprintf(stderr, "vta compile: %s\n", err);
-			return 1;
-		}
-		char text[4096];
-		vc_pm_print(pm, text, sizeof text);
-		printf("%s\n", text);
-		vc_pm_free(pm);
-		if (!in)
-			return 0;
+	t[len] = 0;
+	int ok = strstr(t, "# vta compile reproducer") == t &&
+		 repro_value(t, "pipeline", c->r_pipe, sizeof c->r_pipe) == 1 &&
+		 repro_value(t, "model", c->r_model, sizeof c->r_model) == 1;
+	int hc = repro_value(t, "calib", c->r_calib, sizeof c->r_calib) == 1;
+	int hn = repro_value(t, "calib-count", c->r_count, sizeof c->r_count) == 1;
+	free(t);
+	if (!ok) {
+		fprintf(stderr, "vta compile: --replay: %s is not a reproducer with 'model:' and 'pipeline:' lines\n",
+			c->replay);
+		return 1;
 	}
-	if (!in || !out) {
-		fputs(vta_compile_usage, stderr);
-		return 2;
+	vc_compile_opts *o = &c->o;
+	if (!c->in)
+		c->in = c->r_model;
+	if (!o->pipeline)
+		o->pipeline = c->r_pipe;
+	if (!o->calib_path && hc)
+		o->calib_path = c->r_calib;
+	if (!c->calib_count_set && hn)
+		o->calib_count = atoi(c->r_count);
+	fprintf(stderr, "vta compile: replaying %s: %s --pipeline='%s'%s%s\n", c->replay, c->in, o->pipeline,
+		o->calib_path ? " --calib=" : "", o->calib_path ? o->calib_path : "");
+	return 0;
+}
+
+/* With --reproducer, the lines that let `vta compile --replay` run it again. */
+static void reproducer_context(compile_args *c)
+{
+	vc_compile_opts *o = &c->o;
+	if (!o->instr.reproducer || !c->in)
+		return;
+	char a[4096], cal[4096];
+	abs_path(c->in, a, sizeof a);
+	int k = snprintf(c->context, sizeof c->context, "model: %s\n", a);
+	if (o->calib_path) {
+		if (!strcmp(o->calib_path, "synthetic"))
+			snprintf(cal, sizeof cal, "synthetic");
+		else
+			abs_path(o->calib_path, cal, sizeof cal);
+		k += snprintf(c->context + k, sizeof c->context - (size_t)k, "calib: %s\n", cal);
 	}
-	int darknet = vc_model_format_of(in) == VC_FORMAT_DARKNET;
-	if (!darknet && (weights || dk.synthetic || dk.input_size)) {
-		fprintf(stderr, "vta compile: --weights, --synthetic-weights and --input-size are for Darknet cfg models\n");
-		return 2;
+	if (o->calib_count)
+		snprintf(c->context + k, sizeof c->context - (size_t)k, "calib-count: %d\n", o->calib_count);
+	o->instr.repro_context = c->context;
+}
+
+/* --print-pipeline: 0, or 1 (printed). */
+static int print_pipeline(const compile_args *c)
+{
+	char err[1024], text[4096];
+	vc_pm *pm = vc_pm_parse(c->o.pipeline ? c->o.pipeline : "vta-default", err, sizeof err);
+	if (!pm) {
+		fprintf(stderr, "vta compile: %s\n", err);
+		return 1;
 	}
-	if (darknet && !!weights == !!dk.synthetic) {
-		fprintf(stderr, "vta compile: %s: give exactly one of --weights=FILE and --synthetic-weights=SEED\n", in);
-		return 2;
+	vc_pm_print(pm, text, sizeof text);
+	printf("%s\n", text);
+	vc_pm_free(pm);
+	return 0;
+}
+
+/* The last line of a compile: what runs where. Nodes that compute (not
+ * inputs and constants) on VTA and on the host, and their MACs. */
+static void report(const vc_module *m, const compile_args *c, double ms)
+{
+	int64_t insns = 0, vta_macs = 0, host_macs = 0;
+	int vta_nodes = 0, host_nodes = 0;
+	for (int k = 0; k < m->n_kernels; k++)
+		insns += m->kernels[k]->insn_count;
+	for (int i = 0; i < m->g->n; i++) {
+		const vc_node *n = m->g->nodes[i];
+		if (n->op == VC_OP_INPUT || n->op == VC_OP_CONST)
+			continue;
+		int64_t macs = vc_node_macs(m, n);
+		if (n->op == VC_OP_VTA_CONV)
+			vta_nodes++, vta_macs += macs;
+		else
+			host_nodes++, host_macs += macs;
 	}
+	double share = vta_macs + host_macs ? 100.0 * (double)vta_macs / (double)(vta_macs + host_macs) : 0;
+	fprintf(stderr, "vta compile: %s -> %s: %d VTA kernels, %lld instructions, %lld MACs on VTA, %.1f ms\n", c->in,
+		c->out, m->n_kernels, (long long)insns, (long long)vta_macs, ms);
+	fprintf(stderr, "vta compile: split: VTA %d nodes, %lld MACs (%.1f%%); host %d nodes, %lld MACs\n", vta_nodes,
+		(long long)vta_macs, share, host_nodes, (long long)host_macs);
+}
+
+/* Import, compile and write. 0, or 1 (printed). */
+static int compile_model(compile_args *c, int darknet)
+{
+	char err[1024], meta[512];
+	vc_compile_opts *o = &c->o;
 	vc_module *m = vc_module_new();
 	if (!m)
 		return 1;
@@ -237,39 +287,65 @@ int vta_cmd_compile(int argc, char **argv)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = 1;
-	if (darknet ? vc_import_darknet_files(m, in, weights, &dk) : vc_import_file(m, in)) {
+	if (darknet ? vc_import_darknet_files(m, c->in, c->weights, &c->dk) : vc_import_file(m, c->in)) {
 		fprintf(stderr, "vta compile: %s\n", m->diag.msg);
-		goto done;
-	}
-	if (vc_compile(m, &o, err, sizeof err)) {
+	} else if (vc_compile(m, o, err, sizeof err)) {
 		fprintf(stderr, "vta compile: %s\n", err);
-		if (o.instr.reproducer)
-			fprintf(stderr, "vta compile: reproducer written to %s\n", o.instr.reproducer);
-		goto done;
-	}
-	char meta[512];
-	if (vc_preproc_meta(&o.pre, meta, sizeof meta)) {
+		if (o->instr.reproducer)
+			fprintf(stderr, "vta compile: reproducer written to %s\n", o->instr.reproducer);
+	} else if (vc_preproc_meta(&o->pre, meta, sizeof meta)) {
 		fprintf(stderr, "vta compile: the preprocessing does not fit the META section\n");
-		goto done;
-	}
-	if (o.stop_level) {
-		if (vc_write_ir(m, out, err, sizeof err)) {
-			fprintf(stderr, "vta compile: %s\n", err);
-			goto done;
-		}
-	} else if (vc_artifact_write_meta(m, out, meta)) {
+	} else if (o->stop_level && vc_write_ir(m, c->out, err, sizeof err)) {
+		fprintf(stderr, "vta compile: %s\n", err);
+	} else if (!o->stop_level && vc_artifact_write_meta(m, c->out, meta)) {
 		fprintf(stderr, "vta compile: %s\n", m->diag.msg);
-		goto done;
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		report(m, c, 1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec));
+		rc = 0;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	int64_t macs = 0, insns = 0;
-	for (int k = 0; k < m->n_kernels; k++)
-		macs += m->kernels[k]->macs, insns += m->kernels[k]->insn_count;
-	fprintf(stderr, "vta compile: %s -> %s: %d VTA kernels, %lld instructions, %lld MACs on VTA, %.1f ms\n", in, out,
-		m->n_kernels, (long long)insns, (long long)macs,
-		1e3 * (double)(t1.tv_sec - t0.tv_sec) + 1e-6 * (double)(t1.tv_nsec - t0.tv_nsec));
-	rc = 0;
-done:
 	vc_module_free(m);
+	return rc;
+}
+
+static int run(int argc, char **argv, compile_args *c)
+{
+	int rc = parse_args(argc, argv, c);
+	if (rc >= 0)
+		return rc;
+	if (c->replay && load_replay(c))
+		return 1;
+	reproducer_context(c);
+	c->o.instr.out = stderr; /* the reports of --print-ir-*, --stats, --time-passes */
+	vc_guard_install(&c->o.instr);
+	if (c->print_pipeline) {
+		if (print_pipeline(c))
+			return 1;
+		if (!c->in)
+			return 0;
+	}
+	if (!c->in || !c->out) {
+		fputs(vta_compile_usage, stderr);
+		return 2;
+	}
+	int darknet = vc_model_format_of(c->in) == VC_FORMAT_DARKNET;
+	if (!darknet && (c->weights || c->dk.synthetic || c->dk.input_size)) {
+		fprintf(stderr, "vta compile: --weights, --synthetic-weights and --input-size are for Darknet cfg models\n");
+		return 2;
+	}
+	if (darknet && !!c->weights == !!c->dk.synthetic) {
+		fprintf(stderr, "vta compile: %s: give exactly one of --weights=FILE and --synthetic-weights=SEED\n", c->in);
+		return 2;
+	}
+	return compile_model(c, darknet);
+}
+
+int vta_cmd_compile(int argc, char **argv)
+{
+	compile_args *c = calloc(1, sizeof *c);
+	if (!c)
+		return 1;
+	int rc = run(argc, argv, c);
+	free(c);
 	return rc;
 }

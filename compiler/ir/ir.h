@@ -241,6 +241,9 @@ void vc_error_prefix(vc_module *m, const char *prefix);
 const char *vc_op_name(vc_op op);
 const char *vc_dtype_name(vc_dtype t);
 int64_t vc_type_elems(const vc_type *t);
+/* Multiply-accumulates of a node as the network defines it (channels not
+ * padded; a VTA kernel's as lowered); 0 for nodes that do none (util.c). */
+int64_t vc_node_macs(const vc_module *m, const vc_node *n);
 int vc_type_check(const vc_type *t); /* 0 if t is inside the bounds above */
 size_t vc_type_bytes(const vc_type *t);
 size_t vc_dtype_size(vc_dtype t);

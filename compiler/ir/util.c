@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ir/ir.h"
+#include "ir/kernel.h"
 
 vc_node **vc_snapshot(vc_module *m, int *n)
 {
@@ -53,6 +54,28 @@ int vc_check_list(vc_module *m, const char *pass, const char *opt, const char *l
 			return vc_error(m, NULL, "%s: option %s names '%.*s', which is no node of the graph", pass, opt, (int)len,
 					s);
 		s += len + (e ? 1 : 0);
+	}
+	return 0;
+}
+
+int64_t vc_node_macs(const vc_module *m, const vc_node *n)
+{
+	if (n->op == VC_OP_VTA_CONV) {
+		const vc_kernel *k = n->a.kernel_id >= 0 && n->a.kernel_id < m->n_kernels ? m->kernels[n->a.kernel_id] : NULL;
+		return k ? k->macs : 0;
+	}
+	if ((n->op == VC_OP_CONV || n->op == VC_OP_QCONV || n->op == VC_OP_QCONV_RQ) && n->n_in > 1 &&
+	    n->in[1]->type.rank == 4) {
+		const vc_type *w = &n->in[1]->type;
+		return (int64_t)vc_type_elems(&n->type) * w->dim[1] * w->dim[2] * w->dim[3];
+	}
+	if ((n->op == VC_OP_DENSE || n->op == VC_OP_QDENSE) && n->n_in > 1 && n->in[1]->type.rank == 2)
+		return (int64_t)vc_type_elems(&n->type) * n->in[1]->type.dim[1];
+	if ((n->op == VC_OP_QCONV_RQ) && n->n_in > 1 && n->in[1]->type.rank == 2)
+		return (int64_t)vc_type_elems(&n->type) * n->in[1]->type.dim[1];
+	if (n->op == VC_OP_MATMUL && n->n_in > 1 && n->in[0]->type.rank >= 2) {
+		const vc_type *a = &n->in[0]->type;
+		return (int64_t)vc_type_elems(&n->type) * a->dim[a->rank - 1];
 	}
 	return 0;
 }
