@@ -111,22 +111,10 @@ static long find_sync(const uint8_t *data, size_t len, int swapped)
 	return -1;
 }
 
-/*
- * The packet stream: everything before the sync word is dummy words and one
- * bus-width pattern; after it, well-formed write packets whose CRC checks
- * all hold, up to a DESYNC after which only NOOPs follow. Fills bf->stream.
- */
-static int parse_stream(vta_bitfile_t *bf, const char *what, vta_error_t *err)
+/* Everything before the sync word (word s) is dummy words and one
+ * bus-width pattern. */
+static int check_preamble(const vta_bitfile_t *bf, size_t s, const char *what, vta_error_t *err)
 {
-	vta_bitstream_t *st = &bf->stream;
-	memset(st, 0, sizeof *st);
-	size_t n = bf->len / 4;
-	long sync = find_sync(bf->data, bf->len, bf->swapped);
-	if (sync < 0)
-		return vta_error_set(err, VTA_EINVAL, -1,
-				     "%s: no sync word AA995566 in the first %d bytes of the "
-				     "configuration data: not a Xilinx bitstream", what, SYNC_WINDOW);
-	size_t s = (size_t)sync / 4;
 	int bus = 0; /* 0: none yet, 1: 000000BB seen, 2: the pattern is complete */
 	for (size_t i = 0; i < s; i++) {
 		uint32_t w = word_at(bf, i);
@@ -146,151 +134,166 @@ static int parse_stream(vta_bitfile_t *bf, const char *what, vta_error_t *err)
 		return vta_error_set(err, VTA_EINVAL, -1,
 				     "%s: no bus-width pattern 000000BB 11220044 before the sync word",
 				     what);
-	st->sync_word = s;
+	return VTA_OK;
+}
 
-	uint32_t crc = 0;
-	int last_reg = -1;    /* register of a type-1 write of 0 words, for a type 2 */
-	size_t unchecked = 0; /* CRC-covered words since the last CRC check */
-	int fdri_before_idcode = 0;
-	size_t i = s + 1;
-	for (; i < n; i++) {
-		uint32_t h = word_at(bf, i);
-		unsigned type = h >> 29, op = (h >> 27) & 3;
-		unsigned reg;
-		size_t count;
-		if (last_reg == REG_FDRI && type != 2)
-			return vta_error_set(err, VTA_EINVAL, -1,
-					     "%s: word %zu: a type-1 FDRI write of 0 words is not "
-					     "followed by a type-2 packet", what, i - 1);
-		if (type == 1) {
-			if (op == 0) {
-				if (h != NOOP_WORD)
-					return vta_error_set(err, VTA_EINVAL, -1,
-							     "%s: word %zu: NOOP 0x%08X with fields set",
-							     what, i, (unsigned)h);
-				last_reg = -1;
-				continue;
-			}
-			reg = (h >> 13) & 0x3FFF;
-			count = h & 0x7FF;
-			if (reg > 0x1F || (h & 0x1800))
-				return vta_error_set(err, VTA_EINVAL, -1,
-						     "%s: word %zu: packet 0x%08X has reserved bits set",
-						     what, i, (unsigned)h);
-			last_reg = -1;
-		} else if (type == 2) {
-			if (last_reg != REG_FDRI)
-				return vta_error_set(err, VTA_EINVAL, -1,
-						     "%s: word %zu: a type-2 packet that does not follow "
-						     "a type-1 FDRI write of 0 words", what, i);
-			reg = REG_FDRI;
-			count = h & 0x07FFFFFF;
-			last_reg = -1;
-		} else {
-			return vta_error_set(err, VTA_EINVAL, -1,
-					     "%s: word %zu (0x%08X) is not a configuration packet "
-					     "(type %u)", what, i, (unsigned)h, type);
+/* Walking the packets after the sync word. */
+typedef struct packets {
+	vta_bitfile_t *bf;
+	const char *what;
+	vta_error_t *err;
+	size_t n;             /* words in the file */
+	uint32_t crc;
+	int last_reg;         /* register of a type-1 write of 0 words, for a type 2 */
+	size_t unchecked;     /* CRC-covered words since the last CRC check */
+	int fdri_before_idcode;
+} packets;
+
+enum { PKT_WRITE, PKT_SKIP }; /* packet_header's answers besides an error (< 0) */
+
+/* The header at word i: a write of *count words to *reg (PKT_WRITE), a NOOP
+ * or the first half of an FDRI write (PKT_SKIP), or -1 with err set. */
+static int packet_header(packets *p, size_t i, unsigned *reg, size_t *count)
+{
+	const char *what = p->what;
+	vta_error_t *err = p->err;
+	uint32_t h = word_at(p->bf, i);
+	unsigned type = h >> 29, op = (h >> 27) & 3;
+	if (p->last_reg == REG_FDRI && type != 2)
+		return -vta_error_set(err, VTA_EINVAL, -1, "%s: word %zu: a type-1 FDRI write of 0 words is not "
+				      "followed by a type-2 packet", what, i - 1);
+	if (type == 1) {
+		if (op == 0) {
+			if (h != NOOP_WORD)
+				return -vta_error_set(err, VTA_EINVAL, -1, "%s: word %zu: NOOP 0x%08X with fields set",
+						      what, i, (unsigned)h);
+			p->last_reg = -1;
+			return PKT_SKIP;
 		}
-		if (op != 2)
-			return vta_error_set(err, VTA_EINVAL, -1,
-					     "%s: word %zu: a %s packet of %s; a configuration "
-					     "bitstream only writes", what, i,
-					     op == 1 ? "read" : "reserved-opcode", reg_name(reg));
-		if (reg == REG_FDRO || reg == REG_STAT || reg == REG_BOOTSTS)
-			return vta_error_set(err, VTA_EINVAL, -1,
-					     "%s: word %zu: a write to the read-only %s register",
-					     what, i, reg_name(reg));
-		if (count > n - i - 1)
-			return vta_error_set(err, VTA_EINVAL, -1,
-					     "%s: word %zu: a write of %zu words to %s, but only %zu "
-					     "words follow in the file", what, i, count, reg_name(reg),
-					     n - i - 1);
-		if (count == 0) {
-			if (type == 1 && reg == REG_FDRI) {
-				last_reg = REG_FDRI;
-				continue;
-			}
-			return vta_error_set(err, VTA_EINVAL, -1,
-					     "%s: word %zu: a write of 0 words to %s", what, i,
-					     reg_name(reg));
-		}
-		if ((reg == REG_CMD || reg == REG_CRC || reg == REG_IDCODE || reg == REG_AXSS) &&
-		    count != 1)
-			return vta_error_set(err, VTA_EINVAL, -1,
-					     "%s: word %zu: a write of %zu words to %s, which takes one",
-					     what, i, count, reg_name(reg));
-		const size_t first = i + 1;
-		i += count; /* the loop's i++ steps over the last data word */
-		if (reg == REG_FDRI) {
-			if (!st->has_idcode)
-				fdri_before_idcode = 1;
-			st->fdri_words += count;
-			st->fdri_writes++;
-			if (count > st->fdri_max)
-				st->fdri_max = count;
-			if (st->fdri_min == 0 || count < st->fdri_min)
-				st->fdri_min = count;
-			for (size_t k = first; k <= i; k++) {
-				crc = vta_bit_crc(crc, REG_FDRI, word_at(bf, k));
-				unchecked++;
-			}
-			continue;
-		}
-		uint32_t v = word_at(bf, first);
-		if (reg == REG_CRC) {
-			if (v != crc)
-				return vta_error_set(err, VTA_EINVAL, -1,
-						     "%s: word %zu: CRC check fails: the stream says "
-						     "0x%08X, its data gives 0x%08X", what, first,
-						     (unsigned)v, (unsigned)crc);
-			st->crc_checks++;
-			crc = 0;
-			unchecked = 0;
-			continue;
-		}
-		if (reg == REG_CMD) {
-			if (v > 0x1F)
-				return vta_error_set(err, VTA_EINVAL, -1,
-						     "%s: word %zu: CMD 0x%08X is not a command", what,
-						     first, (unsigned)v);
-			if (v == CMD_RCRC) {
-				crc = 0;
-				unchecked = 0;
-				continue;
-			}
-			if (v == CMD_DESYNC) {
-				st->desync_word = i - 1;
-				break;
-			}
-			if (v == CMD_START)
-				st->has_start = 1;
-		} else if (reg == REG_IDCODE) {
-			if (st->has_idcode && v != st->idcode)
-				return vta_error_set(err, VTA_EINVAL, -1,
-						     "%s: word %zu: IDCODE 0x%08X written after 0x%08X",
-						     what, first, (unsigned)v, (unsigned)st->idcode);
-			st->idcode = v;
-			st->has_idcode = 1;
-		} else if (reg == REG_AXSS) {
-			st->axss = v;
-			st->has_axss = 1;
-		}
-		if (crc_covers(reg))
-			for (size_t k = first; k <= i; k++) {
-				crc = vta_bit_crc(crc, reg, word_at(bf, k));
-				unchecked++;
-			}
+		*reg = (h >> 13) & 0x3FFF;
+		*count = h & 0x7FF;
+		if (*reg > 0x1F || (h & 0x1800))
+			return -vta_error_set(err, VTA_EINVAL, -1, "%s: word %zu: packet 0x%08X has reserved bits set",
+					      what, i, (unsigned)h);
+	} else if (type == 2) {
+		if (p->last_reg != REG_FDRI)
+			return -vta_error_set(err, VTA_EINVAL, -1, "%s: word %zu: a type-2 packet that does not follow "
+					      "a type-1 FDRI write of 0 words", what, i);
+		*reg = REG_FDRI;
+		*count = h & 0x07FFFFFF;
+	} else {
+		return -vta_error_set(err, VTA_EINVAL, -1, "%s: word %zu (0x%08X) is not a configuration packet "
+				      "(type %u)", what, i, (unsigned)h, type);
 	}
-	if (i >= n)
-		return vta_error_set(err, VTA_EINVAL, -1,
-				     "%s: no DESYNC command: the configuration stream is truncated "
-				     "(%zu words)", what, n);
-	for (size_t k = i + 1; k < n; k++)
-		if (word_at(bf, k) != NOOP_WORD)
+	p->last_reg = -1;
+	if (op != 2)
+		return -vta_error_set(err, VTA_EINVAL, -1, "%s: word %zu: a %s packet of %s; a configuration "
+				      "bitstream only writes", what, i, op == 1 ? "read" : "reserved-opcode",
+				      reg_name(*reg));
+	if (*reg == REG_FDRO || *reg == REG_STAT || *reg == REG_BOOTSTS)
+		return -vta_error_set(err, VTA_EINVAL, -1, "%s: word %zu: a write to the read-only %s register", what,
+				      i, reg_name(*reg));
+	if (*count > p->n - i - 1)
+		return -vta_error_set(err, VTA_EINVAL, -1, "%s: word %zu: a write of %zu words to %s, but only %zu "
+				      "words follow in the file", what, i, *count, reg_name(*reg), p->n - i - 1);
+	if (*count == 0) {
+		if (type == 1 && *reg == REG_FDRI) {
+			p->last_reg = REG_FDRI;
+			return PKT_SKIP;
+		}
+		return -vta_error_set(err, VTA_EINVAL, -1, "%s: word %zu: a write of 0 words to %s", what, i,
+				      reg_name(*reg));
+	}
+	if ((*reg == REG_CMD || *reg == REG_CRC || *reg == REG_IDCODE || *reg == REG_AXSS) && *count != 1)
+		return -vta_error_set(err, VTA_EINVAL, -1, "%s: word %zu: a write of %zu words to %s, which takes one",
+				      what, i, *count, reg_name(*reg));
+	return PKT_WRITE;
+}
+
+/* Words [first, last] of a write enter the CRC. */
+static void crc_add(packets *p, unsigned reg, size_t first, size_t last)
+{
+	for (size_t k = first; k <= last; k++) {
+		p->crc = vta_bit_crc(p->crc, reg, word_at(p->bf, k));
+		p->unchecked++;
+	}
+}
+
+enum { WR_NEXT, WR_DESYNC }; /* packet_write's answers besides an error (< 0) */
+
+/* The write of words [first, last] to reg: frame data, a CRC check, a
+ * command, the part's IDCODE or AXSS. */
+static int packet_write(packets *p, unsigned reg, size_t first, size_t last)
+{
+	vta_bitstream_t *st = &p->bf->stream;
+	const char *what = p->what;
+	if (reg == REG_FDRI) {
+		size_t count = last - first + 1;
+		if (!st->has_idcode)
+			p->fdri_before_idcode = 1;
+		st->fdri_words += count;
+		st->fdri_writes++;
+		if (count > st->fdri_max)
+			st->fdri_max = count;
+		if (st->fdri_min == 0 || count < st->fdri_min)
+			st->fdri_min = count;
+		crc_add(p, REG_FDRI, first, last);
+		return WR_NEXT;
+	}
+	uint32_t v = word_at(p->bf, first);
+	if (reg == REG_CRC) {
+		if (v != p->crc)
+			return -vta_error_set(p->err, VTA_EINVAL, -1, "%s: word %zu: CRC check fails: the stream says "
+					      "0x%08X, its data gives 0x%08X", what, first, (unsigned)v,
+					      (unsigned)p->crc);
+		st->crc_checks++;
+		p->crc = 0;
+		p->unchecked = 0;
+		return WR_NEXT;
+	}
+	if (reg == REG_CMD) {
+		if (v > 0x1F)
+			return -vta_error_set(p->err, VTA_EINVAL, -1, "%s: word %zu: CMD 0x%08X is not a command",
+					      what, first, (unsigned)v);
+		if (v == CMD_RCRC) {
+			p->crc = 0;
+			p->unchecked = 0;
+			return WR_NEXT;
+		}
+		if (v == CMD_DESYNC) {
+			st->desync_word = last - 1;
+			return WR_DESYNC;
+		}
+		if (v == CMD_START)
+			st->has_start = 1;
+	} else if (reg == REG_IDCODE) {
+		if (st->has_idcode && v != st->idcode)
+			return -vta_error_set(p->err, VTA_EINVAL, -1, "%s: word %zu: IDCODE 0x%08X written after 0x%08X",
+					      what, first, (unsigned)v, (unsigned)st->idcode);
+		st->idcode = v;
+		st->has_idcode = 1;
+	} else if (reg == REG_AXSS) {
+		st->axss = v;
+		st->has_axss = 1;
+	}
+	if (crc_covers(reg))
+		crc_add(p, reg, first, last);
+	return WR_NEXT;
+}
+
+/* After the DESYNC at word i: only NOOPs, and what a device needs was
+ * there (its IDCODE before the frames, frames, START, the last CRC). */
+static int check_end(const packets *p, size_t i)
+{
+	const vta_bitstream_t *st = &p->bf->stream;
+	const char *what = p->what;
+	vta_error_t *err = p->err;
+	for (size_t k = i + 1; k < p->n; k++)
+		if (word_at(p->bf, k) != NOOP_WORD)
 			return vta_error_set(err, VTA_EINVAL, -1,
 					     "%s: word %zu (0x%08X) after the DESYNC command is not a "
-					     "NOOP", what, k, (unsigned)word_at(bf, k));
-	if (!st->has_idcode || fdri_before_idcode)
+					     "NOOP", what, k, (unsigned)word_at(p->bf, k));
+	if (!st->has_idcode || p->fdri_before_idcode)
 		return vta_error_set(err, VTA_EINVAL, -1,
 				     "%s: no IDCODE write before the frame data: the device would "
 				     "not check its part", what);
@@ -300,11 +303,56 @@ static int parse_stream(vta_bitfile_t *bf, const char *what, vta_error_t *err)
 		return vta_error_set(err, VTA_EINVAL, -1,
 				     "%s: no START command: the device would never finish "
 				     "configuration", what);
-	if (st->crc_checks && unchecked)
+	if (st->crc_checks && p->unchecked)
 		return vta_error_set(err, VTA_EINVAL, -1,
 				     "%s: the stream has words written after the last CRC check (%zu "
-				     "words)", what, unchecked);
+				     "words)", what, p->unchecked);
 	return VTA_OK;
+}
+
+/*
+ * The packet stream: the preamble (check_preamble), then well-formed write
+ * packets whose CRC checks all hold, up to a DESYNC after which only NOOPs
+ * follow. Fills bf->stream.
+ */
+static int parse_stream(vta_bitfile_t *bf, const char *what, vta_error_t *err)
+{
+	vta_bitstream_t *st = &bf->stream;
+	memset(st, 0, sizeof *st);
+	size_t n = bf->len / 4;
+	long sync = find_sync(bf->data, bf->len, bf->swapped);
+	if (sync < 0)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: no sync word AA995566 in the first %d bytes of the "
+				     "configuration data: not a Xilinx bitstream", what, SYNC_WINDOW);
+	size_t s = (size_t)sync / 4;
+	int rc = check_preamble(bf, s, what, err);
+	if (rc)
+		return rc;
+	st->sync_word = s;
+	packets p = {bf, what, err, n, 0, -1, 0, 0};
+	size_t i = s + 1;
+	for (; i < n; i++) {
+		unsigned reg = 0;
+		size_t count = 0;
+		int h = packet_header(&p, i, &reg, &count);
+		if (h < 0)
+			return -h;
+		if (h == PKT_SKIP)
+			continue;
+		const size_t first = i + 1;
+		i += count; /* the loop's i++ steps over the last data word */
+		int w = packet_write(&p, reg, first, i);
+		if (w < 0)
+			return -w;
+		if (w == WR_DESYNC)
+			break;
+	}
+	if (i >= n)
+		return vta_error_set(err, VTA_EINVAL, -1,
+				     "%s: no DESYNC command: the configuration stream is truncated "
+				     "(%zu words)", what, n);
+	return check_end(&p, i);
 }
 
 /* Copy a NUL-terminated header string field of len bytes at p into dst. */
