@@ -287,8 +287,8 @@ typedef struct {
 	uint32_t hw_version; /* HW_VER as 0x00MMmmpp */
 } Gen;
 
-/* The parameters, their checks and the derived quantities (VTA-SPEC 1.1, 1.5). */
-static int derive(Gen *g)
+/* The parameters (VTA-SPEC 1.1) with their ranges, and HW_VER. */
+static int read_params(Gen *g)
 {
 	Reader *r = &g->r;
 	Config *c = &g->c;
@@ -326,7 +326,16 @@ static int derive(Gen *g)
 		    &c->log_acc_buff))
 		return -1;
 
-	/* Platform: the bus width follows the target (VTA-SPEC 1.3) unless given. */
+	return 0;
+}
+
+/* The platform's parameters, then no key may be left unread and the target
+ * must be known. */
+static int read_platform(Gen *g)
+{
+	Reader *r = &g->r;
+	Config *c = &g->c;
+	/* the bus width follows the target (VTA-SPEC 1.3) unless given */
 	long bus_default = (!strcmp(c->target, "ultra96") || !strcmp(c->target, "zcu104")) ? 7 : 6;
 	if (get_num(r, "LOG_BUS_WIDTH", 0, bus_default, 5, 9, "AXI data bus of 32 to 512 bits",
 		    &c->log_bus_width))
@@ -351,7 +360,14 @@ static int derive(Gen *g)
 		    "intelfocl",
 		    r->path, c->target);
 
-	/* Derived quantities (VTA-SPEC 1.1, 1.5). */
+	return 0;
+}
+
+/* The derived quantities (VTA-SPEC 1.1, 1.5) and what they must fit. */
+static int derive_sizes(Gen *g)
+{
+	Reader *r = &g->r;
+	Config *c = &g->c;
 	g->log_out_width = c->log_inp_width;
 	g->log_out_buff = c->log_acc_buff + g->log_out_width - c->log_acc_width;
 	g->log_inp_elem_bits = c->log_inp_width + c->log_batch + c->log_block;
@@ -389,7 +405,13 @@ static int derive(Gen *g)
 		return fail(r, "%s: LOG_BATCH + LOG_BLOCK = %ld is too large (at most 10)", r->path,
 		    c->log_batch + c->log_block);
 
-	/* Field layouts. */
+	return 0;
+}
+
+/* The instruction and micro-op field layouts. */
+static int lay_out_fields(Gen *g)
+{
+	Reader *r = &g->r;
 	Format *mem = &g->mem, *gemm = &g->gemm, *alu = &g->alu, *uop = &g->uop;
 	*mem = (Format){.name = "MEM", .total_bits = 128};
 	add_header(mem);
@@ -441,7 +463,13 @@ static int derive(Gen *g)
 	if (pack(r, uop, "LOG_ACC_BUFF_SIZE, LOG_INP_BUFF_SIZE and LOG_WGT_BUFF_SIZE"))
 		return -1;
 
-	/* Name and identifier (VTA-SPEC 1.7, plus our 32-bit hash). */
+	return 0;
+}
+
+/* The name and identifier (VTA-SPEC 1.7, plus our 32-bit hash). */
+static void name_config(Gen *g)
+{
+	Config *c = &g->c;
 	snprintf(g->name, sizeof g->name, "%ldx%ld_i%ldw%lda%ld_%ld_%ld_%ld_%ld", 1L << c->log_batch,
 		 1L << c->log_block, 1L << c->log_inp_width, 1L << c->log_wgt_width,
 		 1L << c->log_acc_width, c->log_uop_buff, c->log_inp_buff, c->log_wgt_buff,
@@ -453,6 +481,15 @@ static int derive(Gen *g)
 		 c->log_uop_buff, c->log_inp_buff, c->log_wgt_buff, c->log_acc_buff, c->log_bus_width,
 		 c->insn_queue_depth, c->token_queue_depth);
 	g->id = fnv1a(g->canon);
+}
+
+
+/* The parameters, their checks and the derived quantities (VTA-SPEC 1.1, 1.5). */
+static int derive(Gen *g)
+{
+	if (read_params(g) || read_platform(g) || derive_sizes(g) || lay_out_fields(g))
+		return -1;
+	name_config(g);
 	return 0;
 }
 
