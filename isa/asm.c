@@ -13,6 +13,7 @@
 
 #include <vta/asm.h>
 #include <vta/util.h>
+#include <vta/bytes.h>
 
 #define IMAGE_MAGIC "VTAPROG1"
 #define MAX_LINE 4096
@@ -626,46 +627,6 @@ int vta_disasm(const vta_program_t *p, FILE *out)
 /* ------------------------------------------------------------------------ */
 /* Binary files.                                                             */
 
-typedef struct {
-	uint8_t *buf;
-	size_t len, cap;
-	int oom;
-} Buf;
-
-static void put_bytes(Buf *b, const void *data, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 4096;
-		while (cap < b->len + n)
-			cap *= 2;
-		uint8_t *nb = realloc(b->buf, cap);
-		if (!nb) {
-			b->oom = 1;
-			return;
-		}
-		b->buf = nb;
-		b->cap = cap;
-	}
-	memcpy(b->buf + b->len, data, n);
-	b->len += n;
-}
-
-static void put_u32(Buf *b, uint32_t v)
-{
-	uint8_t x[4];
-	for (int i = 0; i < 4; i++)
-		x[i] = (uint8_t)(v >> (8 * i));
-	put_bytes(b, x, 4);
-}
-
-static void put_u64(Buf *b, uint64_t v)
-{
-	put_u32(b, (uint32_t)v);
-	put_u32(b, (uint32_t)(v >> 32));
-}
-
 static int is_raw(const vta_program_t *p)
 {
 	return !p->n_segs && !p->n_prints && !p->text_addr && !p->dram_bytes && !p->bases.uop &&
@@ -674,51 +635,51 @@ static int is_raw(const vta_program_t *p)
 
 int vta_program_write(const vta_program_t *p, const char *path, vta_error_t *err)
 {
-	Buf b = {0};
+	vta_buf b = {0};
 	if (!is_raw(p)) {
-		put_bytes(&b, IMAGE_MAGIC, 8);
-		put_u32(&b, p->config_id);
-		put_u32(&b, (uint32_t)p->n_insns);
-		put_u64(&b, p->text_addr);
-		put_u64(&b, p->dram_bytes);
-		put_u64(&b, p->bases.uop);
-		put_u64(&b, p->bases.inp);
-		put_u64(&b, p->bases.wgt);
-		put_u64(&b, p->bases.acc);
-		put_u64(&b, p->bases.out);
-		put_u32(&b, (uint32_t)p->n_segs);
-		put_u32(&b, (uint32_t)p->n_prints);
+		vta_buf_put(&b, IMAGE_MAGIC, 8);
+		vta_buf_put_le32(&b, p->config_id);
+		vta_buf_put_le32(&b, (uint32_t)p->n_insns);
+		vta_buf_put_le64(&b, p->text_addr);
+		vta_buf_put_le64(&b, p->dram_bytes);
+		vta_buf_put_le64(&b, p->bases.uop);
+		vta_buf_put_le64(&b, p->bases.inp);
+		vta_buf_put_le64(&b, p->bases.wgt);
+		vta_buf_put_le64(&b, p->bases.acc);
+		vta_buf_put_le64(&b, p->bases.out);
+		vta_buf_put_le32(&b, (uint32_t)p->n_segs);
+		vta_buf_put_le32(&b, (uint32_t)p->n_prints);
 		for (size_t i = 0; i < p->n_segs; i++) {
-			put_u64(&b, p->segs[i].addr);
-			put_u64(&b, p->segs[i].len);
-			put_bytes(&b, p->segs[i].bytes, p->segs[i].len);
+			vta_buf_put_le64(&b, p->segs[i].addr);
+			vta_buf_put_le64(&b, p->segs[i].len);
+			vta_buf_put(&b, p->segs[i].bytes, p->segs[i].len);
 		}
 		for (size_t i = 0; i < p->n_prints; i++) {
-			put_bytes(&b, p->prints[i].name, sizeof p->prints[i].name);
-			put_u64(&b, p->prints[i].addr);
-			put_u32(&b, p->prints[i].type);
-			put_u32(&b, p->prints[i].rows);
-			put_u32(&b, p->prints[i].cols);
+			vta_buf_put(&b, p->prints[i].name, sizeof p->prints[i].name);
+			vta_buf_put_le64(&b, p->prints[i].addr);
+			vta_buf_put_le32(&b, p->prints[i].type);
+			vta_buf_put_le32(&b, p->prints[i].rows);
+			vta_buf_put_le32(&b, p->prints[i].cols);
 		}
 	}
 	for (size_t i = 0; i < p->n_insns; i++) {
 		uint8_t bytes[16];
 		vta_insn_store(&p->insns[i], bytes);
-		put_bytes(&b, bytes, 16);
+		vta_buf_put(&b, bytes, 16);
 	}
 	if (b.oom) {
-		free(b.buf);
+		free(b.p);
 		return vta_error_set(err, VTA_ENOMEM, -1, "out of memory writing %s", path);
 	}
 	FILE *f = fopen(path, "wb");
 	if (!f) {
-		free(b.buf);
+		free(b.p);
 		return vta_error_set(err, VTA_EIO, -1, "cannot create %s: %s", path, strerror(errno));
 	}
-	size_t wrote = b.len ? fwrite(b.buf, 1, b.len, f) : 0;
-	int bad = wrote != b.len;
+	size_t wrote = b.n ? fwrite(b.p, 1, b.n, f) : 0;
+	int bad = wrote != b.n;
 	bad |= fclose(f) != 0;
-	free(b.buf);
+	free(b.p);
 	if (bad) {
 		remove(path);
 		return vta_error_set(err, VTA_EIO, -1, "cannot write %s", path);

@@ -225,16 +225,14 @@ static const char *qname(int q)
 	return n[q];
 }
 
-/* Module of an encoded instruction: 0 load, 1 compute, 2 store. */
+/* Module of an encoded instruction: 0 load, 1 compute, 2 store (the ISA's
+ * rule, vta_insn_module, on the two fields it reads). */
 static int module_of(const vta_insn_word_t *w)
 {
-	unsigned op = (unsigned)(w->w[0] & 7);
-	unsigned mt = (unsigned)((w->w[0] >> VTA_MEM_MEMORY_TYPE_LSB) & 7);
-	if (op == VTA_OPCODE_STORE)
-		return 2;
-	if (op == VTA_OPCODE_LOAD && (mt == VTA_MEM_ID_INP || mt == VTA_MEM_ID_WGT))
-		return 0;
-	return 1;
+	vta_insn_t in = {0};
+	in.opcode = (uint32_t)(w->w[0] & 7);
+	in.memory_type = (uint32_t)((w->w[0] >> VTA_MEM_MEMORY_TYPE_LSB) & 7);
+	return (int)vta_insn_module(&in) - VTA_MODULE_LOAD;
 }
 
 /* The queues an instruction of module m pops and pushes (-1: none). */

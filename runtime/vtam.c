@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/bytes.h>
 #include <vta/vta_config.h>
 #include <vta/vtam.h>
 
@@ -36,25 +37,6 @@ uint32_t vta_crc32c(uint32_t crc, const void *data, size_t n)
 	return ~crc;
 }
 
-static uint32_t rd32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t rd64(const uint8_t *p) { return rd32(p) | (uint64_t)rd32(p + 4) << 32; }
-
-static void wr32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void wr64(uint8_t *p, uint64_t v)
-{
-	wr32(p, (uint32_t)v);
-	wr32(p + 4, (uint32_t)(v >> 32));
-}
-
 /* The checksum of a file with its checksum field read as zero. */
 static uint32_t file_crc(const uint8_t *b, size_t len)
 {
@@ -77,25 +59,25 @@ int vta_vtam_parse(const uint8_t *b, size_t len, const char *what, vta_vtam_t *o
 		what = "the model file";
 	memset(out, 0, sizeof *out);
 	if (len < 8 || memcmp(b, MAGIC, 8)) {
-		if (len >= 8 && !memcmp(b, "VTAM", 4) && rd32(b + 4) < 3)
+		if (len >= 8 && !memcmp(b, "VTAM", 4) && vta_rd_le32(b + 4) < 3)
 			return vta_error_set(err, VTA_EUNSUPPORTED, -1,
 					     "%s is a .vtam of the old format %" PRIu32 " (no checksum, no "
-					     "section table); compile the model again", what, rd32(b + 4));
+					     "section table); compile the model again", what, vta_rd_le32(b + 4));
 		return vta_error_set(err, VTA_EINVAL, -1, "%s is not a .vtam file (bad magic at offset 0)",
 				     what);
 	}
 	if (len < VTA_VTAM_HEADER_BYTES)
 		return vta_error_set(err, VTA_EINVAL, -1, "%s: truncated: %zu bytes, the header alone "
 				     "has %d", what, len, VTA_VTAM_HEADER_BYTES);
-	uint32_t version = rd32(b + 8), hdr = rd32(b + 12), id = rd32(b + 24), n = rd32(b + 28);
-	uint64_t total = rd64(b + 16);
+	uint32_t version = vta_rd_le32(b + 8), hdr = vta_rd_le32(b + 12), id = vta_rd_le32(b + 24), n = vta_rd_le32(b + 28);
+	uint64_t total = vta_rd_le64(b + 16);
 	if (version != VTA_VTAM_VERSION)
 		return vta_error_set(err, VTA_EUNSUPPORTED, -1, "%s: format version %" PRIu32 " (offset 8); "
 				     "this library reads version %d", what, version, VTA_VTAM_VERSION);
 	if (total != len)
 		return vta_error_set(err, VTA_EINVAL, -1, "%s: the header (offset 16) says %" PRIu64
 				     " bytes, the file has %zu (truncated or extended)", what, total, len);
-	uint32_t crc = rd32(b + 32), want = file_crc(b, len);
+	uint32_t crc = vta_rd_le32(b + 32), want = file_crc(b, len);
 	if (crc != want)
 		return vta_error_set(err, VTA_EINVAL, -1, "%s: checksum mismatch (CRC-32C 0x%08" PRIX32
 				     " at offset 32, the contents give 0x%08" PRIX32 "): the file is "
@@ -107,7 +89,7 @@ int vta_vtam_parse(const uint8_t *b, size_t len, const char *what, vta_vtam_t *o
 		return vta_error_set(err, VTA_EINVAL, -1, "%s: header size %" PRIu32 " (offset 12) is not "
 				     "%d + 24 x %" PRIu32 " sections inside the file", what, hdr,
 				     VTA_VTAM_HEADER_BYTES, n);
-	if (rd32(b + 36) || rd64(b + 40))
+	if (vta_rd_le32(b + 36) || vta_rd_le64(b + 40))
 		return vta_error_set(err, VTA_EINVAL, -1, "%s: flags or reserved bytes at offset 36 are "
 				     "not zero", what);
 	out->version = version;
@@ -117,9 +99,9 @@ int vta_vtam_parse(const uint8_t *b, size_t len, const char *what, vta_vtam_t *o
 	for (uint32_t i = 0; i < n; i++) {
 		const uint8_t *s = b + VTA_VTAM_HEADER_BYTES + 24 * i;
 		size_t at = VTA_VTAM_HEADER_BYTES + 24 * (size_t)i;
-		uint32_t kind = rd32(s);
-		uint64_t off = rd64(s + 8), size = rd64(s + 16);
-		if (kind < VTA_VTAM_CONFIG || kind > VTA_VTAM_META || rd32(s + 4))
+		uint32_t kind = vta_rd_le32(s);
+		uint64_t off = vta_rd_le64(s + 8), size = vta_rd_le64(s + 16);
+		if (kind < VTA_VTAM_CONFIG || kind > VTA_VTAM_META || vta_rd_le32(s + 4))
 			return vta_error_set(err, VTA_EINVAL, -1, "%s: section %" PRIu32 " (offset %zu) has "
 					     "kind %" PRIu32 " (1 CONFIG, 2 GRAPH, 3 META) or nonzero "
 					     "reserved bytes", what, i, at, kind);
@@ -209,20 +191,20 @@ int vta_vtam_build(const uint32_t *kinds, const uint8_t *const *data, const size
 		return vta_error_set(err, VTA_ENOMEM, -1, "vta_vtam_build: out of memory for %zu bytes",
 				     total);
 	memcpy(b, MAGIC, 8);
-	wr32(b + 8, VTA_VTAM_VERSION);
-	wr32(b + 12, (uint32_t)hdr);
-	wr64(b + 16, total);
-	wr32(b + 24, VTA_CONFIG_ID);
-	wr32(b + 28, ns);
+	vta_wr_le32(b + 8, VTA_VTAM_VERSION);
+	vta_wr_le32(b + 12, (uint32_t)hdr);
+	vta_wr_le64(b + 16, total);
+	vta_wr_le32(b + 24, VTA_CONFIG_ID);
+	vta_wr_le32(b + 28, ns);
 	for (uint32_t i = 0; i < ns; i++) {
 		uint8_t *s = b + VTA_VTAM_HEADER_BYTES + 24 * i;
-		wr32(s, k[i]);
-		wr64(s + 8, off[i]);
-		wr64(s + 16, sz[i]);
+		vta_wr_le32(s, k[i]);
+		vta_wr_le64(s + 8, off[i]);
+		vta_wr_le64(s + 16, sz[i]);
 		if (sz[i])
 			memcpy(b + off[i], d[i], sz[i]);
 	}
-	wr32(b + 32, file_crc(b, total));
+	vta_wr_le32(b + 32, file_crc(b, total));
 	*out = b;
 	*len = total;
 	return VTA_OK;

@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/bytes.h>
+
 #include "flash.h"
 
 /* How far into the data the sync word must appear. */
@@ -50,11 +52,6 @@ enum { CMD_START = 0x05, CMD_RCRC = 0x07, CMD_DESYNC = 0x0D };
 
 #define NOOP_WORD 0x20000000u
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static uint32_t swap32(uint32_t w)
 {
 	return (w >> 24) | (w >> 8 & 0xFF00u) | (w << 8 & 0xFF0000u) | (w << 24);
@@ -63,7 +60,7 @@ static uint32_t swap32(uint32_t w)
 /* Word i of the configuration data, in the order the device reads it. */
 static uint32_t word_at(const vta_bitfile_t *bf, size_t i)
 {
-	uint32_t w = be32(bf->data + 4 * i);
+	uint32_t w = vta_rd_be32(bf->data + 4 * i);
 	return bf->swapped ? swap32(w) : w;
 }
 
@@ -104,7 +101,7 @@ static long find_sync(const uint8_t *data, size_t len, int swapped)
 {
 	size_t lim = len < SYNC_WINDOW ? len : SYNC_WINDOW;
 	for (size_t i = 0; i + 4 <= lim; i += 4) {
-		uint32_t w = be32(data + i);
+		uint32_t w = vta_rd_be32(data + i);
 		if ((swapped ? swap32(w) : w) == VTA_BIT_SYNC_WORD)
 			return (long)i;
 	}
@@ -495,7 +492,7 @@ static int parse_header(const uint8_t *buf, size_t n, const char *what, vta_bitf
 	pos++;
 	if (pos + 4 > n)
 		return vta_error_set(err, VTA_EINVAL, -1, "%s: .bit data length field truncated", what);
-	size_t len = be32(buf + pos);
+	size_t len = vta_rd_be32(buf + pos);
 	pos += 4;
 	if (len > n - pos)
 		return vta_error_set(err, VTA_EINVAL, -1,

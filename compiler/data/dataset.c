@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/bytes.h>
+
 #include "data/data.h"
 
 uint8_t *vc_read_all(const char *path, size_t *len, char *err, size_t n)
@@ -19,11 +21,6 @@ uint8_t *vc_read_all(const char *path, size_t *len, char *err, size_t n)
 	return buf;
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 int vc_dataset_load_idx(const char *images, const char *labels, vc_dataset *d, char *err, size_t n)
 {
 	memset(d, 0, sizeof *d);
@@ -31,12 +28,12 @@ int vc_dataset_load_idx(const char *images, const char *labels, vc_dataset *d, c
 	uint8_t *buf = vc_read_all(images, &len, err, n);
 	if (!buf)
 		return -1;
-	if (len < 16 || be32(buf) != 0x803 || (uint64_t)be32(buf + 4) * be32(buf + 8) * be32(buf + 12) != len - 16) {
+	if (len < 16 || vta_rd_be32(buf) != 0x803 || (uint64_t)vta_rd_be32(buf + 4) * vta_rd_be32(buf + 8) * vta_rd_be32(buf + 12) != len - 16) {
 		snprintf(err, n, "%s is not an IDX3 ubyte image file", images);
 		free(buf);
 		return -1;
 	}
-	d->count = (int)be32(buf + 4), d->rows = (int)be32(buf + 8), d->cols = (int)be32(buf + 12);
+	d->count = (int)vta_rd_be32(buf + 4), d->rows = (int)vta_rd_be32(buf + 8), d->cols = (int)vta_rd_be32(buf + 12);
 	d->channels = 1;
 	d->pixels = malloc(len - 16 ? len - 16 : 1);
 	if (!d->pixels) {
@@ -53,7 +50,7 @@ int vc_dataset_load_idx(const char *images, const char *labels, vc_dataset *d, c
 		vc_dataset_free(d);
 		return -1;
 	}
-	if (len < 8 || be32(buf) != 0x801 || be32(buf + 4) != (uint32_t)d->count || len != 8 + (size_t)d->count) {
+	if (len < 8 || vta_rd_be32(buf) != 0x801 || vta_rd_be32(buf + 4) != (uint32_t)d->count || len != 8 + (size_t)d->count) {
 		snprintf(err, n, "%s is not an IDX1 label file for %d images", labels, d->count);
 		free(buf);
 		vc_dataset_free(d);

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <vta/bytes.h>
+
 #include "import/flatbuf.h"
 
 static void fail(vc_fb *fb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -26,16 +28,9 @@ static int inside(const vc_fb *fb, uint64_t at, uint64_t len)
 	return at <= fb->n && len <= fb->n - at;
 }
 
-static uint32_t rd32(const vc_fb *fb, uint32_t at)
-{
-	const uint8_t *p = fb->p + at;
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
+static uint32_t rd32(const vc_fb *fb, uint32_t at) { return vta_rd_le32(fb->p + at); }
 
-static uint16_t rd16(const vc_fb *fb, uint32_t at)
-{
-	return (uint16_t)(fb->p[at] | fb->p[at + 1] << 8);
-}
+static uint16_t rd16(const vc_fb *fb, uint32_t at) { return vta_rd_le16(fb->p + at); }
 
 /* The table at pos: its vtable checked to lie inside the buffer. */
 static vc_fb_table table_at(vc_fb *fb, uint64_t pos)

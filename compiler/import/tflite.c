@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/bytes.h>
+
 #include "import/flatbuf.h"
 #include "import/import.h"
 #include "import/unsupported.h"
@@ -260,11 +262,6 @@ static const uint8_t *tensor_data(importer *im, int i, size_t esize, int need)
 	return vc_fb_vec_bytes(fb, &d);
 }
 
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* Tensor i as real numbers in its declared (TFLite) order; -1 on error. */
 static int const_values(importer *im, int i, float *out)
 {
@@ -299,17 +296,17 @@ static int const_values(importer *im, int i, float *out)
 		double v;
 		switch (t->type) {
 		case TT_FLOAT32: {
-			uint32_t u = le32(d + 4 * k);
+			uint32_t u = vta_rd_le32(d + 4 * k);
 			float f;
 			memcpy(&f, &u, 4);
 			v = f;
 			break;
 		}
 		case TT_INT32:
-			v = (int32_t)le32(d + 4 * k);
+			v = (int32_t)vta_rd_le32(d + 4 * k);
 			break;
 		case TT_INT64:
-			v = (double)(int64_t)((uint64_t)le32(d + 8 * k) | (uint64_t)le32(d + 8 * k + 4) << 32);
+			v = (double)(int64_t)((uint64_t)vta_rd_le32(d + 8 * k) | (uint64_t)vta_rd_le32(d + 8 * k + 4) << 32);
 			break;
 		case TT_INT8:
 			v = (int8_t)d[k];

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/bytes.h>
+
 #include "graph.h"
 
 typedef struct rbuf {
@@ -30,7 +32,7 @@ static const uint8_t *take(rbuf *r, uint64_t n)
 static uint32_t get_u32(rbuf *r)
 {
 	const uint8_t *d = take(r, 4);
-	return d ? (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24 : 0;
+	return d ? vta_rd_le32(d) : 0;
 }
 
 static uint64_t get_u64(rbuf *r)

@@ -281,15 +281,7 @@ typedef struct gen {
 static long rr(gen_t *g, long lo, long hi) { return test_rand_range(&g->s, lo, hi); }
 static int chance(gen_t *g, int pct) { return rr(g, 0, 99) < pct; }
 
-static int module_of(const vta_insn_t *in)
-{
-	if (in->opcode == VTA_OPCODE_LOAD &&
-	    (in->memory_type == VTA_MEM_ID_INP || in->memory_type == VTA_MEM_ID_WGT))
-		return 1;
-	if (in->opcode == VTA_OPCODE_STORE)
-		return 3;
-	return 2;
-}
+static int module_of(const vta_insn_t *in) { return (int)vta_insn_module(in); }
 
 static void raw_append(gen_t *g, const vta_insn_t *in)
 {
