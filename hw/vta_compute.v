@@ -100,18 +100,9 @@ module vta_compute #(
   localparam OutW   = `VTA_OUT_WIDTH;
   localparam AccBits = `VTA_ACC_MATRIX_WIDTH;
 
-  function integer clog2i;
-    input integer v;
-    integer r;
-    begin
-      r = 0;
-      while ((1 << r) < v) r = r + 1;
-      clog2i = r;
-    end
-  endfunction
-  localparam integer LogAccEI = clog2i(`VTA_ACC_ELEM_BYTES);
+  localparam integer LogAccEI = $clog2(`VTA_ACC_ELEM_BYTES);
   localparam [3:0] LogAccE = LogAccEI[3:0];
-  localparam integer LogAcc8EI = clog2i(`VTA_ACC8_ELEM_BYTES);
+  localparam integer LogAcc8EI = $clog2(`VTA_ACC8_ELEM_BYTES);
   localparam [3:0] LogAcc8E = LogAcc8EI[3:0];
 
   // ---------------------------------------------------------------- instruction

@@ -61,18 +61,9 @@ module vta_load #(
 );
   localparam DataBits = (`VTA_WGT_MATRIX_WIDTH > `VTA_INP_MATRIX_WIDTH) ?
                         `VTA_WGT_MATRIX_WIDTH : `VTA_INP_MATRIX_WIDTH;
-  function integer clog2i;
-    input integer v;
-    integer r;
-    begin
-      r = 0;
-      while ((1 << r) < v) r = r + 1;
-      clog2i = r;
-    end
-  endfunction
-  localparam integer LogInpEI = clog2i(`VTA_INP_ELEM_BYTES);
+  localparam integer LogInpEI = $clog2(`VTA_INP_ELEM_BYTES);
   localparam [3:0] LogInpE = LogInpEI[3:0];
-  localparam integer LogWgtEI = clog2i(`VTA_WGT_ELEM_BYTES);
+  localparam integer LogWgtEI = $clog2(`VTA_WGT_ELEM_BYTES);
   localparam [3:0] LogWgtE = LogWgtEI[3:0];
 
   // LHold1/2: after a start, the cycles load2d takes to check the block's range

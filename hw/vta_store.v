@@ -74,16 +74,7 @@ module vta_store #(
   localparam [BusBytes:0] StrbAll = (StrbOne << (Narrow ? ElemBytes : 0)) - 1'b1;
   localparam [BusBytes-1:0] ElemStrb = StrbAll[BusBytes-1:0];     // strobes of one narrow element
   localparam LogOut      = `VTA_LOG_OUT_BUFF_DEPTH;
-  function integer clog2i;
-    input integer v;
-    integer r;
-    begin
-      r = 0;
-      while ((1 << r) < v) r = r + 1;
-      clog2i = r;
-    end
-  endfunction
-  localparam LogOutE = clog2i(ElemBytes);
+  localparam LogOutE = $clog2(ElemBytes);
 
   // SDec, SChk: the products and the range check of the instruction, registered
   // (docs/timing.md), before its tokens are taken
