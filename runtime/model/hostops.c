@@ -35,6 +35,7 @@ const char *vta_mop_name(uint32_t op)
 	case VTA_MOP_UPSAMPLE: return "upsample";
 	case VTA_MOP_ALIGN: return "align";
 	case VTA_MOP_YOLO: return "yolo";
+	case VTA_MOP_SIGMOID: return "sigmoid";
 	case VTA_MOP_QUANTIZE: return "quantize";
 	case VTA_MOP_DEQUANTIZE: return "dequantize";
 	case VTA_MOP_PACK: return "pack";
@@ -126,6 +127,9 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 		}
 		return ok ? 0 : bad(err, n, i, "needs float operands that broadcast to the result");
 	}
+	case VTA_MOP_SIGMOID:
+		return same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 ? 0
+			: bad(err, n, i, "needs float in and out of one shape");
 	case VTA_MOP_LEAKY:
 		return same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 && n->a.leaky >= 1 &&
 				       n->a.leaky <= 15
@@ -395,10 +399,57 @@ static int64_t bcast_index(const vta_mtype_t *r, const vta_mtype_t *t, int64_t o
 	return idx;
 }
 
+/* The element of operand t for result element o is o / inner when t's
+ * dimensions are r's up to some axis and 1 after it (the same shape: inner
+ * 1; a scalar: inner = every element; a per-channel [N,C,1,1] onto
+ * [N,C,H,W]: H * W); 0 when t broadcasts otherwise. */
+static int64_t bcast_inner(const vta_mtype_t *r, const vta_mtype_t *t)
+{
+	int64_t inner = 1;
+	int d = r->rank - 1;
+	for (; d >= 0; d--) {
+		int di = d - (r->rank - t->rank);
+		if (di >= 0 && t->dim[di] != 1)
+			break;
+		inner *= r->dim[d];
+	}
+	for (; d >= 0; d--) {
+		int di = d - (r->rank - t->rank);
+		if (di >= 0 && t->dim[di] != r->dim[d])
+			return 0;
+		if (di < 0 && r->dim[d] != 1)
+			return 0;
+	}
+	return inner;
+}
+
 void vta_add_mul_f32(int mul, const vta_mtype_t *r, const vta_mtype_t *ta, const float *a, const vta_mtype_t *tb,
 		     const float *b, float *y)
 {
-	int64_t e = vta_mtype_elems(r);
+	int64_t e = vta_mtype_elems(r), ia = bcast_inner(r, ta), ib = bcast_inner(r, tb);
+	if (ia == 1 && ib == 1) { /* the same shapes (residuals) */
+		for (int64_t i = 0; i < e; i++)
+			y[i] = mul ? a[i] * b[i] : a[i] + b[i];
+		return;
+	}
+	if (ia == 1 && ib > 1) {
+		/* b one value a run of ib (a scalar, squeeze-excitation's scale
+		 * per channel): loops the compiler vectorizes */
+		for (int64_t o = 0; o < e; o += ib) {
+			float v = b[o / ib];
+			if (mul)
+				for (int64_t i = o; i < o + ib; i++)
+					y[i] = a[i] * v;
+			else
+				for (int64_t i = o; i < o + ib; i++)
+					y[i] = a[i] + v;
+		}
+		return;
+	}
+	if (ib == 1 && ia > 0) { /* the same with the operands' roles swapped: + and * commute */
+		vta_add_mul_f32(mul, r, tb, b, ta, a, y);
+		return;
+	}
 	for (int64_t i = 0; i < e; i++) {
 		float u = a[bcast_index(r, ta, i)], v = b[bcast_index(r, tb, i)];
 		y[i] = mul ? u * v : u + v;
@@ -467,6 +518,12 @@ void vta_yolo_f32(const float *x, float *y, int64_t batch, int64_t anchors, int6
 			}
 }
 
+void vta_sigmoid_f32(const float *x, float *y, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++)
+		y[i] = logistic(x[i]);
+}
+
 void vta_leaky_f32(const float *x, float *y, int64_t n, int shift)
 {
 	for (int64_t i = 0; i < n; i++)
@@ -492,6 +549,9 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 		return 0;
 	case VTA_MOP_LEAKY:
 		vta_leaky_f32(x->data, y->data, e, n->a.leaky);
+		return 0;
+	case VTA_MOP_SIGMOID:
+		vta_sigmoid_f32(x->data, y->data, e);
 		return 0;
 	case VTA_MOP_UPSAMPLE:
 	case VTA_MOP_ALIGN:

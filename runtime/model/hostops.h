@@ -61,6 +61,8 @@ void vta_resample(int align, const vta_mtype_t *it, const void *x, const vta_mty
 /* Darknet's yolo layer on [batch][anchors][classes + 5][plane]: logistic on
  * all but the box width and height (entries 2 and 3). */
 void vta_yolo_f32(const float *x, float *y, int64_t batch, int64_t anchors, int64_t classes, int64_t plane);
+/* The logistic function 1 / (1 + e^-x), elementwise. */
+void vta_sigmoid_f32(const float *x, float *y, int64_t n);
 /* x >= 0 ? x : x * 2^-shift. */
 void vta_leaky_f32(const float *x, float *y, int64_t n, int shift);
 
