@@ -14,6 +14,8 @@
 #include "import/import.h"
 
 enum { ONNX_FLOAT = 1, ONNX_INT32 = 6, ONNX_INT64 = 7 };
+/* Inputs of one ONNX node: DenseNet-201's widest concat has 49. */
+#define VC_ONNX_MAX_IN 64
 
 static const char *dtype_name(int t)
 {
@@ -252,15 +254,119 @@ static vc_node *transpose2d(vc_module *m, vc_node *c, const char *name)
 	return t;
 }
 
+/* A float scalar constant. */
+static vc_node *scalar_const(vc_module *m, double v)
+{
+	int64_t one[1] = {1};
+	float f = (float)v;
+	return vc_const(m, NULL, VC_F32, 1, one, &f);
+}
+
+/* ONNX HardSigmoid (and HardSwish: x times it). */
+static vc_node *hard_sigmoid(vc_module *m, vc_node *x, double alpha, double beta, int swish, const char *nm)
+{
+	vc_node *ka = scalar_const(m, alpha), *kb = scalar_const(m, beta);
+	if (!ka || !kb)
+		return NULL;
+	vc_node *args[2] = {x, ka};
+	vc_node *y = vc_build(m, VC_OP_MUL, args, 2, NULL, NULL);
+	args[0] = y, args[1] = kb;
+	y = y ? vc_build(m, VC_OP_ADD, args, 2, NULL, NULL) : NULL;
+	vc_attrs ca;
+	vc_attrs_init(&ca);
+	ca.lo = 0.0;
+	ca.hi = 1.0;
+	y = y ? vc_build(m, VC_OP_CLIP, &y, 1, &ca, swish ? NULL : nm) : NULL;
+	args[0] = x, args[1] = y;
+	return y && swish ? vc_build(m, VC_OP_MUL, args, 2, NULL, nm) : y;
+}
+
+/* ReduceMean over the spatial axes (2 and up) of data of rank >= 3: the
+ * global average pool, reshaped when keepdims is 0. */
+static vc_node *reduce_mean(vc_module *m, const Onnx__NodeProto *np, vc_node *x, const char *nm)
+{
+	int64_t axes[VC_MAX_RANK], c = 0;
+	int r = x->type.rank, spatial = r >= 3;
+	if (attr_ints(np, "axes", axes, VC_MAX_RANK, &c) < 0 || c != r - 2)
+		spatial = 0;
+	for (int64_t i = 0; spatial && i < c; i++) {
+		int64_t ax = axes[i] < 0 ? axes[i] + r : axes[i], seen = 0;
+		for (int64_t k = 0; k < c; k++)
+			seen += (axes[k] < 0 ? axes[k] + r : axes[k]) == ax;
+		spatial = ax >= 2 && ax < r && seen == 1;
+	}
+	if (!spatial) {
+		vc_error(m, NULL, "node '%s' (ReduceMean): only the mean over every axis after the first two is supported", nm);
+		return NULL;
+	}
+	int keep = attr_i(np, "keepdims", 1) != 0;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	vc_node *g = vc_build(m, VC_OP_GAP, &x, 1, &a, keep ? nm : NULL);
+	if (!g || keep)
+		return g;
+	a.nshape = 2;
+	a.shape[0] = x->type.dim[0];
+	a.shape[1] = x->type.dim[1];
+	return vc_build(m, VC_OP_RESHAPE, &g, 1, &a, nm);
+}
+
+/* Pad: constant mode on the rows and columns of 4-D data (the pads an
+ * attribute before opset 11, then a constant input, as the value). No
+ * padding at all (PyTorch's average pooling with count_include_pad) is the
+ * input itself. */
+static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node **in, int n_in, int64_t opset, const char *nm)
+{
+	char mode[32];
+	if (attr_s(np, "mode", mode, sizeof mode) && strcmp(mode, "constant")) {
+		vc_error(m, NULL, "node '%s' (Pad): mode '%s' is not supported (only constant)", nm, mode);
+		return NULL;
+	}
+	int64_t p[8], c = 0;
+	double value = attr_f(np, "value", 0.0);
+	vc_node *x = in[0];
+	if (opset < 11) {
+		if (attr_ints(np, "pads", p, 8, &c) < 0)
+			c = -1;
+	} else if (n_in >= 2 && in[1]->op == VC_OP_CONST && in[1]->type.rank == 1 && in[1]->type.dim[0] <= 8) {
+		c = in[1]->type.dim[0];
+		for (int64_t i = 0; i < c; i++)
+			p[i] = (int64_t)((const float *)in[1]->data)[i];
+		if (n_in >= 3) {
+			if (in[2]->op != VC_OP_CONST || vc_type_elems(&in[2]->type) != 1) {
+				vc_error(m, NULL, "node '%s' (Pad): the constant value must be a constant scalar", nm);
+				return NULL;
+			}
+			value = ((const float *)in[2]->data)[0];
+		}
+	} else {
+		c = -1;
+	}
+	int ok = x->type.rank == 4 && c == 8;
+	for (int i = 0; ok && i < 8; i++) /* begins then ends: N, C, H, W */
+		ok = p[i] >= 0 && (i % 4 >= 2 || p[i] == 0);
+	if (!ok) {
+		vc_error(m, NULL, "node '%s' (Pad): only constant, non-negative pads of the rows and columns of 4-D data are supported", nm);
+		return NULL;
+	}
+	if (!(p[2] | p[3] | p[6] | p[7]))
+		return x;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.pad[0] = p[2], a.pad[1] = p[3], a.pad[2] = p[6], a.pad[3] = p[7];
+	a.lo = value;
+	return vc_build(m, VC_OP_PAD, &x, 1, &a, nm);
+}
+
 static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 {
 	vc_module *m = im->m;
 	const char *op = np->op_type ? np->op_type : "";
 	const char *nm = np->name && np->name[0] ? np->name : (np->n_output ? np->output[0] : op);
-	vc_node *in[16];
+	vc_node *in[VC_ONNX_MAX_IN];
 	int n_in = 0;
-	if (np->n_input > 16) {
-		vc_error(m, NULL, "node '%s' (%s): more than 16 inputs", nm, op);
+	if (np->n_input > VC_ONNX_MAX_IN) {
+		vc_error(m, NULL, "node '%s' (%s): more than %d inputs", nm, op, VC_ONNX_MAX_IN);
 		return NULL;
 	}
 	for (size_t i = 0; i < np->n_input; i++) {
@@ -401,6 +507,33 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 		NEED_IN(1);
 		return vc_build(m, VC_OP_RELU, in, 1, &a, nm);
 	}
+	if (!strcmp(op, "Sigmoid")) {
+		ATTRS("");
+		NEED_IN(1);
+		return vc_build(m, VC_OP_SIGMOID, in, 1, &a, nm);
+	}
+	if (!strcmp(op, "HardSigmoid") || !strcmp(op, "HardSwish")) {
+		/* max(0, min(1, alpha x + beta)) (HardSwish: alpha 1/6, beta 1/2,
+		 * times x) as the float ops libvta runs: mul, add, clip */
+		int swish = op[4] == 'S' && op[5] == 'w';
+		if (swish)
+			ATTRS("");
+		else
+			ATTRS("alpha", "beta");
+		NEED_IN(1);
+		double alpha = swish ? 1.0 / 6.0 : attr_f(np, "alpha", 0.2), beta = swish ? 0.5 : attr_f(np, "beta", 0.5);
+		return hard_sigmoid(m, in[0], alpha, beta, swish, nm);
+	}
+	if (!strcmp(op, "ReduceMean")) {
+		ATTRS("axes", "keepdims");
+		NEED_IN(1);
+		return reduce_mean(m, np, in[0], nm);
+	}
+	if (!strcmp(op, "Pad")) {
+		ATTRS("mode", "pads", "value");
+		NEED_IN(1);
+		return pad(m, np, in, n_in, im->opset, nm);
+	}
 	if (!strcmp(op, "Clip")) {
 		ATTRS("min", "max");
 		NEED_IN(1);
@@ -504,7 +637,16 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 			return NULL;
 		}
 		a.axis = attr_i(np, "axis", 1);
-		return vc_build(m, VC_OP_CONCAT, in, n_in, &a, nm);
+		/* a node takes at most 16 operands (the .vtam format's limit):
+		 * more (DenseNet's last blocks) are concatenated 16 at a time */
+		vc_node *y = vc_build(m, VC_OP_CONCAT, in, n_in < 16 ? n_in : 16, &a, n_in <= 16 ? nm : NULL);
+		for (int k = 16; y && k < n_in; k += 15) {
+			vc_node *part[16] = {y};
+			int cnt = n_in - k < 15 ? n_in - k : 15;
+			memcpy(part + 1, in + k, (size_t)cnt * sizeof *part);
+			y = vc_build(m, VC_OP_CONCAT, part, cnt + 1, &a, k + cnt == n_in ? nm : NULL);
+		}
+		return y;
 	}
 	if (!strcmp(op, "Identity") || !strcmp(op, "Dropout")) {
 		ATTRS("ratio", "is_test", "seed");
