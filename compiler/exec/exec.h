@@ -10,7 +10,7 @@
  *                quantize, dequantize, qconv/qdense, qadd, requant, pack,
  *                unpack and the VTA kernel's reference (bit-exact with the
  *                device)
- *   ref_float.c  the float reference (conv, dense, matmul, add/mul, average
+ *   ref_float.c  the float reference (conv, dense, matmul, add/mul, sigmoid, average
  *                pooling, softmax, batchnorm): calibration and the float
  *                baseline
  *   interp.c     runs a graph node by node; VTA kernels may go to a hook

@@ -2,7 +2,7 @@
 /*
  * The host side of a compiled model: the nodes that do not run on VTA
  * (quantize and dequantize, packing to the VTA layout and back, padding,
- * pooling, reshapes, softmax, clips, concatenation, float add/mul, and
+ * pooling, reshapes, softmax, clips, concatenation, float add/mul, sigmoid, and
  * Darknet's leaky ReLU, upsample, shortcut alignment and yolo layer). Each op has a check, run once
  * when the model is opened, that the stored types are consistent enough for
  * its loops to stay inside its buffers; the loops then trust them. The
