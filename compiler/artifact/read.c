@@ -80,6 +80,8 @@ SAME_OP(UPSAMPLE);
 SAME_OP(ALIGN);
 SAME_OP(YOLO);
 SAME_OP(SIGMOID);
+SAME_OP(TRANSPOSE);
+SAME_OP(SLICE);
 _Static_assert(VTA_MDT_F32 == (int)VC_F32 && VTA_MDT_I8 == (int)VC_I8 && VTA_MDT_I32 == (int)VC_I32, "graph.h dtypes");
 _Static_assert(VTA_MGRAPH_MAX_RANK == VC_MAX_RANK && VTA_MGRAPH_SEGMENT == VC_SEGMENT_BYTES, "graph.h sizes");
 _Static_assert(VTA_MGRAPH_MAX_IMAGE == VC_MAX_ARENA, "graph.h image limit");

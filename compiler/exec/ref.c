@@ -113,11 +113,18 @@ int vc_ref_run(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *o
 			return vc_error(m, n, "out of memory");
 		}
 		return 0;
-	case VC_OP_PAD: {
+	case VC_OP_PAD:
+	case VC_OP_TRANSPOSE:
+	case VC_OP_SLICE: { /* libvta's, as deployed */
 		vta_mtype_t xt, yt;
 		vc_to_mtype(&x->t, &xt);
 		vc_to_mtype(&n->type, &yt);
-		vta_pad(&xt, x->data, &yt, out->data, n->a.pad, n->a.lo);
+		if (n->op == VC_OP_PAD)
+			vta_pad(&xt, x->data, &yt, out->data, n->a.pad, n->a.lo);
+		else if (n->op == VC_OP_TRANSPOSE)
+			vta_transpose(&xt, x->data, &yt, out->data, n->a.shape);
+		else
+			vta_slice(&xt, x->data, &yt, out->data, n->a.axis, n->a.pad[0]);
 		return 0;
 	}
 	default:

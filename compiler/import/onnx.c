@@ -25,14 +25,40 @@ static const char *dtype_name(int t)
 	return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "unknown";
 }
 
-/* Importer state: the value table (ONNX name -> node) and the opset. */
+/* Importer state: the value table (ONNX name -> node), the opset, and
+ * the constants that hold integers (ONNX int32/int64: shapes and indices,
+ * kept as float constants like every other; their division truncates). */
 typedef struct importer {
 	vc_module *m;
 	int64_t opset;
 	int n, cap;
 	const char **names;
 	vc_node **vals;
+	int n_int, cap_int;
+	const vc_node **ints;
 } importer;
+
+static int mark_int(importer *im, const vc_node *c)
+{
+	if (im->n_int == im->cap_int) {
+		int nc = im->cap_int ? im->cap_int * 2 : 32;
+		const vc_node **p = realloc(im->ints, (size_t)nc * sizeof *p);
+		if (!p)
+			return vc_error(im->m, NULL, "out of memory");
+		im->ints = p;
+		im->cap_int = nc;
+	}
+	im->ints[im->n_int++] = c;
+	return 0;
+}
+
+static int is_int(const importer *im, const vc_node *c)
+{
+	for (int i = 0; i < im->n_int; i++)
+		if (im->ints[i] == c)
+			return 1;
+	return 0;
+}
 
 static int bind(importer *im, const char *name, vc_node *n)
 {
@@ -358,6 +384,119 @@ static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node **in, int n
 	return vc_build(m, VC_OP_PAD, &x, 1, &a, nm);
 }
 
+/* A float of a constant as an index, bounded (ONNX writes INT64_MAX for
+ * "to the end", which a float cannot convert back). */
+static int64_t as_index(float v)
+{
+	return v > 0x1p40f ? INT64_C(1) << 40 : v < -0x1p40f ? -(INT64_C(1) << 40) : (int64_t)v;
+}
+
+/* a op b of two constants (shape arithmetic: PyTorch's exports compute
+ * slice bounds from Shape), numpy broadcasting of equal shapes or one
+ * element; integer division truncates when both hold integers. */
+static vc_node *const_arith(importer *im, char op, const vc_node *a, const vc_node *b, const char *nm)
+{
+	vc_module *m = im->m;
+	int64_t ea = vc_type_elems(&a->type), eb = vc_type_elems(&b->type);
+	const vc_node *big = ea >= eb ? a : b;
+	int same = a->type.rank == b->type.rank;
+	for (int i = 0; same && i < a->type.rank; i++)
+		same = a->type.dim[i] == b->type.dim[i];
+	if (!same && ea != 1 && eb != 1) {
+		vc_error(m, NULL, "node '%s': constants of shapes that are neither equal nor one element", nm);
+		return NULL;
+	}
+	int ints = is_int(im, a) && is_int(im, b);
+	vc_node *c = vc_const(m, nm, VC_F32, big->type.rank, big->type.dim, NULL);
+	if (!c)
+		return NULL;
+	for (int64_t i = 0; i < vc_type_elems(&c->type); i++) {
+		double x = ((const float *)a->data)[ea == 1 ? 0 : i], y = ((const float *)b->data)[eb == 1 ? 0 : i];
+		double v = op == 'A' ? x + y : op == 'S' ? x - y : op == 'M' ? x * y : ints && y ? trunc(x / y) : x / y;
+		((float *)c->data)[i] = (float)v;
+	}
+	return ints && mark_int(im, c) ? NULL : c;
+}
+
+/* Gather along axis 0 of constant 1-D data (a Shape's) at constant indices. */
+static vc_node *gather(importer *im, const Onnx__NodeProto *np, const vc_node *x, const vc_node *idx, const char *nm)
+{
+	vc_module *m = im->m;
+	if (x->op != VC_OP_CONST || idx->op != VC_OP_CONST || x->type.rank != 1 || attr_i(np, "axis", 0) != 0) {
+		vc_error(m, NULL, "node '%s' (Gather): only constant indices into constant 1-D data are supported", nm);
+		return NULL;
+	}
+	vc_node *c = vc_const(m, nm, VC_F32, idx->type.rank, idx->type.dim, NULL);
+	if (!c)
+		return NULL;
+	int64_t n = x->type.dim[0];
+	for (int64_t i = 0; i < vc_type_elems(&idx->type); i++) {
+		int64_t k = as_index(((const float *)idx->data)[i]);
+		k += k < 0 ? n : 0;
+		if (k < 0 || k >= n) {
+			vc_error(m, NULL, "node '%s' (Gather): index %lld outside %lld entries", nm, (long long)k, (long long)n);
+			return NULL;
+		}
+		((float *)c->data)[i] = ((const float *)x->data)[k];
+	}
+	return is_int(im, x) && mark_int(im, c) ? NULL : c;
+}
+
+/* The k-th entry of Slice input i (opset 10 and later) or of attribute
+ * name (before): 0 and *ok = 0 when it is not a constant. */
+static int64_t slice_arg(const Onnx__NodeProto *np, vc_node **in, int n_in, int64_t opset, int i, const char *name,
+			 int64_t def, int *ok)
+{
+	int64_t v[8], c;
+	if (opset < 10) {
+		if (attr_ints(np, name, v, 8, &c) < 0 || (!c && !def && strcmp(name, "axes")))
+			*ok = 0;
+		return c == 1 ? v[0] : def;
+	}
+	if (i >= n_in)
+		return def;
+	if (in[i]->op != VC_OP_CONST || vc_type_elems(&in[i]->type) != 1)
+		*ok = 0;
+	return *ok ? as_index(((const float *)in[i]->data)[0]) : 0;
+}
+
+/* Slice of one axis with step 1 (PyTorch's chunk), bounds as ONNX clamps
+ * them; the whole axis is the input itself. */
+static vc_node *slice(importer *im, const Onnx__NodeProto *np, vc_node **in, int n_in, const char *nm)
+{
+	vc_module *m = im->m;
+	vc_node *x = in[0];
+	int ok = im->opset >= 10 ? n_in >= 3 : 1, r = x->type.rank;
+	for (int i = 1; ok && i < n_in; i++)
+		ok = in[i]->op == VC_OP_CONST && in[i]->type.rank == 1 && in[i]->type.dim[0] == 1;
+	int64_t start = slice_arg(np, in, n_in, im->opset, 1, "starts", 0, &ok);
+	int64_t end = slice_arg(np, in, n_in, im->opset, 2, "ends", 0, &ok);
+	int64_t axis = slice_arg(np, in, n_in, im->opset, 3, "axes", 0, &ok);
+	int64_t step = slice_arg(np, in, n_in, im->opset, 4, "steps", 1, &ok);
+	axis += axis < 0 ? r : 0;
+	if (!ok || step != 1 || axis < 0 || axis >= r) {
+		vc_error(m, NULL, "node '%s' (Slice): only one axis with step 1 and constant bounds is supported", nm);
+		return NULL;
+	}
+	int64_t dim = x->type.dim[axis];
+	start += start < 0 ? dim : 0;
+	end += end < 0 ? dim : 0;
+	start = start < 0 ? 0 : start > dim ? dim : start;
+	end = end < 0 ? 0 : end > dim ? dim : end;
+	if (start >= end) {
+		vc_error(m, NULL, "node '%s' (Slice): the slice is empty", nm);
+		return NULL;
+	}
+	if (start == 0 && end == dim)
+		return x;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.axis = axis;
+	a.pad[0] = start;
+	a.pad[2] = dim - end;
+	return vc_build(m, VC_OP_SLICE, &x, 1, &a, nm);
+}
+
 static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 {
 	vc_module *m = im->m;
@@ -489,9 +628,19 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 		}
 		return vc_build(m, VC_OP_MATMUL, in, 2, &a, nm);
 	}
-	if (!strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Mul")) {
+	if (!strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Mul") || !strcmp(op, "Sub") || !strcmp(op, "Div")) {
 		ATTRS("broadcast", "axis");
 		NEED_IN(2);
+		if (in[0]->op == VC_OP_CONST && in[1]->op == VC_OP_CONST && n_in == 2)
+			return const_arith(im, op[0] == 'S' && op[1] == 'u' && op[2] == 'm' ? 'A' : op[0], in[0], in[1], nm);
+		if (op[0] == 'S' && op[1] == 'u' && op[2] == 'b') {
+			vc_error(m, NULL, "node '%s' (Sub): only constants are supported", nm);
+			return NULL;
+		}
+		if (op[0] == 'D') {
+			vc_error(m, NULL, "node '%s' (Div): only constants are supported", nm);
+			return NULL;
+		}
 		if (attr(np, "axis")) {
 			vc_error(m, NULL, "node '%s' (%s): legacy broadcast axis is not supported", nm, op);
 			return NULL;
@@ -664,7 +813,40 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 			vc_error(m, NULL, "node '%s' (Constant): only the tensor 'value' form is supported", nm);
 			return NULL;
 		}
-		return tensor_const(m, v->t, nm);
+		vc_node *c = tensor_const(m, v->t, nm);
+		return c && v->t->data_type != ONNX_FLOAT && mark_int(im, c) ? NULL : c;
+	}
+	if (!strcmp(op, "Shape")) { /* known at import: the shapes are static */
+		ATTRS("");
+		NEED_IN(1);
+		int64_t r = in[0]->type.rank;
+		vc_node *c = vc_const(m, nm, VC_F32, 1, &r, NULL);
+		for (int64_t i = 0; c && i < r; i++)
+			((float *)c->data)[i] = (float)in[0]->type.dim[i];
+		return c && mark_int(im, c) ? NULL : c;
+	}
+	if (!strcmp(op, "Gather")) {
+		ATTRS("axis");
+		NEED_IN(2);
+		return gather(im, np, in[0], in[1], nm);
+	}
+	if (!strcmp(op, "Slice")) {
+		ATTRS("starts", "ends", "axes");
+		NEED_IN(1);
+		return slice(im, np, in, n_in, nm);
+	}
+	if (!strcmp(op, "Transpose")) {
+		ATTRS("perm");
+		NEED_IN(1);
+		int64_t c;
+		if (attr_ints(np, "perm", a.shape, VC_MAX_RANK, &c) < 0 || (c && c != in[0]->type.rank)) {
+			vc_error(m, NULL, "node '%s' (Transpose): perm does not have an entry per dimension", nm);
+			return NULL;
+		}
+		a.nshape = in[0]->type.rank;
+		for (int i = 0; !c && i < a.nshape; i++) /* default: the dimensions reversed */
+			a.shape[i] = a.nshape - 1 - i;
+		return vc_build(m, VC_OP_TRANSPOSE, in, 1, &a, nm);
 	}
 	vc_error(m, NULL, "node '%s': op %s is not supported", nm, op);
 	return NULL;
@@ -708,7 +890,8 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 	}
 	for (size_t i = 0; i < g->n_initializer; i++) {
 		vc_node *c = tensor_const(m, g->initializer[i], "initializer");
-		if (!c || bind(&im, g->initializer[i]->name ? g->initializer[i]->name : "", c))
+		if (!c || bind(&im, g->initializer[i]->name ? g->initializer[i]->name : "", c) ||
+		    (g->initializer[i]->data_type != ONNX_FLOAT && mark_int(&im, c)))
 			goto done;
 	}
 	for (size_t i = 0; i < g->n_input; i++) {
@@ -757,6 +940,7 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 done:
 	free(im.names);
 	free(im.vals);
+	free(im.ints);
 	return rc;
 }
 

@@ -2,7 +2,8 @@
 /*
  * The host side of a compiled model: the nodes that do not run on VTA
  * (quantize and dequantize, packing to the VTA layout and back, padding,
- * pooling, reshapes, softmax, clips, concatenation, float add/mul, sigmoid, and
+ * pooling, reshapes, transposes, slices, softmax, clips, concatenation, float
+ * add/mul, sigmoid, and
  * Darknet's leaky ReLU, upsample, shortcut alignment and yolo layer). Each op has a check, run once
  * when the model is opened, that the stored types are consistent enough for
  * its loops to stay inside its buffers; the loops then trust them. The
@@ -36,6 +37,8 @@ const char *vta_mop_name(uint32_t op)
 	case VTA_MOP_ALIGN: return "align";
 	case VTA_MOP_YOLO: return "yolo";
 	case VTA_MOP_SIGMOID: return "sigmoid";
+	case VTA_MOP_TRANSPOSE: return "transpose";
+	case VTA_MOP_SLICE: return "slice";
 	case VTA_MOP_QUANTIZE: return "quantize";
 	case VTA_MOP_DEQUANTIZE: return "dequantize";
 	case VTA_MOP_PACK: return "pack";
@@ -126,6 +129,26 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 				ok = t->dim[d] == 1 || t->dim[d] == y->dim[d + y->rank - t->rank];
 		}
 		return ok ? 0 : bad(err, n, i, "needs float operands that broadcast to the result");
+	}
+	case VTA_MOP_TRANSPOSE: {
+		int ok = x->rank >= 1 && x->rank == y->rank && n->a.nshape == x->rank && x->dtype == y->dtype &&
+			 x->layout == 0 && y->layout == 0, seen = 0;
+		for (int d = 0; ok && d < x->rank; d++) {
+			int64_t p = n->a.shape[d];
+			ok = p >= 0 && p < x->rank && !(seen >> p & 1) && y->dim[d] == x->dim[p];
+			seen |= ok ? 1 << p : 0;
+		}
+		return ok ? 0 : bad(err, n, i, "needs plain data and a permutation of its dimensions to the result's");
+	}
+	case VTA_MOP_SLICE: {
+		const vta_mattrs_t *a = &n->a;
+		int ok = x->rank == y->rank && x->dtype == y->dtype && x->layout == 0 && y->layout == 0 && a->axis >= 0 &&
+			 a->axis < x->rank && a->pad[0] >= 0 && a->pad[2] >= 0;
+		for (int d = 0; ok && d < x->rank; d++)
+			ok = d == a->axis ? a->pad[0] <= x->dim[d] && a->pad[2] <= x->dim[d] &&
+						    y->dim[d] == x->dim[d] - a->pad[0] - a->pad[2]
+					  : y->dim[d] == x->dim[d];
+		return ok ? 0 : bad(err, n, i, "needs plain data cut along an axis inside it to the result");
 	}
 	case VTA_MOP_SIGMOID:
 		return same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 ? 0
@@ -518,6 +541,51 @@ void vta_yolo_f32(const float *x, float *y, int64_t batch, int64_t anchors, int6
 			}
 }
 
+void vta_transpose(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void *y, const int64_t *perm)
+{
+	size_t es = vta_mdtype_size(xt->dtype);
+	int r = yt->rank;
+	int64_t xs[VTA_MGRAPH_MAX_RANK], st[VTA_MGRAPH_MAX_RANK], at[VTA_MGRAPH_MAX_RANK] = {0}, e = vta_mtype_elems(yt);
+	xs[xt->rank - 1] = 1;
+	for (int d = xt->rank - 1; d > 0; d--)
+		xs[d - 1] = xs[d] * xt->dim[d];
+	for (int d = 0; d < r; d++)
+		st[d] = xs[perm[d]]; /* x's stride along y's dimension d */
+	/* y in order, its coordinates counted like an odometer; the innermost
+	 * run is a strided gather (a channel shuffle's is one plane) */
+	int64_t off = 0, inner = yt->dim[r - 1], sti = st[r - 1];
+	const uint8_t *xd = x;
+	uint8_t *yd = y;
+	for (int64_t o = 0; o < e; o += inner) {
+		if (es == 1)
+			for (int64_t k = 0; k < inner; k++)
+				yd[o + k] = xd[off + k * sti];
+		else
+			for (int64_t k = 0; k < inner; k++)
+				memcpy(yd + (size_t)(o + k) * es, xd + (size_t)(off + k * sti) * es, es);
+		for (int d = r - 2; d >= 0; d--) {
+			off += st[d];
+			if (++at[d] < yt->dim[d])
+				break;
+			off -= st[d] * yt->dim[d];
+			at[d] = 0;
+		}
+	}
+}
+
+void vta_slice(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void *y, int64_t axis, int64_t start)
+{
+	size_t es = vta_mdtype_size(xt->dtype);
+	int64_t outer = 1, inner = es;
+	for (int d = 0; d < axis; d++)
+		outer *= xt->dim[d];
+	for (int d = (int)axis + 1; d < xt->rank; d++)
+		inner *= xt->dim[d];
+	int64_t xl = xt->dim[axis] * inner, yl = yt->dim[axis] * inner;
+	for (int64_t o = 0; o < outer; o++)
+		memcpy((uint8_t *)y + o * yl, (const uint8_t *)x + o * xl + start * inner, (size_t)yl);
+}
+
 void vta_sigmoid_f32(const float *x, float *y, int64_t n)
 {
 	for (int64_t i = 0; i < n; i++)
@@ -552,6 +620,12 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 		return 0;
 	case VTA_MOP_SIGMOID:
 		vta_sigmoid_f32(x->data, y->data, e);
+		return 0;
+	case VTA_MOP_TRANSPOSE:
+		vta_transpose(x->t, x->data, y->t, y->data, n->a.shape);
+		return 0;
+	case VTA_MOP_SLICE:
+		vta_slice(x->t, x->data, y->t, y->data, n->a.axis, n->a.pad[0]);
 		return 0;
 	case VTA_MOP_UPSAMPLE:
 	case VTA_MOP_ALIGN:

@@ -61,6 +61,11 @@ void vta_resample(int align, const vta_mtype_t *it, const void *x, const vta_mty
 /* Darknet's yolo layer on [batch][anchors][classes + 5][plane]: logistic on
  * all but the box width and height (entries 2 and 3). */
 void vta_yolo_f32(const float *x, float *y, int64_t batch, int64_t anchors, int64_t classes, int64_t plane);
+/* y = x with its dimensions permuted: dimension d of y is perm[d] of x
+ * (plain, any rank and dtype). */
+void vta_transpose(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void *y, const int64_t *perm);
+/* y = x[..., start:start + y's extent, ...] along axis (plain, any dtype). */
+void vta_slice(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void *y, int64_t axis, int64_t start);
 /* The logistic function 1 / (1 + e^-x), elementwise. */
 void vta_sigmoid_f32(const float *x, float *y, int64_t n);
 /* x >= 0 ? x : x * 2^-shift. */

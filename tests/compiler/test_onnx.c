@@ -5,9 +5,9 @@
  * how many pass), malformed files (truncated, corrupt, unsupported ops)
  * that must be refused with a message, never a crash, and small models
  * written here (a 1x1 convolution and the ops PyTorch exports of
- * EfficientNet, MobileNet-V3, MNASNet and DenseNet add around it) compiled
- * for VTA and run through libvta on fsim against a float reference written
- * in the test.
+ * EfficientNet, MobileNet-V3, MNASNet, DenseNet and ShuffleNet-V2 add around
+ * it) compiled for VTA and run through libvta on fsim against a float
+ * reference written in the test.
  */
 #include <dirent.h>
 #include <math.h>
@@ -26,7 +26,8 @@
 static const char *const ops[] = {"conv",    "gemm",    "matmul",  "add",     "relu",
 				  "clip",    "maxpool", "averagepool", "globalaveragepool",
 				  "reshape", "flatten", "softmax", "batchnorm", "concat", "sigmoid",
-				  "hardsigmoid", "hardswish", "reduce_mean", "constant_pad", NULL};
+				  "hardsigmoid", "hardswish", "reduce_mean", "constant_pad", "transpose",
+				  "slice", NULL};
 
 /* 1: passes, 0: imported but wrong, -1: refused by the importer. */
 static int run_case(const char *dir, char *why, size_t wn)
@@ -262,9 +263,9 @@ static void unsupported(void)
 
 /* ---- models written here ----------------------------------------------- */
 
-/* An ONNX model in protobuf-c's structs, no heap: one graph of at most 16
+/* An ONNX model in protobuf-c's structs, no heap: one graph of at most 24
  * nodes with one float input and one output. */
-enum { OB_NODES = 16, OB_ATTRS = 32, OB_INITS = 16, OB_IN = 24, OB_DATA = 4096 };
+enum { OB_NODES = 24, OB_ATTRS = 32, OB_INITS = 16, OB_IN = 24, OB_DATA = 4096 };
 typedef struct ob {
 	Onnx__ModelProto model;
 	Onnx__GraphProto graph;
@@ -569,6 +570,47 @@ static int64_t ref_concat20(const float *x, const double *y, double *out)
 	return at;
 }
 
+/* ShuffleNet-V2's channel shuffle and split as PyTorch exports them:
+ * Reshape to [1,2,8,6,6], Transpose 1 and 2, Reshape back, then the split
+ * points computed from Shape (Gather, Add, Div, Mul, Sub on int64, where
+ * the division truncates: (16 + 1) / 2 = 8) and two Slices of the
+ * channels, concatenated the other way round: t[8:14], t[0:8]. */
+static void build_shuffle(ob *b)
+{
+	static const int64_t one[1] = {1}, i1[1] = {1}, i2[1] = {2}, i0[1] = {0};
+	ob_const(b, "s5", 1, (const int64_t[]){5}, NULL, (const int64_t[]){1, 2, C_OUT / 2, HW, HW});
+	ob_const(b, "s4", 1, (const int64_t[]){4}, NULL, (const int64_t[]){1, -1, HW, HW});
+	ob_const(b, "i0", 1, one, NULL, i0);
+	ob_const(b, "i1", 1, one, NULL, i1);
+	ob_const(b, "i2", 1, one, NULL, i2);
+	ob_node(b, "Reshape", "r5", 2, (const char *[]){"y", "s5"});
+	ob_node(b, "Transpose", "tr", 1, (const char *[]){"r5"});
+	ob_attr(b, "perm", 0, 0, 5, (const int64_t[]){0, 2, 1, 3, 4});
+	ob_node(b, "Reshape", "t", 2, (const char *[]){"tr", "s4"});
+	ob_node(b, "Shape", "sh", 1, (const char *[]){"t"});
+	ob_node(b, "Gather", "c", 2, (const char *[]){"sh", "i1"});
+	ob_attr(b, "axis", 0, 0, 0, NULL);
+	ob_node(b, "Add", "c1", 2, (const char *[]){"c", "i1"});
+	ob_node(b, "Div", "h", 2, (const char *[]){"c1", "i2"});
+	ob_node(b, "Mul", "h2", 2, (const char *[]){"h", "i2"});
+	ob_node(b, "Sub", "e2", 2, (const char *[]){"h2", "i2"});
+	ob_node(b, "Slice", "lo", 4, (const char *[]){"t", "i0", "h", "i1"});
+	ob_node(b, "Slice", "hi", 4, (const char *[]){"t", "h", "e2", "i1"});
+	ob_node(b, "Concat", "out", 2, (const char *[]){"hi", "lo"});
+	ob_attr(b, "axis", 0, 1, 0, NULL);
+}
+static int64_t ref_shuffle(const float *x, const double *y, double *out)
+{
+	(void)x;
+	int64_t at = 0;
+	for (int k = 0; k < 14; k++) {
+		int j = k < 6 ? 8 + k : k - 6; /* channel j of t is channel (j % 2) * 8 + j / 2 of y */
+		for (int p = 0; p < P; p++)
+			out[at++] = y[((j % 2) * (C_OUT / 2) + j / 2) * P + p];
+	}
+	return at;
+}
+
 static const struct host_case {
 	const char *name;
 	int64_t opset;
@@ -581,6 +623,7 @@ static const struct host_case {
 	{"Pad (constant 0.25)", 13, build_pad, ref_pad},
 	{"BatchNormalization after Concat", 13, build_bn, ref_bn},
 	{"Concat of 20", 13, build_concat20, ref_concat20},
+	{"Reshape, Transpose, Shape..Slice (shuffle)", 13, build_shuffle, ref_shuffle},
 };
 
 /* Largest |got - want| and |want| over n values. */

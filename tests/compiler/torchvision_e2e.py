@@ -33,6 +33,7 @@ ARCHS = {
     "mobilenet_v3_large": 64,
     "mnasnet0_5": 64,
     "densenet121": 64,
+    "shufflenet_v2_x0_5": 64,
 }
 N_CALIB = 8   # calibration inputs
 N_EVAL = 6    # scored inputs (others than the calibration ones)
