@@ -22,11 +22,7 @@ static void pool(const vc_node *n, const vc_tensor *x, vc_tensor *y)
 	vc_to_mtype(&x->t, &xt);
 	vc_to_mtype(&y->t, &yt);
 	vta_mattrs_t a;
-	memset(&a, 0, sizeof a);
-	for (int k = 0; k < 2; k++)
-		a.kernel[k] = n->a.kernel[k], a.stride[k] = n->a.stride[k], a.dilation[k] = n->a.dilation[k];
-	memcpy(a.pad, n->a.pad, sizeof a.pad);
-	a.count_include_pad = n->a.count_include_pad;
+	vc_to_mattrs(&n->a, &a);
 	vta_pool(n->op == VC_OP_MAXPOOL, &a, &xt, x->data, &yt, y->data);
 }
 

@@ -611,6 +611,37 @@ static int64_t ref_shuffle(const float *x, const double *y, double *out)
 	return at;
 }
 
+/* A grouped 3x3 convolution (RegNet's, 4 channels a group): not VTA's, so
+ * an int8 qconv and requant on the host, which libvta runs. */
+enum { GROUPS = 4, GC = C_OUT / GROUPS };
+static float gconv_w[C_OUT * GC * 9];
+static void build_grouped(ob *b)
+{
+	ob_const(b, "gw", 4, (const int64_t[]){C_OUT, GC, 3, 3}, gconv_w, NULL);
+	ob_node(b, "Conv", "out", 2, (const char *[]){"y", "gw"});
+	ob_attr(b, "group", 0, GROUPS, 0, NULL);
+	ob_attr(b, "pads", 0, 0, 4, (const int64_t[]){1, 1, 1, 1});
+}
+static int64_t ref_grouped(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int o = 0; o < C_OUT; o++)
+		for (int h = 0; h < HW; h++)
+			for (int w = 0; w < HW; w++) {
+				double v = 0;
+				for (int c = 0; c < GC; c++)
+					for (int kh = 0; kh < 3; kh++)
+						for (int kw = 0; kw < 3; kw++) {
+							int ih = h + kh - 1, iw = w + kw - 1;
+							if (ih >= 0 && ih < HW && iw >= 0 && iw < HW)
+								v += (double)gconv_w[((o * GC + c) * 3 + kh) * 3 + kw] *
+								     y[((o / GC) * GC + c) * P + ih * HW + iw];
+						}
+				out[o * P + h * HW + w] = v;
+			}
+	return C_OUT * P;
+}
+
 static const struct host_case {
 	const char *name;
 	int64_t opset;
@@ -624,6 +655,7 @@ static const struct host_case {
 	{"BatchNormalization after Concat", 13, build_bn, ref_bn},
 	{"Concat of 20", 13, build_concat20, ref_concat20},
 	{"Reshape, Transpose, Shape..Slice (shuffle)", 13, build_shuffle, ref_shuffle},
+	{"Conv with 4 groups (int8 on the host)", 13, build_grouped, ref_grouped},
 };
 
 /* Largest |got - want| and |want| over n values. */
@@ -712,6 +744,8 @@ static void host_ops(void)
 		conv_w[i] = (float)(test_rand(&st) % 2001) / 1000.0f - 1.0f;
 	for (int i = 0; i < C_OUT; i++)
 		conv_b[i] = (float)(test_rand(&st) % 2001) / 2000.0f - 0.5f;
+	for (int i = 0; i < C_OUT * GC * 9; i++)
+		gconv_w[i] = (float)(test_rand(&st) % 2001) / 4000.0f - 0.25f;
 	for (int c = 0; c < C_OUT + C_IN; c++) {
 		bn_p[0][c] = 0.5f + (float)(test_rand(&st) % 1001) / 1000.0f;
 		bn_p[1][c] = (float)(test_rand(&st) % 1001) / 1000.0f - 0.5f;
