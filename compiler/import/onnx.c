@@ -280,6 +280,13 @@ static vc_node *transpose2d(vc_module *m, vc_node *c, const char *name)
 	return t;
 }
 
+/* A float of a constant as an index, bounded (ONNX writes INT64_MAX for
+ * "to the end", which a float cannot convert back). */
+static int64_t as_index(float v)
+{
+	return v > 0x1p40f ? INT64_C(1) << 40 : v < -0x1p40f ? -(INT64_C(1) << 40) : (int64_t)v;
+}
+
 /* A float scalar constant. */
 static vc_node *scalar_const(vc_module *m, double v)
 {
@@ -357,7 +364,7 @@ static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node **in, int n
 	} else if (n_in >= 2 && in[1]->op == VC_OP_CONST && in[1]->type.rank == 1 && in[1]->type.dim[0] <= 8) {
 		c = in[1]->type.dim[0];
 		for (int64_t i = 0; i < c; i++)
-			p[i] = (int64_t)((const float *)in[1]->data)[i];
+			p[i] = as_index(((const float *)in[1]->data)[i]);
 		if (n_in >= 3) {
 			if (in[2]->op != VC_OP_CONST || vc_type_elems(&in[2]->type) != 1) {
 				vc_error(m, NULL, "node '%s' (Pad): the constant value must be a constant scalar", nm);
@@ -384,25 +391,25 @@ static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node **in, int n
 	return vc_build(m, VC_OP_PAD, &x, 1, &a, nm);
 }
 
-/* A float of a constant as an index, bounded (ONNX writes INT64_MAX for
- * "to the end", which a float cannot convert back). */
-static int64_t as_index(float v)
-{
-	return v > 0x1p40f ? INT64_C(1) << 40 : v < -0x1p40f ? -(INT64_C(1) << 40) : (int64_t)v;
-}
-
 /* a op b of two constants (shape arithmetic: PyTorch's exports compute
  * slice bounds from Shape), numpy broadcasting of equal shapes or one
  * element; integer division truncates when both hold integers. */
+/* Shapes const_arith takes: equal, or one of them a single element. */
+static int simple_pair(const vc_node *a, const vc_node *b)
+{
+	int64_t ea = vc_type_elems(&a->type), eb = vc_type_elems(&b->type);
+	int same = a->type.rank == b->type.rank;
+	for (int i = 0; same && i < a->type.rank; i++)
+		same = a->type.dim[i] == b->type.dim[i];
+	return ea && eb && (same || ea == 1 || eb == 1);
+}
+
 static vc_node *const_arith(importer *im, char op, const vc_node *a, const vc_node *b, const char *nm)
 {
 	vc_module *m = im->m;
 	int64_t ea = vc_type_elems(&a->type), eb = vc_type_elems(&b->type);
 	const vc_node *big = ea >= eb ? a : b;
-	int same = a->type.rank == b->type.rank;
-	for (int i = 0; same && i < a->type.rank; i++)
-		same = a->type.dim[i] == b->type.dim[i];
-	if (!same && ea != 1 && eb != 1) {
+	if (!simple_pair(a, b)) {
 		vc_error(m, NULL, "node '%s': constants of shapes that are neither equal nor one element", nm);
 		return NULL;
 	}
@@ -631,14 +638,12 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 	if (!strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Mul") || !strcmp(op, "Sub") || !strcmp(op, "Div")) {
 		ATTRS("broadcast", "axis");
 		NEED_IN(2);
-		if (in[0]->op == VC_OP_CONST && in[1]->op == VC_OP_CONST && n_in == 2)
-			return const_arith(im, op[0] == 'S' && op[1] == 'u' && op[2] == 'm' ? 'A' : op[0], in[0], in[1], nm);
-		if (op[0] == 'S' && op[1] == 'u' && op[2] == 'b') {
-			vc_error(m, NULL, "node '%s' (Sub): only constants are supported", nm);
-			return NULL;
-		}
-		if (op[0] == 'D') {
-			vc_error(m, NULL, "node '%s' (Div): only constants are supported", nm);
+		char k = !strcmp(op, "Sub") ? 'S' : !strcmp(op, "Div") ? 'D' : !strcmp(op, "Mul") ? 'M' : 'A';
+		if (in[0]->op == VC_OP_CONST && in[1]->op == VC_OP_CONST && n_in == 2 &&
+		    (simple_pair(in[0], in[1]) || k == 'S' || k == 'D'))
+			return const_arith(im, k, in[0], in[1], nm);
+		if (k == 'S' || k == 'D') {
+			vc_error(m, NULL, "node '%s' (%s): only constants are supported", nm, op);
 			return NULL;
 		}
 		if (attr(np, "axis")) {
