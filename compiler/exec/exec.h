@@ -34,7 +34,7 @@ void vc_tensor_free(vc_tensor *x);
  * compiler's reference shares with libvta. */
 struct vta_mtype;
 void vc_to_mtype(const vc_type *t, struct vta_mtype *m);
-/* The attributes in libvta's form (what the .vtam stores). */
+/* The attributes libvta's host kernels read, in libvta's form. */
 struct vta_mattrs;
 void vc_to_mattrs(const vc_attrs *a, struct vta_mattrs *m);
 

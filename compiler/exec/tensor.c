@@ -49,24 +49,17 @@ void vc_to_mtype(const vc_type *t, vta_mtype_t *m)
 	m->exp = t->exp;
 }
 
+/* What libvta's host kernels read (pooling, convolution, requantization);
+ * the artifact's reader converts back the other fields too. */
 void vc_to_mattrs(const vc_attrs *a, vta_mattrs_t *m)
 {
 	memset(m, 0, sizeof *m);
-	for (int k = 0; k < 2; k++)
-		m->kernel[k] = a->kernel[k], m->stride[k] = a->stride[k], m->dilation[k] = a->dilation[k];
+	memcpy(m->kernel, a->kernel, sizeof m->kernel);
+	memcpy(m->stride, a->stride, sizeof m->stride);
+	memcpy(m->dilation, a->dilation, sizeof m->dilation);
 	memcpy(m->pad, a->pad, sizeof m->pad);
 	m->group = a->group;
-	m->axis = a->axis;
-	m->ceil_mode = a->ceil_mode;
 	m->count_include_pad = a->count_include_pad;
-	m->coerce2d = a->coerce2d;
-	m->exp = a->exp;
-	m->lo = a->lo, m->hi = a->hi, m->eps = a->eps;
-	m->nshape = a->nshape;
-	memcpy(m->shape, a->shape, sizeof m->shape);
-	m->shift = a->shift;
-	m->relu = a->relu;
-	m->qlo = a->qlo, m->qhi = a->qhi, m->dev_off = a->dev_off;
-	m->kernel_id = a->kernel_id;
-	m->leaky = a->leaky;
+	m->shift = a->shift, m->relu = a->relu, m->leaky = a->leaky;
+	m->qlo = a->qlo, m->qhi = a->qhi;
 }
