@@ -671,7 +671,8 @@ static void error_range(const float *got, const double *want, int64_t n, double 
 /* One model: its float graph (the compiler's reference) within float
  * rounding of the reference here; compiled to int8 with the convolution
  * on VTA, opened by libvta (which runs every node, or refuses the model)
- * and run on fsim within a few int8 steps of the output's range. */
+ * and run on fsim within a few int8 steps of the output's range, bit for
+ * bit as the compiler's host execution of the same file. */
 static int host_case(const struct host_case *hc, const float *x, const float *calib, int n_calib)
 {
 	static ob b;
@@ -687,7 +688,7 @@ static int host_case(const struct host_case *hc, const float *x, const float *ca
 	uint8_t *bytes = ob_pack(&b, &len);
 	vc_module *f = vc_module_new(), *q = vc_module_new();
 	double ferr = -1, qerr = -1, range = 0, r2;
-	int kernels = 0;
+	int kernels = 0, same = 0;
 	char err[1024] = "";
 	vc_tensor in, out;
 	vc_compile_opts fo = {.pipeline = "float"}, qo = {0};
@@ -719,6 +720,18 @@ static int host_case(const struct host_case *hc, const float *x, const float *ca
 			error_range(got, want, n, &qerr, &r2);
 		else
 			printf("  %-42s libvta: %s\n", hc->name, e.msg);
+		/* the compiler's host execution of the same file (its reference
+		 * of every node, the int8 one of the VTA kernel): the same bits */
+		vc_module *sim = vc_module_new();
+		vc_tensor sx = {0}, sy = {0};
+		same = got && sim && !vc_artifact_parse(sim, art, alen) && !vc_tensor_alloc(&sx, &sim->g->inputs[0]->type);
+		if (same) {
+			memcpy(sx.data, x, C_IN * P * sizeof *x);
+			same = !vc_simulate(sim, &sx, &sy) && vc_type_elems(&sy.t) == n && !memcmp(sy.data, got, (size_t)n * sizeof *got);
+		}
+		vc_tensor_free(&sx);
+		vc_tensor_free(&sy);
+		vc_module_free(sim);
 		free(got);
 		kernels = q->n_kernels;
 	}
@@ -731,9 +744,10 @@ done:
 	vc_module_free(q);
 	/* int8: a few steps of the output's 2^e <= range / 63.5 (the host ops
 	 * between the convolution and the output see the int8 rounding of y) */
-	int good = ferr >= 0 && ferr <= 1e-4 * (1 + range) && qerr >= 0 && qerr <= 0.06 * range && kernels > 0;
-	printf("  %-42s float err %8.2g  int8 err/range %5.2f%%  %d VTA kernel%s%s\n", hc->name, ferr,
-	       100 * qerr / (range > 0 ? range : 1), kernels, kernels == 1 ? "" : "s", good ? "" : "   <-- FAIL");
+	int good = ferr >= 0 && ferr <= 1e-4 * (1 + range) && qerr >= 0 && qerr <= 0.06 * range && kernels > 0 && same;
+	printf("  %-42s float err %8.2g  int8 err/range %5.2f%%  %d VTA kernel%s, %s host reference%s\n", hc->name,
+	       ferr, 100 * qerr / (range > 0 ? range : 1), kernels, kernels == 1 ? "" : "s",
+	       same ? "as the" : "NOT as the", good ? "" : "   <-- FAIL");
 	return good;
 }
 
