@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host side of a compiled model: the nodes that do not run on VTA
- * (quantize and dequantize, the int8 layers VTA cannot take, packing to the VTA layout and back, padding,
- * pooling, reshapes, transposes, slices, softmax, clips, concatenation, float
- * add/mul, sigmoid, and
- * Darknet's leaky ReLU, upsample, shortcut alignment and yolo layer). Each op has a check, run once
+ * (quantize and dequantize, the int8 layers VTA cannot take, packing to the
+ * VTA layout and back, padding, pooling, reshapes, transposes, slices,
+ * softmax, clips, concatenation, float add/mul, sigmoid, and Darknet's leaky
+ * ReLU, upsample, shortcut alignment and yolo layer). Each op has a check, run once
  * when the model is opened, that the stored types are consistent enough for
  * its loops to stay inside its buffers; the loops then trust them. The
  * arithmetic is the compiler's reference (compiler/exec/), bit for bit for
@@ -335,8 +335,8 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 
 /* ---- kernels ----------------------------------------------------------- */
 
-/* ---- integer layers on the host (those VTA cannot take: grouped
- * convolutions, ...) and the requantization the device's epilogue does ---- */
+/* Integer layers on the host (those VTA cannot take: grouped convolutions,
+ * ...) and the requantization the device's epilogue does. */
 
 /*
  * Requantization, defined as exactly the ALU sequence the lowering emits:
