@@ -26,7 +26,7 @@
 static const char *const ops[] = {"conv",    "gemm",    "matmul",  "add",     "relu",
 				  "clip",    "maxpool", "averagepool", "globalaveragepool",
 				  "reshape", "flatten", "softmax", "batchnorm", "concat", "sigmoid",
-				  "hardsigmoid", "hardswish", "reduce_mean", "constant_pad", "transpose",
+				  "hardsigmoid", "hardswish", "reduce_mean", "constant_pad", "transpose", "mul",
 				  "slice", NULL};
 
 /* 1: passes, 0: imported but wrong, -1: refused by the importer. */
@@ -446,7 +446,7 @@ static void build_silu_se(ob *b)
 	ob_node(b, "Mul", "z", 2, (const char *[]){"y", "s"});
 	ob_node(b, "GlobalAveragePool", "g", 1, (const char *[]){"z"});
 	ob_node(b, "Sigmoid", "e", 1, (const char *[]){"g"});
-	ob_node(b, "Mul", "out", 2, (const char *[]){"z", "e"});
+	ob_node(b, "Mul", "out", 2, (const char *[]){"e", "z"}); /* the broadcast operand first */
 }
 static int64_t ref_silu_se(const float *x, const double *y, double *out)
 {
