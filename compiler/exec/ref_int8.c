@@ -154,15 +154,15 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 	case VC_OP_QDENSE:
 		dense_i8(&in[0], &in[1], n->n_in > 2 ? &in[2] : NULL, out);
 		return 0;
-	case VC_OP_QUANTIZE:
-		for (int64_t i = 0; i < e; i++) /* libvta's, to the node's bounds (-128 allowed) */
-			((int8_t *)out->data)[i] =
-				vta_quantize_clip(((const float *)x->data)[i], n->type.exp, (int)n->a.qlo, (int)n->a.qhi);
+	case VC_OP_QUANTIZE: /* libvta's, to the node's bounds (-128 allowed) */
+		vta_quantize_f32(x->data, out->data, e, n->type.exp, (int)n->a.qlo, (int)n->a.qhi);
 		return 0;
-	case VC_OP_DEQUANTIZE:
-		for (int64_t i = 0; i < e; i++)
-			((float *)out->data)[i] = (float)ldexp(vc_tensor_get(x, i), x->t.exp);
+	case VC_OP_DEQUANTIZE: { /* libvta's */
+		vta_mtype_t t;
+		vc_to_mtype(&x->t, &t);
+		vta_dequantize(&t, x->data, out->data);
 		return 0;
+	}
 	case VC_OP_REQUANT:
 	case VC_OP_QADD: { /* libvta's, as deployed */
 		vta_mtype_t t;

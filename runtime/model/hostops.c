@@ -86,6 +86,38 @@ int8_t vta_quantize_value(float x, int exp)
 	return vta_quantize_clip(x, exp, -127, 127);
 }
 
+void vta_quantize_f32(const float *x, int8_t *y, int64_t n, int exp, int lo, int hi)
+{
+	if (exp < -126 || exp > 126) {
+		for (int64_t i = 0; i < n; i++)
+			y[i] = vta_quantize_clip(x[i], exp, lo, hi);
+		return;
+	}
+	/* x * 2^-exp is ldexpf(x, -exp): a product with a power of two rounds
+	 * once, as ldexpf does; a multiply in the loop instead of a call */
+	float s = ldexpf(1.0f, -exp), fl = (float)lo, fh = (float)hi;
+	for (int64_t i = 0; i < n; i++) {
+		float q = roundf(x[i] * s);
+		q = q >= fl ? q : q != q ? 0.0f : fl;
+		y[i] = (int8_t)(q > fh ? fh : q);
+	}
+}
+
+void vta_dequantize(const vta_mtype_t *t, const void *x, float *y)
+{
+	int64_t n = vta_mtype_elems(t);
+	if (t->dtype == VTA_MDT_I8 && t->exp >= -126 && t->exp <= 127) {
+		/* q * 2^exp in float rounds once, as the double path does (an int8
+		 * is exact in a float; an int32 need not be) */
+		float s = ldexpf(1.0f, t->exp);
+		for (int64_t i = 0; i < n; i++)
+			y[i] = (float)((const int8_t *)x)[i] * s;
+		return;
+	}
+	for (int64_t i = 0; i < n; i++)
+		y[i] = (float)ldexp(get(t, x, i), t->exp);
+}
+
 /* ---- checks ------------------------------------------------------------ */
 
 static int same_dims(const vta_mtype_t *a, const vta_mtype_t *b)
@@ -867,9 +899,7 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 	int64_t e = vta_mtype_elems(y->t);
 	switch (n->op) {
 	case VTA_MOP_QUANTIZE:
-		for (int64_t i = 0; i < e; i++)
-			((int8_t *)y->data)[i] = vta_quantize_clip(((const float *)x->data)[i], y->t->exp,
-								   (int)n->a.qlo, (int)n->a.qhi);
+		vta_quantize_f32(x->data, y->data, e, y->t->exp, (int)n->a.qlo, (int)n->a.qhi);
 		return 0;
 	case VTA_MOP_ADD:
 	case VTA_MOP_MUL:
@@ -898,8 +928,7 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 		vta_yolo_f32(x->data, y->data, x->t->dim[0], in[1].t->dim[0], n->a.axis, x->t->dim[2] * x->t->dim[3]);
 		return 0;
 	case VTA_MOP_DEQUANTIZE:
-		for (int64_t i = 0; i < e; i++)
-			((float *)y->data)[i] = (float)ldexp(get(x->t, x->data, i), x->t->exp);
+		vta_dequantize(x->t, x->data, y->data);
 		return 0;
 	case VTA_MOP_RELU:
 	case VTA_MOP_CLIP: {

@@ -25,6 +25,10 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y);
  * (NaN -> 0); vta_quantize_value clips to +-127. */
 int8_t vta_quantize_clip(float x, int exp, int lo, int hi);
 int8_t vta_quantize_value(float x, int exp);
+/* The same over n values (quantize nodes). */
+void vta_quantize_f32(const float *x, int8_t *y, int64_t n, int exp, int lo, int hi);
+/* y = q * 2^exp of the integers x of type t (dequantize nodes). */
+void vta_dequantize(const vta_mtype_t *t, const void *x, float *y);
 /* Requantization of an int32 accumulator to int8, exactly the ALU sequence
  * of the device's epilogue: [SHR shift-15 when shift > 15], ADD 2^(s-1),
  * SHR s (a negative shift: left), MAX lo, MIN hi. */
