@@ -40,7 +40,7 @@ N_EVAL = 6    # scored inputs (others than the calibration ones)
 # The quantized network must agree with float PyTorch: the log-probabilities
 # (centered) within 20 dB SQNR (noise power 1% of the signal's) over the
 # inputs, and the top-1 class on at least 5 of 6. Measured at 64x64 (default
-# configuration): 31-43 dB and 6 of 6 for every architecture here. This
+# configuration): 31-46 dB and 6 of 6 for every architecture here. This
 # checks the whole path (export, import, quantization, VTA and the host ops
 # in libvta); it is not a fine check of each op: a random network forgives a
 # lot (a sigmoid of 0.8 x instead of x everywhere in EfficientNet still gives
@@ -109,7 +109,8 @@ def check(vta, arch, size, out):
         p = np.full(10, 1e-6)
         for e in row["top"]:
             p[e["index"]] = max(e["prob"], 1e-6)
-        t = log_softmax(z.astype(np.float64))
+        # both floored where vta run's 6 decimals end
+        t = np.log(np.maximum(np.exp(log_softmax(z.astype(np.float64))), 1e-6))
         v = np.log(p)
         t, v = t - t.mean(), v - v.mean()
         sig += float((t * t).sum())
