@@ -379,7 +379,8 @@ static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node **in, int n
 	for (int i = 0; ok && i < 8; i++) /* begins then ends: N, C, H, W */
 		ok = p[i] >= 0 && (i % 4 >= 2 || p[i] == 0);
 	if (!ok) {
-		vc_error(m, NULL, "node '%s' (Pad): only constant, non-negative pads of the rows and columns of 4-D data are supported", nm);
+		vc_error(m, NULL, "node '%s' (Pad): only constant, non-negative pads of the rows and columns of 4-D data "
+			 "are supported", nm);
 		return NULL;
 	}
 	if (!(p[2] | p[3] | p[6] | p[7]))

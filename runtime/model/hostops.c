@@ -158,7 +158,8 @@ static int chan_shifts_ok(const vta_mgraph_t *g, const vta_mnode_t *n, int k, in
 static int check_qlayer(const vta_mgraph_t *g, const vta_mnode_t *n, uint32_t i, vta_error_t *err)
 {
 	const vta_mtype_t *x = &g->nodes[n->in[0]].type, *y = &n->type;
-	const vta_mtype_t *w = n->n_in >= 2 ? &g->nodes[n->in[1]].type : NULL, *b = n->n_in == 3 ? &g->nodes[n->in[2]].type : NULL;
+	const vta_mtype_t *w = n->n_in >= 2 ? &g->nodes[n->in[1]].type : NULL;
+	const vta_mtype_t *b = n->n_in == 3 ? &g->nodes[n->in[2]].type : NULL;
 	const vta_mattrs_t *a = &n->a;
 	int conv = n->op == VTA_MOP_QCONV, r = conv ? 4 : 2;
 	int ok = w && n->n_in <= 3 && x->rank == r && w->rank == r && y->rank == r && x->dtype == VTA_MDT_I8 &&
