@@ -118,7 +118,8 @@ DEB_PACKAGES := build-essential clang libclang-rt-14-dev pkg-config \
 	libusb-1.0-0-dev protobuf-c-compiler libprotobuf-c-dev libonnx-dev libonnx-testdata \
 	libstb-dev tcl qemu-user-static gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu \
 	libc6-dev-armhf-cross libc6-dev-arm64-cross \
-	libopenblas-dev opensta libxrt-dev uuid-dev valgrind
+	libopenblas-dev opensta libxrt-dev uuid-dev valgrind \
+	python3-torch python3-torchvision python3-onnx
 
 deps:
 	apt-get update

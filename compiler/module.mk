@@ -153,6 +153,20 @@ mnist-demo: build-all
 # libvta's model API on compiled models, against the host execution.
 $(eval $(call vc_test,test_model))
 
+# PyTorch exports (opset 13) of torchvision architectures with random
+# weights, compiled with vta compile and run with vta run on fsim against
+# PyTorch's float outputs (tests/compiler/torchvision_e2e.py; Debian's
+# python3-torch, python3-torchvision, python3-onnx). About 30 s of CPU.
+TORCH_PYTHON ?= /usr/bin/python3
+TEST_EXTRA += test-torchvision
+.PHONY: test-torchvision
+test-torchvision: $(BIN)/vta
+	@mkdir -p $(BUILD)/torchvision $(dir $(RESULTS)); log=$(BUILD)/torchvision/run.log; \
+	if ! $(TORCH_PYTHON) -c 'import torch, torchvision, onnx' >$$log 2>&1; then tail -5 $$log; \
+		echo "FAIL torchvision: $(TORCH_PYTHON) cannot import torch, torchvision and onnx (make deps)" >> $(RESULTS); \
+	elif ! $(TORCH_PYTHON) tests/compiler/torchvision_e2e.py --vta $(BIN)/vta --out $(BUILD)/torchvision \
+		--results $(RESULTS) >$$log 2>&1; then grep -v -i warn $$log | tail -20; fi
+
 else
 # Cross builds: `vta compile` and `vta run` say they are host-only.
 VTA_TOOL_SRCS += compiler/cli/nocompiler.c

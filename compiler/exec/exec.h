@@ -10,7 +10,7 @@
  *                quantize, dequantize, qconv/qdense, qadd, requant, pack,
  *                unpack and the VTA kernel's reference (bit-exact with the
  *                device)
- *   ref_float.c  the float reference (conv, dense, matmul, add/mul, average
+ *   ref_float.c  the float reference (conv, dense, matmul, add/mul, sigmoid, average
  *                pooling, softmax, batchnorm): calibration and the float
  *                baseline
  *   interp.c     runs a graph node by node; VTA kernels may go to a hook
@@ -34,6 +34,9 @@ void vc_tensor_free(vc_tensor *x);
  * compiler's reference shares with libvta. */
 struct vta_mtype;
 void vc_to_mtype(const vc_type *t, struct vta_mtype *m);
+/* The attributes libvta's host kernels read, in libvta's form. */
+struct vta_mattrs;
+void vc_to_mattrs(const vc_attrs *a, struct vta_mattrs *m);
 
 /*
  * Run one op on host tensors: out is allocated with the node's type. in[] are

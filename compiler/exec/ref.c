@@ -22,11 +22,7 @@ static void pool(const vc_node *n, const vc_tensor *x, vc_tensor *y)
 	vc_to_mtype(&x->t, &xt);
 	vc_to_mtype(&y->t, &yt);
 	vta_mattrs_t a;
-	memset(&a, 0, sizeof a);
-	for (int k = 0; k < 2; k++)
-		a.kernel[k] = n->a.kernel[k], a.stride[k] = n->a.stride[k], a.dilation[k] = n->a.dilation[k];
-	memcpy(a.pad, n->a.pad, sizeof a.pad);
-	a.count_include_pad = n->a.count_include_pad;
+	vc_to_mattrs(&n->a, &a);
 	vta_pool(n->op == VC_OP_MAXPOOL, &a, &xt, x->data, &yt, y->data);
 }
 
@@ -113,11 +109,18 @@ int vc_ref_run(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tensor *o
 			return vc_error(m, n, "out of memory");
 		}
 		return 0;
-	case VC_OP_PAD: {
+	case VC_OP_PAD:
+	case VC_OP_TRANSPOSE:
+	case VC_OP_SLICE: { /* libvta's, as deployed */
 		vta_mtype_t xt, yt;
 		vc_to_mtype(&x->t, &xt);
 		vc_to_mtype(&n->type, &yt);
-		vta_pad(&xt, x->data, &yt, out->data, n->a.pad, n->a.lo);
+		if (n->op == VC_OP_PAD)
+			vta_pad(&xt, x->data, &yt, out->data, n->a.pad, n->a.lo);
+		else if (n->op == VC_OP_TRANSPOSE)
+			vta_transpose(&xt, x->data, &yt, out->data, n->a.shape);
+		else
+			vta_slice(&xt, x->data, &yt, out->data, n->a.axis, n->a.pad[0]);
 		return 0;
 	}
 	default:

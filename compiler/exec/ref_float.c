@@ -175,6 +175,9 @@ int vc_ref_run_float(vc_module *m, const vc_node *n, const vc_tensor *in, vc_ten
 	case VC_OP_LEAKY: /* libvta's, as deployed */
 		vta_leaky_f32(in[0].data, out->data, vc_type_elems(&n->type), n->a.leaky);
 		return 0;
+	case VC_OP_SIGMOID: /* libvta's, as deployed */
+		vta_sigmoid_f32(in[0].data, out->data, vc_type_elems(&n->type));
+		return 0;
 	case VC_OP_YOLO: /* Darknet's yolo layer: logistic on x, y, objectness and the classes */
 		vta_yolo_f32(in[0].data, out->data, x->t.dim[0], n->in[1]->type.dim[0], n->a.axis,
 			     x->t.dim[2] * x->t.dim[3]);

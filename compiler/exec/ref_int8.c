@@ -4,8 +4,9 @@
  * the device: quantize and dequantize, qconv/qdense (int8 x int8 -> int32,
  * wrapping like the hardware's accumulator), qadd, requant, pack/unpack to
  * the VTA blocked layout, and the fused VTA kernel on packed data. The
- * rounding of quantize and requantize is defined here once and shared with
- * the lowering, so device and host agree bit for bit.
+ * rounding of quantize and requantize, qconv, qdense and qadd are libvta's
+ * (runtime/model/hostops.c: a deployed model runs them on the host), shared
+ * with the lowering, so device and host agree bit for bit.
  */
 #include <math.h>
 
@@ -17,79 +18,31 @@ int8_t vc_quantize_value(float x, int exp)
 	return vta_quantize_value(x, exp); /* libvta's, as deployed */
 }
 
-/*
- * Requantization, defined as exactly the ALU sequence the lowering emits:
- * for shifts above 15 first SHR (shift-15) (the rounding constant of a larger
- * shift does not fit the 16-bit immediate), then ADD 2^(s-1), SHR s; a
- * negative shift is a left shift; then MAX lo, MIN hi.
- */
+/* The requantizations are libvta's (runtime/model/hostops.c), as deployed:
+ * the ALU sequences of the device's epilogue. */
 int32_t vc_requant_value(int32_t acc, int shift, int64_t lo, int64_t hi)
 {
-	int32_t v = acc;
-	if (shift > 15) {
-		v = v >> (shift - 15); /* arithmetic on every compiler we support */
-		shift = 15;
-	}
-	if (shift > 0) {
-		uint32_t u = (uint32_t)v + (1u << (shift - 1));
-		v = (int32_t)u >> shift;
-	} else if (shift < 0) {
-		v = (int32_t)((uint32_t)v << ((-shift) & 31));
-	}
-	if (v < lo)
-		v = (int32_t)lo;
-	if (v > hi)
-		v = (int32_t)hi;
-	return v;
+	return vta_requant_value(acc, shift, lo, hi);
 }
 
 int vc_leaky_fused(int shift, int leaky)
 {
-	return leaky > 0 && shift >= 1 && shift + leaky <= 15;
+	return vta_leaky_fused(shift, leaky);
 }
 
 int32_t vc_bias_rounding(int shift, int leaky)
 {
-	return shift >= 1 && shift <= 15 && (!leaky || vc_leaky_fused(shift, leaky)) ? (int32_t)1 << (shift - 1) : 0;
+	return shift >= 1 && shift <= 15 && (!leaky || vta_leaky_fused(shift, leaky)) ? (int32_t)1 << (shift - 1) : 0;
 }
 
 int32_t vc_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t hi)
 {
-	if (!leaky)
-		return vc_requant_value(acc, shift, lo, hi);
-	if (vc_leaky_fused(shift, leaky)) {
-		uint32_t x = (uint32_t)acc + (1u << (shift - 1));
-		uint32_t t = x << leaky;
-		x += (1u << (shift + leaky - 1)) - (1u << (shift - 1));
-		int32_t m = (int32_t)x < (int32_t)t ? (int32_t)t : (int32_t)x;
-		int32_t v = m >> (shift + leaky); /* arithmetic on every compiler we support */
-		return v < lo ? (int32_t)lo : v > hi ? (int32_t)hi : v;
-	}
-	int32_t v = vc_requant_value(acc, shift, INT32_MIN, INT32_MAX);
-	int32_t t = vc_requant_value(acc, shift + leaky, INT32_MIN, INT32_MAX);
-	v = v < t ? t : v;
-	return v < lo ? (int32_t)lo : v > hi ? (int32_t)hi : v;
+	return vta_requant_leaky(acc, shift, leaky, lo, hi);
 }
 
-/* The ALU's SHR: b >= 0 shifts right (arithmetic) by b & 31, b < 0 left by -b & 31. */
-static int32_t alu_shr(int32_t a, int32_t b)
-{
-	if (b >= 0)
-		return a < 0 ? ~(~a >> (b & 31)) : a >> (b & 31);
-	return (int32_t)((uint32_t)a << ((0u - (uint32_t)b) & 31));
-}
-
-/*
- * Requantization with per-channel shifts, as the per-channel VTA epilogue
- * does it: the rounding constant 2^(s-1) (folded into the bias on the
- * device) is added before one arithmetic right shift by s (a register-mode
- * SHR, so s may reach 31); s <= 0 shifts left without rounding; then the clip.
- */
 int32_t vc_requant_round(int32_t acc, int s, int64_t lo, int64_t hi)
 {
-	uint32_t v = (uint32_t)acc + (s > 0 ? 1u << (s - 1) : 0u);
-	int32_t r = alu_shr((int32_t)v, s);
-	return r < lo ? (int32_t)lo : r > hi ? (int32_t)hi : r;
+	return vta_requant_round(acc, s, lo, hi);
 }
 
 /* The channel (dimension 1) of flat index i of a tensor of type t. */
@@ -101,76 +54,24 @@ static int64_t channel_of(const vc_type *t, int64_t i)
 	return t->rank >= 2 ? (i / inner) % t->dim[1] : 0;
 }
 
+/* libvta's integer convolution and dense layer, as deployed. */
 static void conv_i8(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, const vc_tensor *b, vc_tensor *y)
 {
-	int64_t N = x->t.dim[0], C = x->t.dim[1], H = x->t.dim[2], W = x->t.dim[3];
-	int64_t O = w->t.dim[0], CG = w->t.dim[1], KH = w->t.dim[2], KW = w->t.dim[3];
-	int64_t OH = y->t.dim[2], OW = y->t.dim[3], G = a->group, OG = O / G;
-	const int8_t *xd = x->data, *wd = w->data;
-	const int32_t *bd = b ? b->data : NULL;
-	int32_t *yd = y->data;
-	if (CG == 1 && OG == 1) { /* depthwise: tap by tap over whole output rows (the host kernel) */
-		int64_t P = OH * OW;
-		for (int64_t n = 0; n < N; n++)
-			for (int64_t c = 0; c < C; c++) {
-				uint32_t *yc = (uint32_t *)yd + (n * O + c) * P;
-				const int8_t *xc = xd + (n * C + c) * H * W, *wc = wd + c * KH * KW;
-				for (int64_t p = 0; p < P; p++)
-					yc[p] = bd ? (uint32_t)bd[c] : 0u;
-				for (int64_t kh = 0; kh < KH; kh++)
-					for (int64_t kw = 0; kw < KW; kw++) {
-						int32_t wv = wc[kh * KW + kw];
-						for (int64_t oh = 0; oh < OH; oh++) {
-							int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
-							if (ih < 0 || ih >= H)
-								continue;
-							for (int64_t ow = 0; ow < OW; ow++) {
-								int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
-								if (iw >= 0 && iw < W)
-									yc[oh * OW + ow] += (uint32_t)(wv * xc[ih * W + iw]);
-							}
-						}
-					}
-			}
-		return;
-	}
-	for (int64_t n = 0; n < N; n++)
-		for (int64_t o = 0; o < O; o++) {
-			int64_t g = o / OG;
-			for (int64_t oh = 0; oh < OH; oh++)
-				for (int64_t ow = 0; ow < OW; ow++) {
-					uint32_t s = 0;
-					for (int64_t c = 0; c < CG; c++)
-						for (int64_t kh = 0; kh < KH; kh++) {
-							int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
-							if (ih < 0 || ih >= H)
-								continue;
-							for (int64_t kw = 0; kw < KW; kw++) {
-								int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
-								if (iw < 0 || iw >= W)
-									continue;
-								s += (uint32_t)(xd[((n * C + g * CG + c) * H + ih) * W + iw] *
-										wd[((o * CG + c) * KH + kh) * KW + kw]);
-							}
-						}
-					if (bd)
-						s += (uint32_t)bd[o];
-					yd[((n * O + o) * OH + oh) * OW + ow] = (int32_t)s;
-				}
-		}
+	vta_mtype_t xt, wt, yt;
+	vta_mattrs_t ma;
+	vc_to_mtype(&x->t, &xt);
+	vc_to_mtype(&w->t, &wt);
+	vc_to_mtype(&y->t, &yt);
+	vc_to_mattrs(a, &ma);
+	vta_qconv(&ma, &xt, x->data, &wt, w->data, b ? b->data : NULL, &yt, y->data);
 }
 
 static void dense_i8(const vc_tensor *x, const vc_tensor *w, const vc_tensor *b, vc_tensor *y)
 {
-	int64_t N = x->t.dim[0], I = x->t.dim[1], O = w->t.dim[0];
-	const int8_t *xd = x->data, *wd = w->data;
-	for (int64_t n = 0; n < N; n++)
-		for (int64_t o = 0; o < O; o++) {
-			uint32_t s = b ? (uint32_t)((const int32_t *)b->data)[o] : 0;
-			for (int64_t i = 0; i < I; i++)
-				s += (uint32_t)(xd[n * I + i] * wd[o * I + i]);
-			((int32_t *)y->data)[n * O + o] = (int32_t)s;
-		}
+	vta_mtype_t xt, wt;
+	vc_to_mtype(&x->t, &xt);
+	vc_to_mtype(&w->t, &wt);
+	vta_qdense(&xt, x->data, &wt, w->data, b ? b->data : NULL, y->data);
 }
 
 /* ---- packing (VTA-SPEC 2.6) ------------------------------------------ */
@@ -236,8 +137,8 @@ static void vta_conv(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, 
 							const int32_t *row = bd + ((ob * K) * B + b) * BO + c;
 							s += (uint32_t)row[0];
 							if (res)
-								s += (uint32_t)alu_shr(((const int8_t *)res->data)[o], row[2 * B * BO]);
-							int32_t v = alu_shr((int32_t)s, row[B * BO]);
+								s += (uint32_t)vta_alu_shr(((const int8_t *)res->data)[o], row[2 * B * BO]);
+							int32_t v = vta_alu_shr((int32_t)s, row[B * BO]);
 							yd[o] = (int8_t)(v < lo ? lo : v > a->qhi ? a->qhi : v);
 						}
 }
@@ -253,24 +154,29 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 	case VC_OP_QDENSE:
 		dense_i8(&in[0], &in[1], n->n_in > 2 ? &in[2] : NULL, out);
 		return 0;
-	case VC_OP_QUANTIZE:
-		for (int64_t i = 0; i < e; i++) /* libvta's, to the node's bounds (-128 allowed) */
-			((int8_t *)out->data)[i] =
-				vta_quantize_clip(((const float *)x->data)[i], n->type.exp, (int)n->a.qlo, (int)n->a.qhi);
+	case VC_OP_QUANTIZE: /* libvta's, to the node's bounds (-128 allowed) */
+		vta_quantize_f32(x->data, out->data, e, n->type.exp, (int)n->a.qlo, (int)n->a.qhi);
 		return 0;
-	case VC_OP_DEQUANTIZE:
-		for (int64_t i = 0; i < e; i++)
-			((float *)out->data)[i] = (float)ldexp(vc_tensor_get(x, i), x->t.exp);
+	case VC_OP_DEQUANTIZE: { /* libvta's */
+		vta_mtype_t t;
+		vc_to_mtype(&x->t, &t);
+		vta_dequantize(&t, x->data, out->data);
 		return 0;
+	}
 	case VC_OP_REQUANT:
-		for (int64_t i = 0; i < e; i++) {
-			int32_t v = ((const int32_t *)x->data)[i];
-			int64_t lo = n->a.relu ? 0 : n->a.qlo;
-			((int8_t *)out->data)[i] =
-				(int8_t)(n->n_in > 1 ? vc_requant_round(v, n->a.shift + ((const int32_t *)in[1].data)[channel_of(&n->type, i)], lo, n->a.qhi)
-						     : vc_requant_leaky(v, n->a.shift, n->a.leaky, lo, n->a.qhi));
-		}
+	case VC_OP_QADD: { /* libvta's, as deployed */
+		vta_mtype_t t;
+		vta_mattrs_t ma;
+		vc_to_mtype(&n->type, &t);
+		vc_to_mattrs(&n->a, &ma);
+		int pc = n->n_in > (n->op == VC_OP_QADD ? 2 : 1); /* per-channel shifts */
+		const int32_t *d = pc ? in[n->n_in - 1].data : NULL;
+		if (n->op == VC_OP_REQUANT)
+			vta_requant(&ma, &t, x->data, d, out->data);
+		else
+			vta_qadd(n->a.res_shift, &t, x->data, in[1].data, d, out->data);
 		return 0;
+	}
 	case VC_OP_PACK:
 		if (n->a.kernel[1] > 1) { /* a convolution's columns folded into its channels (graph/pack.c) */
 			vta_mtype_t u, p;
@@ -310,13 +216,6 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 		vc_tensor_free(&t);
 		return 0;
 	}
-	case VC_OP_QADD:
-		for (int64_t i = 0; i < e; i++) {
-			int sh = n->a.res_shift + (n->n_in > 2 ? ((const int32_t *)in[2].data)[channel_of(&n->type, i)] : 0);
-			((int32_t *)out->data)[i] =
-				(int32_t)((uint32_t)((const int32_t *)x->data)[i] + ((uint32_t)((const int8_t *)in[1].data)[i] << sh));
-		}
-		return 0;
 	default:
 		return 1;
 	}

@@ -48,3 +48,18 @@ void vc_to_mtype(const vc_type *t, vta_mtype_t *m)
 	m->quantized = t->quantized;
 	m->exp = t->exp;
 }
+
+/* What libvta's host kernels read (pooling, convolution, requantization);
+ * the artifact's reader converts back the other fields too. */
+void vc_to_mattrs(const vc_attrs *a, vta_mattrs_t *m)
+{
+	memset(m, 0, sizeof *m);
+	memcpy(m->kernel, a->kernel, sizeof m->kernel);
+	memcpy(m->stride, a->stride, sizeof m->stride);
+	memcpy(m->dilation, a->dilation, sizeof m->dilation);
+	memcpy(m->pad, a->pad, sizeof m->pad);
+	m->group = a->group;
+	m->count_include_pad = a->count_include_pad;
+	m->shift = a->shift, m->relu = a->relu, m->leaky = a->leaky;
+	m->qlo = a->qlo, m->qhi = a->qhi;
+}

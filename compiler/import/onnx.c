@@ -15,6 +15,8 @@
 #include "import/unsupported.h"
 
 enum { ONNX_FLOAT = 1, ONNX_INT32 = 6, ONNX_INT64 = 7 };
+/* Inputs of one ONNX node: DenseNet-201's widest concat has 49. */
+#define VC_ONNX_MAX_IN 64
 
 static const char *dtype_name(int t)
 {
@@ -24,14 +26,40 @@ static const char *dtype_name(int t)
 	return t >= 0 && t < (int)(sizeof names / sizeof names[0]) ? names[t] : "unknown";
 }
 
-/* Importer state: the value table (ONNX name -> node) and the opset. */
+/* Importer state: the value table (ONNX name -> node), the opset, and
+ * the constants that hold integers (ONNX int32/int64: shapes and indices,
+ * kept as float constants like every other; their division truncates). */
 typedef struct importer {
 	vc_module *m;
 	int64_t opset;
 	int n, cap;
 	const char **names;
 	vc_node **vals;
+	int n_int, cap_int;
+	const vc_node **ints;
 } importer;
+
+static int mark_int(importer *im, const vc_node *c)
+{
+	if (im->n_int == im->cap_int) {
+		int nc = im->cap_int ? im->cap_int * 2 : 32;
+		const vc_node **p = realloc(im->ints, (size_t)nc * sizeof *p);
+		if (!p)
+			return vc_error(im->m, NULL, "out of memory");
+		im->ints = p;
+		im->cap_int = nc;
+	}
+	im->ints[im->n_int++] = c;
+	return 0;
+}
+
+static int is_int(const importer *im, const vc_node *c)
+{
+	for (int i = 0; i < im->n_int; i++)
+		if (im->ints[i] == c)
+			return 1;
+	return 0;
+}
 
 static int bind(importer *im, const char *name, vc_node *n)
 {
@@ -253,15 +281,240 @@ static vc_node *transpose2d(vc_module *m, vc_node *c, const char *name)
 	return t;
 }
 
+/* A float of a constant as an index, bounded (ONNX writes INT64_MAX for
+ * "to the end", which a float cannot convert back). */
+static int64_t as_index(float v)
+{
+	return v > 0x1p40f ? INT64_C(1) << 40 : v < -0x1p40f ? -(INT64_C(1) << 40) : (int64_t)v;
+}
+
+/* A float scalar constant. */
+static vc_node *scalar_const(vc_module *m, double v)
+{
+	int64_t one[1] = {1};
+	float f = (float)v;
+	return vc_const(m, NULL, VC_F32, 1, one, &f);
+}
+
+/* ONNX HardSigmoid (and HardSwish: x times it). */
+static vc_node *hard_sigmoid(vc_module *m, vc_node *x, double alpha, double beta, int swish, const char *nm)
+{
+	vc_node *ka = scalar_const(m, alpha), *kb = scalar_const(m, beta);
+	if (!ka || !kb)
+		return NULL;
+	vc_node *args[2] = {x, ka};
+	vc_node *y = vc_build(m, VC_OP_MUL, args, 2, NULL, NULL);
+	args[0] = y, args[1] = kb;
+	y = y ? vc_build(m, VC_OP_ADD, args, 2, NULL, NULL) : NULL;
+	vc_attrs ca;
+	vc_attrs_init(&ca);
+	ca.lo = 0.0;
+	ca.hi = 1.0;
+	y = y ? vc_build(m, VC_OP_CLIP, &y, 1, &ca, swish ? NULL : nm) : NULL;
+	args[0] = x, args[1] = y;
+	return y && swish ? vc_build(m, VC_OP_MUL, args, 2, NULL, nm) : y;
+}
+
+/* ReduceMean over the spatial axes (2 and up) of data of rank >= 3: the
+ * global average pool, reshaped when keepdims is 0. */
+static vc_node *reduce_mean(vc_module *m, const Onnx__NodeProto *np, vc_node *x, const char *nm)
+{
+	int64_t axes[VC_MAX_RANK], c = 0;
+	int r = x->type.rank, spatial = r >= 3;
+	if (attr_ints(np, "axes", axes, VC_MAX_RANK, &c) < 0 || c != r - 2)
+		spatial = 0;
+	for (int64_t i = 0; spatial && i < c; i++) {
+		int64_t ax = axes[i] < 0 ? axes[i] + r : axes[i], seen = 0;
+		for (int64_t k = 0; k < c; k++)
+			seen += (axes[k] < 0 ? axes[k] + r : axes[k]) == ax;
+		spatial = ax >= 2 && ax < r && seen == 1;
+	}
+	if (!spatial) {
+		vc_error(m, NULL, "node '%s' (ReduceMean): only the mean over every axis after the first two is supported", nm);
+		return NULL;
+	}
+	int keep = attr_i(np, "keepdims", 1) != 0;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	vc_node *g = vc_build(m, VC_OP_GAP, &x, 1, &a, keep ? nm : NULL);
+	if (!g || keep)
+		return g;
+	a.nshape = 2;
+	a.shape[0] = x->type.dim[0];
+	a.shape[1] = x->type.dim[1];
+	return vc_build(m, VC_OP_RESHAPE, &g, 1, &a, nm);
+}
+
+/* Pad: constant mode on the rows and columns of 4-D data (the pads an
+ * attribute before opset 11, then a constant input, as the value). No
+ * padding at all (PyTorch's average pooling with count_include_pad) is the
+ * input itself. */
+static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node **in, int n_in, int64_t opset, const char *nm)
+{
+	char mode[32];
+	if (attr_s(np, "mode", mode, sizeof mode) && strcmp(mode, "constant")) {
+		vc_error(m, NULL, "node '%s' (Pad): mode '%s' is not supported (only constant)", nm, mode);
+		return NULL;
+	}
+	int64_t p[8], c = 0;
+	double value = attr_f(np, "value", 0.0);
+	vc_node *x = in[0];
+	if (opset < 11) {
+		if (attr_ints(np, "pads", p, 8, &c) < 0)
+			c = -1;
+	} else if (n_in >= 2 && in[1]->op == VC_OP_CONST && in[1]->type.rank == 1 && in[1]->type.dim[0] <= 8) {
+		c = in[1]->type.dim[0];
+		for (int64_t i = 0; i < c; i++)
+			p[i] = as_index(((const float *)in[1]->data)[i]);
+		if (n_in >= 3) {
+			if (in[2]->op != VC_OP_CONST || vc_type_elems(&in[2]->type) != 1) {
+				vc_error(m, NULL, "node '%s' (Pad): the constant value must be a constant scalar", nm);
+				return NULL;
+			}
+			value = ((const float *)in[2]->data)[0];
+		}
+	} else {
+		c = -1;
+	}
+	int ok = x->type.rank == 4 && c == 8;
+	for (int i = 0; ok && i < 8; i++) /* begins then ends: N, C, H, W */
+		ok = p[i] >= 0 && (i % 4 >= 2 || p[i] == 0);
+	if (!ok) {
+		vc_error(m, NULL, "node '%s' (Pad): only constant, non-negative pads of the rows and columns of 4-D data "
+			 "are supported", nm);
+		return NULL;
+	}
+	if (!(p[2] | p[3] | p[6] | p[7]))
+		return x;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.pad[0] = p[2], a.pad[1] = p[3], a.pad[2] = p[6], a.pad[3] = p[7];
+	a.lo = value;
+	return vc_build(m, VC_OP_PAD, &x, 1, &a, nm);
+}
+
+/* a op b of two constants (shape arithmetic: PyTorch's exports compute
+ * slice bounds from Shape), numpy broadcasting of equal shapes or one
+ * element; integer division truncates when both hold integers. */
+/* Shapes const_arith takes: equal, or one of them a single element. */
+static int simple_pair(const vc_node *a, const vc_node *b)
+{
+	int64_t ea = vc_type_elems(&a->type), eb = vc_type_elems(&b->type);
+	int same = a->type.rank == b->type.rank;
+	for (int i = 0; same && i < a->type.rank; i++)
+		same = a->type.dim[i] == b->type.dim[i];
+	return ea && eb && (same || ea == 1 || eb == 1);
+}
+
+static vc_node *const_arith(importer *im, char op, const vc_node *a, const vc_node *b, const char *nm)
+{
+	vc_module *m = im->m;
+	int64_t ea = vc_type_elems(&a->type), eb = vc_type_elems(&b->type);
+	const vc_node *big = ea >= eb ? a : b;
+	if (!simple_pair(a, b)) {
+		vc_error(m, NULL, "node '%s': constants of shapes that are neither equal nor one element", nm);
+		return NULL;
+	}
+	int ints = is_int(im, a) && is_int(im, b);
+	vc_node *c = vc_const(m, nm, VC_F32, big->type.rank, big->type.dim, NULL);
+	if (!c)
+		return NULL;
+	for (int64_t i = 0; i < vc_type_elems(&c->type); i++) {
+		double x = ((const float *)a->data)[ea == 1 ? 0 : i], y = ((const float *)b->data)[eb == 1 ? 0 : i];
+		double v = op == 'A' ? x + y : op == 'S' ? x - y : op == 'M' ? x * y : ints && y ? trunc(x / y) : x / y;
+		((float *)c->data)[i] = (float)v;
+	}
+	return ints && mark_int(im, c) ? NULL : c;
+}
+
+/* Gather along axis 0 of constant 1-D data (a Shape's) at constant indices. */
+static vc_node *gather(importer *im, const Onnx__NodeProto *np, const vc_node *x, const vc_node *idx, const char *nm)
+{
+	vc_module *m = im->m;
+	if (x->op != VC_OP_CONST || idx->op != VC_OP_CONST || x->type.rank != 1 || attr_i(np, "axis", 0) != 0) {
+		vc_error(m, NULL, "node '%s' (Gather): only constant indices into constant 1-D data are supported", nm);
+		return NULL;
+	}
+	vc_node *c = vc_const(m, nm, VC_F32, idx->type.rank, idx->type.dim, NULL);
+	if (!c)
+		return NULL;
+	int64_t n = x->type.dim[0];
+	for (int64_t i = 0; i < vc_type_elems(&idx->type); i++) {
+		int64_t k = as_index(((const float *)idx->data)[i]);
+		k += k < 0 ? n : 0;
+		if (k < 0 || k >= n) {
+			vc_error(m, NULL, "node '%s' (Gather): index %lld outside %lld entries", nm, (long long)k, (long long)n);
+			return NULL;
+		}
+		((float *)c->data)[i] = ((const float *)x->data)[k];
+	}
+	return is_int(im, x) && mark_int(im, c) ? NULL : c;
+}
+
+/* The k-th entry of Slice input i (opset 10 and later) or of attribute
+ * name (before): 0 and *ok = 0 when it is not a constant. */
+static int64_t slice_arg(const Onnx__NodeProto *np, vc_node **in, int n_in, int64_t opset, int i, const char *name,
+			 int64_t def, int *ok)
+{
+	int64_t v[8], c;
+	if (opset < 10) {
+		if (attr_ints(np, name, v, 8, &c) < 0 || (!c && !def && strcmp(name, "axes")))
+			*ok = 0;
+		return c == 1 ? v[0] : def;
+	}
+	if (i >= n_in)
+		return def;
+	if (in[i]->op != VC_OP_CONST || vc_type_elems(&in[i]->type) != 1)
+		*ok = 0;
+	return *ok ? as_index(((const float *)in[i]->data)[0]) : 0;
+}
+
+/* Slice of one axis with step 1 (PyTorch's chunk), bounds as ONNX clamps
+ * them; the whole axis is the input itself. */
+static vc_node *slice(importer *im, const Onnx__NodeProto *np, vc_node **in, int n_in, const char *nm)
+{
+	vc_module *m = im->m;
+	vc_node *x = in[0];
+	int ok = im->opset >= 10 ? n_in >= 3 : 1, r = x->type.rank;
+	for (int i = 1; ok && i < n_in; i++)
+		ok = in[i]->op == VC_OP_CONST && in[i]->type.rank == 1 && in[i]->type.dim[0] == 1;
+	int64_t start = slice_arg(np, in, n_in, im->opset, 1, "starts", 0, &ok);
+	int64_t end = slice_arg(np, in, n_in, im->opset, 2, "ends", 0, &ok);
+	int64_t axis = slice_arg(np, in, n_in, im->opset, 3, "axes", 0, &ok);
+	int64_t step = slice_arg(np, in, n_in, im->opset, 4, "steps", 1, &ok);
+	axis += axis < 0 ? r : 0;
+	if (!ok || step != 1 || axis < 0 || axis >= r) {
+		vc_error(m, NULL, "node '%s' (Slice): only one axis with step 1 and constant bounds is supported", nm);
+		return NULL;
+	}
+	int64_t dim = x->type.dim[axis];
+	start += start < 0 ? dim : 0;
+	end += end < 0 ? dim : 0;
+	start = start < 0 ? 0 : start > dim ? dim : start;
+	end = end < 0 ? 0 : end > dim ? dim : end;
+	if (start >= end) {
+		vc_error(m, NULL, "node '%s' (Slice): the slice is empty", nm);
+		return NULL;
+	}
+	if (start == 0 && end == dim)
+		return x;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.axis = axis;
+	a.pad[0] = start;
+	a.pad[2] = dim - end;
+	return vc_build(m, VC_OP_SLICE, &x, 1, &a, nm);
+}
+
 static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 {
 	vc_module *m = im->m;
 	const char *op = np->op_type ? np->op_type : "";
 	const char *nm = np->name && np->name[0] ? np->name : (np->n_output ? np->output[0] : op);
-	vc_node *in[16];
+	vc_node *in[VC_ONNX_MAX_IN];
 	int n_in = 0;
-	if (np->n_input > 16) {
-		vc_error(m, NULL, "node '%s' (%s): more than 16 inputs", nm, op);
+	if (np->n_input > VC_ONNX_MAX_IN) {
+		vc_error(m, NULL, "node '%s' (%s): more than %d inputs", nm, op, VC_ONNX_MAX_IN);
 		return NULL;
 	}
 	for (size_t i = 0; i < np->n_input; i++) {
@@ -384,9 +637,17 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 		}
 		return vc_build(m, VC_OP_MATMUL, in, 2, &a, nm);
 	}
-	if (!strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Mul")) {
+	if (!strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Mul") || !strcmp(op, "Sub") || !strcmp(op, "Div")) {
 		ATTRS("broadcast", "axis");
 		NEED_IN(2);
+		char k = !strcmp(op, "Sub") ? 'S' : !strcmp(op, "Div") ? 'D' : !strcmp(op, "Mul") ? 'M' : 'A';
+		if (in[0]->op == VC_OP_CONST && in[1]->op == VC_OP_CONST && n_in == 2 &&
+		    (simple_pair(in[0], in[1]) || k == 'S' || k == 'D'))
+			return const_arith(im, k, in[0], in[1], nm);
+		if (k == 'S' || k == 'D') {
+			vc_error(m, NULL, "node '%s' (%s): only constants are supported", nm, op);
+			return NULL;
+		}
 		if (attr(np, "axis")) {
 			vc_error(m, NULL, "node '%s' (%s): legacy broadcast axis is not supported", nm, op);
 			return NULL;
@@ -401,6 +662,33 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 		ATTRS("");
 		NEED_IN(1);
 		return vc_build(m, VC_OP_RELU, in, 1, &a, nm);
+	}
+	if (!strcmp(op, "Sigmoid")) {
+		ATTRS("");
+		NEED_IN(1);
+		return vc_build(m, VC_OP_SIGMOID, in, 1, &a, nm);
+	}
+	if (!strcmp(op, "HardSigmoid") || !strcmp(op, "HardSwish")) {
+		/* max(0, min(1, alpha x + beta)) (HardSwish: alpha 1/6, beta 1/2,
+		 * times x) as the float ops libvta runs: mul, add, clip */
+		int swish = op[4] == 'S' && op[5] == 'w';
+		if (swish)
+			ATTRS("");
+		else
+			ATTRS("alpha", "beta");
+		NEED_IN(1);
+		double alpha = swish ? 1.0 / 6.0 : attr_f(np, "alpha", 0.2), beta = swish ? 0.5 : attr_f(np, "beta", 0.5);
+		return hard_sigmoid(m, in[0], alpha, beta, swish, nm);
+	}
+	if (!strcmp(op, "ReduceMean")) {
+		ATTRS("axes", "keepdims");
+		NEED_IN(1);
+		return reduce_mean(m, np, in[0], nm);
+	}
+	if (!strcmp(op, "Pad")) {
+		ATTRS("mode", "pads", "value");
+		NEED_IN(1);
+		return pad(m, np, in, n_in, im->opset, nm);
 	}
 	if (!strcmp(op, "Clip")) {
 		ATTRS("min", "max");
@@ -505,7 +793,16 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 			return NULL;
 		}
 		a.axis = attr_i(np, "axis", 1);
-		return vc_build(m, VC_OP_CONCAT, in, n_in, &a, nm);
+		/* a node takes at most 16 operands (the .vtam format's limit):
+		 * more (DenseNet's last blocks) are concatenated 16 at a time */
+		vc_node *y = vc_build(m, VC_OP_CONCAT, in, n_in < 16 ? n_in : 16, &a, n_in <= 16 ? nm : NULL);
+		for (int k = 16; y && k < n_in; k += 15) {
+			vc_node *part[16] = {y};
+			int cnt = n_in - k < 15 ? n_in - k : 15;
+			memcpy(part + 1, in + k, (size_t)cnt * sizeof *part);
+			y = vc_build(m, VC_OP_CONCAT, part, cnt + 1, &a, k + cnt == n_in ? nm : NULL);
+		}
+		return y;
 	}
 	if (!strcmp(op, "Identity") || !strcmp(op, "Dropout")) {
 		ATTRS("ratio", "is_test", "seed");
@@ -523,7 +820,40 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 			vc_error(m, NULL, "node '%s' (Constant): only the tensor 'value' form is supported", nm);
 			return NULL;
 		}
-		return tensor_const(m, v->t, nm);
+		vc_node *c = tensor_const(m, v->t, nm);
+		return c && v->t->data_type != ONNX_FLOAT && mark_int(im, c) ? NULL : c;
+	}
+	if (!strcmp(op, "Shape")) { /* known at import: the shapes are static */
+		ATTRS("");
+		NEED_IN(1);
+		int64_t r = in[0]->type.rank;
+		vc_node *c = vc_const(m, nm, VC_F32, 1, &r, NULL);
+		for (int64_t i = 0; c && i < r; i++)
+			((float *)c->data)[i] = (float)in[0]->type.dim[i];
+		return c && mark_int(im, c) ? NULL : c;
+	}
+	if (!strcmp(op, "Gather")) {
+		ATTRS("axis");
+		NEED_IN(2);
+		return gather(im, np, in[0], in[1], nm);
+	}
+	if (!strcmp(op, "Slice")) {
+		ATTRS("starts", "ends", "axes");
+		NEED_IN(1);
+		return slice(im, np, in, n_in, nm);
+	}
+	if (!strcmp(op, "Transpose")) {
+		ATTRS("perm");
+		NEED_IN(1);
+		int64_t c;
+		if (attr_ints(np, "perm", a.shape, VC_MAX_RANK, &c) < 0 || (c && c != in[0]->type.rank)) {
+			vc_error(m, NULL, "node '%s' (Transpose): perm does not have an entry per dimension", nm);
+			return NULL;
+		}
+		a.nshape = in[0]->type.rank;
+		for (int i = 0; !c && i < a.nshape; i++) /* default: the dimensions reversed */
+			a.shape[i] = a.nshape - 1 - i;
+		return vc_build(m, VC_OP_TRANSPOSE, in, 1, &a, nm);
 	}
 	vc_error(m, NULL, "node '%s': op %s is not supported", nm, op);
 	return NULL;
@@ -531,8 +861,10 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 
 /* The op types import_node takes (of the default domain). */
 static const char *const known_ops[] = {
-	"Conv", "Gemm", "MatMul", "Add", "Sum", "Mul", "Relu", "Clip", "MaxPool", "AveragePool", "GlobalAveragePool",
-	"Reshape", "Flatten", "Softmax", "BatchNormalization", "Concat", "Identity", "Dropout", "Constant", NULL};
+	"Conv", "Gemm", "MatMul", "Add", "Sum", "Sub", "Mul", "Div", "Relu", "Clip", "MaxPool", "AveragePool",
+	"GlobalAveragePool", "ReduceMean", "Reshape", "Flatten", "Softmax", "BatchNormalization", "Concat", "Identity",
+	"Dropout", "Constant", "Sigmoid", "HardSigmoid", "HardSwish", "Pad", "Transpose", "Slice", "Shape", "Gather",
+	NULL};
 
 /* Every node whose op import_node does not take, and sparse initializers,
  * in one diagnostic before anything else of the graph is read. */
@@ -616,7 +948,8 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 		return -1;
 	for (size_t i = 0; i < g->n_initializer; i++) {
 		vc_node *c = tensor_const(m, g->initializer[i], "initializer");
-		if (!c || bind(&im, g->initializer[i]->name ? g->initializer[i]->name : "", c))
+		if (!c || bind(&im, g->initializer[i]->name ? g->initializer[i]->name : "", c) ||
+		    (g->initializer[i]->data_type != ONNX_FLOAT && mark_int(&im, c)))
 			goto done;
 	}
 	for (size_t i = 0; i < g->n_input; i++) {
@@ -665,6 +998,7 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 done:
 	free(im.names);
 	free(im.vals);
+	free(im.ints);
 	return rc;
 }
 

@@ -137,7 +137,8 @@ static const char *const op_names[VC_OP_COUNT] = {
 	[VC_OP_VTA_CONV] = "vta.conv", [VC_OP_QCONV_RQ] = "qconv.rq", [VC_OP_QADD] = "qadd",
 	[VC_OP_LEAKY] = "leaky",       [VC_OP_UPSAMPLE] = "upsample",   [VC_OP_ALIGN] = "align",
 	[VC_OP_YOLO] = "yolo",
-	[VC_OP_PAD] = "pad",
+	[VC_OP_PAD] = "pad",           [VC_OP_SIGMOID] = "sigmoid",     [VC_OP_TRANSPOSE] = "transpose",
+	[VC_OP_SLICE] = "slice",
 };
 
 const char *vc_op_name(vc_op op)
@@ -318,7 +319,7 @@ static int infer_type(vc_module *m, vc_node *n)
 		[VC_OP_CONCAT] = 1, [VC_OP_QUANTIZE] = 1, [VC_OP_DEQUANTIZE] = 1, [VC_OP_QCONV] = 3,
 		[VC_OP_QDENSE] = 3, [VC_OP_REQUANT] = 1, [VC_OP_PACK] = 1, [VC_OP_UNPACK] = 1, [VC_OP_VTA_CONV] = 3, [VC_OP_QCONV_RQ] = 3,
 		[VC_OP_QADD] = 2, [VC_OP_LEAKY] = 1, [VC_OP_UPSAMPLE] = 1, [VC_OP_ALIGN] = 1, [VC_OP_YOLO] = 2,
-		[VC_OP_PAD] = 1,
+		[VC_OP_PAD] = 1, [VC_OP_SIGMOID] = 1, [VC_OP_TRANSPOSE] = 1, [VC_OP_SLICE] = 1,
 	};
 	NEED(n->n_in >= arity[n->op], "needs %d inputs, has %d", arity[n->op], n->n_in);
 	for (int i = 0; i < n->n_in; i++)
@@ -683,6 +684,31 @@ static int infer_type(vc_module *m, vc_node *n)
 		}
 		return 0;
 	}
+	case VC_OP_TRANSPOSE: {
+		NEED(x->layout == VC_PLAIN && x->rank >= 1 && a->nshape == x->rank,
+		     "transpose needs plain data and a permutation of its %d dimensions", x->rank);
+		int seen = 0;
+		*t = *x;
+		for (int i = 0; i < x->rank; i++) {
+			NEED(a->shape[i] >= 0 && a->shape[i] < x->rank && !(seen >> a->shape[i] & 1),
+			     "transpose: entry %d of the permutation is %lld", i, (long long)a->shape[i]);
+			seen |= 1 << a->shape[i];
+			t->dim[i] = x->dim[a->shape[i]];
+		}
+		return 0;
+	}
+	case VC_OP_SLICE:
+		NEED(x->layout == VC_PLAIN && a->axis >= 0 && a->axis < x->rank, "slice needs plain data and an axis inside it");
+		NEED(a->pad[0] >= 0 && a->pad[2] >= 0 && a->pad[0] < x->dim[a->axis] - a->pad[2],
+		     "slice cuts %lld and %lld of the %lld entries of axis %lld", (long long)a->pad[0], (long long)a->pad[2],
+		     (long long)x->dim[a->axis], (long long)a->axis);
+		*t = *x;
+		t->dim[a->axis] -= a->pad[0] + a->pad[2];
+		return 0;
+	case VC_OP_SIGMOID:
+		NEED(x->dtype == VC_F32 && x->layout == VC_PLAIN, "sigmoid needs plain f32 data (quantize keeps it in float)");
+		*t = *x;
+		return 0;
 	case VC_OP_LEAKY:
 		NEED(x->dtype == VC_F32 && x->layout == VC_PLAIN, "leaky needs plain f32 data (int8 leaky is fused into requant)");
 		NEED(a->leaky >= 1 && a->leaky <= 15, "leaky slope 2^-%d: the shift must be in [1,15]", a->leaky);

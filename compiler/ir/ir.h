@@ -100,6 +100,10 @@ typedef enum vc_op {
 	VC_OP_ALIGN,      /* Darknet's shortcut operand: the input brought to shape attrs.shape (see darknet.c) */
 	VC_OP_YOLO,       /* x, anchors[n,2]: logistic on x, y, objectness and classes (axis = classes) */
 	VC_OP_PAD,        /* 4-D plain: pad rows/columns (attrs pad) with the real value attrs lo */
+	VC_OP_SIGMOID,    /* 1 / (1 + e^-x), plain f32 (host) */
+	VC_OP_TRANSPOSE,  /* plain, any rank: dimension i of the result is attrs shape[i] of x */
+	VC_OP_SLICE,      /* plain, any rank: x along attrs axis without attrs pad[0] elements at
+			   * the start and pad[2] at the end (a crop, the inverse of a pad) */
 	VC_OP_COUNT
 } vc_op;
 

@@ -182,7 +182,7 @@ static vc_node *leaky_user(const vc_node *v)
 static int moves_only(vc_op op)
 {
 	return op == VC_OP_RELU || op == VC_OP_CLIP || op == VC_OP_MAXPOOL || op == VC_OP_RESHAPE || op == VC_OP_FLATTEN ||
-	       op == VC_OP_UPSAMPLE || op == VC_OP_ALIGN;
+	       op == VC_OP_UPSAMPLE || op == VC_OP_ALIGN || op == VC_OP_TRANSPOSE || op == VC_OP_SLICE;
 }
 
 /*

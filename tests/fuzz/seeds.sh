@@ -38,7 +38,9 @@ for d in $nodes/test_conv_with_strides_padding $nodes/test_basic_conv_with_paddi
 	 $nodes/test_gemm_default_single_elem_vector_bias $nodes/test_matmul_2d $nodes/test_add \
 	 $nodes/test_relu $nodes/test_clip $nodes/test_maxpool_2d_pads $nodes/test_averagepool_2d_pads \
 	 $nodes/test_globalaveragepool $nodes/test_reshape_reduced_dims $nodes/test_flatten_axis1 \
-	 $nodes/test_softmax_axis_1 $nodes/test_batchnorm_epsilon $nodes/test_concat_2d_axis_0; do
+	 $nodes/test_softmax_axis_1 $nodes/test_batchnorm_epsilon $nodes/test_concat_2d_axis_0 \
+	 $nodes/test_sigmoid $nodes/test_hardsigmoid $nodes/test_hardswish $nodes/test_mul_bcast \
+	 $nodes/test_transpose_all_permutations_1; do
 	[ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$out/onnx/$(basename "$d").onnx"
 done
 [ -f $shared/models/mnist-8.onnx ] && cp $shared/models/mnist-8.onnx "$out/onnx/"
