@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "exec/exec.h"
+#include "model/hostgemm.h"
 #include "model/hostops.h"
 
 int8_t vc_quantize_value(float x, int exp)
@@ -17,79 +18,31 @@ int8_t vc_quantize_value(float x, int exp)
 	return vta_quantize_value(x, exp); /* libvta's, as deployed */
 }
 
-/*
- * Requantization, defined as exactly the ALU sequence the lowering emits:
- * for shifts above 15 first SHR (shift-15) (the rounding constant of a larger
- * shift does not fit the 16-bit immediate), then ADD 2^(s-1), SHR s; a
- * negative shift is a left shift; then MAX lo, MIN hi.
- */
+/* Requantization: libvta's (runtime/model/hostgemm.c), the ALU sequence the
+ * lowering emits, so the host kernels and this reference round alike. */
 int32_t vc_requant_value(int32_t acc, int shift, int64_t lo, int64_t hi)
 {
-	int32_t v = acc;
-	if (shift > 15) {
-		v = v >> (shift - 15); /* arithmetic on every compiler we support */
-		shift = 15;
-	}
-	if (shift > 0) {
-		uint32_t u = (uint32_t)v + (1u << (shift - 1));
-		v = (int32_t)u >> shift;
-	} else if (shift < 0) {
-		v = (int32_t)((uint32_t)v << ((-shift) & 31));
-	}
-	if (v < lo)
-		v = (int32_t)lo;
-	if (v > hi)
-		v = (int32_t)hi;
-	return v;
+	return vta_requant_value(acc, shift, lo, hi);
 }
 
 int vc_leaky_fused(int shift, int leaky)
 {
-	return leaky > 0 && shift >= 1 && shift + leaky <= 15;
+	return vta_leaky_fused(shift, leaky);
 }
 
 int32_t vc_bias_rounding(int shift, int leaky)
 {
-	return shift >= 1 && shift <= 15 && (!leaky || vc_leaky_fused(shift, leaky)) ? (int32_t)1 << (shift - 1) : 0;
+	return vta_bias_rounding(shift, leaky);
 }
 
 int32_t vc_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t hi)
 {
-	if (!leaky)
-		return vc_requant_value(acc, shift, lo, hi);
-	if (vc_leaky_fused(shift, leaky)) {
-		uint32_t x = (uint32_t)acc + (1u << (shift - 1));
-		uint32_t t = x << leaky;
-		x += (1u << (shift + leaky - 1)) - (1u << (shift - 1));
-		int32_t m = (int32_t)x < (int32_t)t ? (int32_t)t : (int32_t)x;
-		int32_t v = m >> (shift + leaky); /* arithmetic on every compiler we support */
-		return v < lo ? (int32_t)lo : v > hi ? (int32_t)hi : v;
-	}
-	int32_t v = vc_requant_value(acc, shift, INT32_MIN, INT32_MAX);
-	int32_t t = vc_requant_value(acc, shift + leaky, INT32_MIN, INT32_MAX);
-	v = v < t ? t : v;
-	return v < lo ? (int32_t)lo : v > hi ? (int32_t)hi : v;
+	return vta_requant_leaky(acc, shift, leaky, lo, hi);
 }
 
-/* The ALU's SHR: b >= 0 shifts right (arithmetic) by b & 31, b < 0 left by -b & 31. */
-static int32_t alu_shr(int32_t a, int32_t b)
-{
-	if (b >= 0)
-		return a < 0 ? ~(~a >> (b & 31)) : a >> (b & 31);
-	return (int32_t)((uint32_t)a << ((0u - (uint32_t)b) & 31));
-}
-
-/*
- * Requantization with per-channel shifts, as the per-channel VTA epilogue
- * does it: the rounding constant 2^(s-1) (folded into the bias on the
- * device) is added before one arithmetic right shift by s (a register-mode
- * SHR, so s may reach 31); s <= 0 shifts left without rounding; then the clip.
- */
 int32_t vc_requant_round(int32_t acc, int s, int64_t lo, int64_t hi)
 {
-	uint32_t v = (uint32_t)acc + (s > 0 ? 1u << (s - 1) : 0u);
-	int32_t r = alu_shr((int32_t)v, s);
-	return r < lo ? (int32_t)lo : r > hi ? (int32_t)hi : r;
+	return vta_requant_round(acc, s, lo, hi);
 }
 
 /* The channel (dimension 1) of flat index i of a tensor of type t. */
@@ -236,8 +189,8 @@ static void vta_conv(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, 
 							const int32_t *row = bd + ((ob * K) * B + b) * BO + c;
 							s += (uint32_t)row[0];
 							if (res)
-								s += (uint32_t)alu_shr(((const int8_t *)res->data)[o], row[2 * B * BO]);
-							int32_t v = alu_shr((int32_t)s, row[B * BO]);
+								s += (uint32_t)vta_alu_shr(((const int8_t *)res->data)[o], row[2 * B * BO]);
+							int32_t v = vta_alu_shr((int32_t)s, row[B * BO]);
 							yd[o] = (int8_t)(v < lo ? lo : v > a->qhi ? a->qhi : v);
 						}
 }

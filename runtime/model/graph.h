@@ -58,6 +58,11 @@ enum {
 	VTA_MOP_PACK = 23, VTA_MOP_UNPACK = 24, VTA_MOP_VTA_CONV = 25, VTA_MOP_LEAKY = 27,
 	VTA_MOP_UPSAMPLE = 28, VTA_MOP_ALIGN = 29, VTA_MOP_YOLO = 30, VTA_MOP_PAD = 31,
 };
+/* The convolutions, products and int8 epilogues the compiler leaves on the host (hostgemm.c). */
+enum {
+	VTA_MOP_CONV = 2, VTA_MOP_DENSE = 3, VTA_MOP_MATMUL = 4, VTA_MOP_BATCHNORM = 15, VTA_MOP_QCONV = 19,
+	VTA_MOP_QDENSE = 20, VTA_MOP_REQUANT = 21, VTA_MOP_QCONV_RQ = 22, VTA_MOP_QADD = 26,
+};
 /* Element types: float, int8, int32. */
 enum { VTA_MDT_F32 = 0, VTA_MDT_I8 = 1, VTA_MDT_I32 = 2 };
 

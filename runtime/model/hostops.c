@@ -3,7 +3,8 @@
  * The host side of a compiled model: the nodes that do not run on VTA
  * (quantize and dequantize, packing to the VTA layout and back, padding,
  * pooling, reshapes, softmax, clips, concatenation, float add/mul, and
- * Darknet's leaky ReLU, upsample, shortcut alignment and yolo layer). Each op has a check, run once
+ * Darknet's leaky ReLU, upsample, shortcut alignment and yolo layer; the
+ * convolutions, products and int8 epilogues in hostgemm.c). Each op has a check, run once
  * when the model is opened, that the stored types are consistent enough for
  * its loops to stay inside its buffers; the loops then trust them. The
  * arithmetic is the compiler's reference (compiler/exec/), bit for bit for
@@ -12,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hostgemm.h"
 #include "hostops.h"
 
 const char *vta_mop_name(uint32_t op)
@@ -40,7 +42,7 @@ const char *vta_mop_name(uint32_t op)
 	case VTA_MOP_PACK: return "pack";
 	case VTA_MOP_UNPACK: return "unpack";
 	case VTA_MOP_VTA_CONV: return "vta.conv";
-	default: return NULL;
+	default: return vta_hostgemm_name(op);
 	}
 }
 
@@ -105,6 +107,8 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 				     "the host", (unsigned)i, n->name, (unsigned)n->op);
 	if (n->op == VTA_MOP_INPUT || n->op == VTA_MOP_CONST)
 		return 0;
+	if (vta_hostgemm_op(n->op))
+		return n->n_in ? vta_hostgemm_check(g, i, err) : bad(err, n, i, "wrong number of operands");
 	int binary = n->op == VTA_MOP_ADD || n->op == VTA_MOP_MUL || n->op == VTA_MOP_YOLO;
 	if (!x || (n->op != VTA_MOP_CONCAT && n->op != VTA_MOP_VTA_CONV && n->n_in != 1 + binary))
 		return bad(err, n, i, "wrong number of operands");
@@ -477,6 +481,8 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 {
 	const vta_mval_t *x = &in[0];
 	int64_t e = vta_mtype_elems(y->t);
+	if (vta_hostgemm_op(n->op))
+		return vta_hostgemm_run(n, in, y);
 	switch (n->op) {
 	case VTA_MOP_QUANTIZE:
 		for (int64_t i = 0; i < e; i++)

@@ -19,7 +19,8 @@ const char *vta_mop_name(uint32_t op);
 /* Node i of g can run: its op is known and its types are consistent with
  * its operands' (so the loops of vta_hostop_run stay inside the buffers). */
 int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err);
-/* Run a checked host node: y->data is allocated with the node's type. */
+/* Run a checked host node: y->data is allocated with the node's type.
+ * 0, VTA_ENOMEM (a work buffer), or nonzero for an op it does not run. */
 int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y);
 /* float -> int8 at exponent exp: round half away from zero, clip to lo..hi
  * (NaN -> 0); vta_quantize_value clips to +-127. */

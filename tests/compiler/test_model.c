@@ -7,7 +7,8 @@
  * outputs are described as compiled; bad calls are refused with messages.
  * MNIST on every configuration; ResNet-8 (CIFAR-10) and YOLOv3-tiny (the
  * Darknet host ops: upsample, route, yolo) on the default configuration,
- * plain build only.
+ * plain build only. A network of the convolutions partition leaves on the
+ * host (grouped, dilated, depthwise, dense; fused or not; float or int8).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -224,6 +225,241 @@ static void yolov3_tiny(void)
 	vc_module_free(sim);
 }
 
+
+/* ---- host convolutions -------------------------------------------------- */
+
+static float hrand(uint64_t *st)
+{
+	return (float)((double)(test_rand(st) >> 11) / 9007199254740992.0 * 2.0 - 1.0);
+}
+
+static vc_node *hconst(vc_module *m, uint64_t *st, int rank, const int64_t *d, float scale)
+{
+	vc_node *c = vc_const(m, NULL, VC_F32, rank, d, NULL);
+	for (int64_t e = 0; e < vc_type_elems(&c->type); e++)
+		((float *)c->data)[e] = hrand(st) * scale;
+	return c;
+}
+
+/* conv(x, [o, c/group, k, k]) with bias, its stride 1, dilation dl, padding dl * (k/2). */
+static vc_node *hconv(vc_module *m, uint64_t *st, vc_node *x, int64_t o, int64_t k, int64_t group, int64_t dl,
+		      const char *name)
+{
+	int64_t wd[4] = {o, x->type.dim[1] / group, k, k}, bd[1] = {o};
+	vc_node *in[3] = {x, hconst(m, st, 4, wd, 0.5f), hconst(m, st, 1, bd, 0.1f)};
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.group = group;
+	a.dilation[0] = a.dilation[1] = dl;
+	for (int q = 0; q < 4; q++)
+		a.pad[q] = dl * (k / 2);
+	return vc_build(m, VC_OP_CONV, in, 3, &a, name);
+}
+
+static vc_node *hop(vc_module *m, vc_op op, vc_node *a, vc_node *b, const char *name)
+{
+	vc_node *in[2] = {a, b};
+	vc_attrs at;
+	vc_attrs_init(&at);
+	return vc_build(m, op, in, b ? 2 : 1, &at, name);
+}
+
+/*
+ * A network of the layers partition keeps off VTA: a plain 3x3 convolution
+ * (VTA), a grouped one (4 groups, as RegNet's and ResNeXt's), a dilated one
+ * (DeepLab's; dilation dl) with a residual add, a depthwise one, global average pooling,
+ * a dense layer; with bn, a batchnorm of its own after the first
+ * convolution, and a second output: a batched matrix product of the pooled
+ * features with themselves ([2,2,4] x [2,4,2]).
+ */
+static vc_module *host_net(int bn, int64_t dl)
+{
+	vc_module *m = vc_module_new();
+	uint64_t st = 77;
+	int64_t xd[4] = {1, 8, 10, 10};
+	vc_node *x = vc_input(m, "x", VC_F32, 4, xd);
+	vc_node *c1 = hop(m, VC_OP_RELU, hconv(m, &st, x, 16, 3, 1, 1, "c1"), NULL, "r1");
+	if (bn) {
+		int64_t cd[1] = {16};
+		vc_node *in[5] = {c1, hconst(m, &st, 1, cd, 1.0f), hconst(m, &st, 1, cd, 0.2f), hconst(m, &st, 1, cd, 0.2f),
+				  hconst(m, &st, 1, cd, 0.0f)};
+		for (int c = 0; c < 16; c++) /* scales around 1, variances positive */
+			((float *)in[1]->data)[c] += 1.5f, ((float *)in[4]->data)[c] = 0.5f + 0.03f * (float)c;
+		vc_attrs a;
+		vc_attrs_init(&a);
+		a.eps = 1e-5;
+		c1 = vc_build(m, VC_OP_BATCHNORM, in, 5, &a, "bn");
+	}
+	vc_node *c2 = hop(m, VC_OP_RELU, hconv(m, &st, c1, 16, 3, 4, 1, "grouped"), NULL, "r2");
+	vc_node *c3 = hop(m, VC_OP_ADD, hconv(m, &st, c2, 16, 3, 1, dl, "dilated"), c1, "res");
+	c3 = hop(m, VC_OP_RELU, c3, NULL, "r3");
+	vc_node *c4 = hop(m, VC_OP_RELU, hconv(m, &st, c3, 16, 3, 16, 1, "dw"), NULL, "r4");
+	vc_node *f = hop(m, VC_OP_GAP, c4, NULL, "gap");
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.axis = 1;
+	f = vc_build(m, VC_OP_FLATTEN, &f, 1, &a, "flat");
+	int64_t wd[2] = {10, 16}, bd[1] = {10};
+	vc_node *in[3] = {f, hconst(m, &st, 2, wd, 0.5f), hconst(m, &st, 1, bd, 0.1f)};
+	vc_attrs_init(&a);
+	m->g->outputs[m->g->n_outputs++] = vc_build(m, VC_OP_DENSE, in, 3, &a, "fc");
+	if (bn) {
+		vc_node *sh[2];
+		for (int k = 0; k < 2; k++) {
+			vc_attrs_init(&a);
+			a.nshape = 3;
+			a.shape[0] = 2, a.shape[1] = k ? 4 : 2, a.shape[2] = k ? 2 : 4;
+			sh[k] = vc_build(m, VC_OP_RESHAPE, &f, 1, &a, k ? "mb" : "ma");
+		}
+		m->g->outputs[m->g->n_outputs++] = hop(m, VC_OP_MATMUL, sh[0], sh[1], "mm");
+	}
+	m->props |= VC_PROP_IMPORTED;
+	vc_samples *cs = &m->calib; /* calibration: uniform [-1, 1] */
+	cs->data = vc_alloc(m, (size_t)(4 * 800) * sizeof *cs->data);
+	for (int64_t i = 0; cs->data && i < 4 * 800; i++)
+		cs->data[i] = hrand(&st);
+	cs->count = cs->data ? 4 : 0;
+	cs->elems = 800;
+	return m;
+}
+
+/* The ops of the graph in sim that run on the host, by name, counted in *n. */
+static int count_op(const vc_module *sim, vc_op op)
+{
+	int n = 0;
+	for (int i = 0; i < sim->g->n; i++)
+		n += sim->g->nodes[i]->op == op && !sim->g->nodes[i]->on_vta;
+	return n;
+}
+
+#define HOST_INT8 "canonicalize,fold-bn,fold-const,quantize,partition{depthwise=cpu,cpu=fc},fuse,pack," \
+		  "kernel(tile,lower,tokens),stream(emit)"
+
+/* host_net compiled with pipeline (a second stage: the rest of the default
+ * pipeline, after fused qconv.rq nodes are taken off VTA); NULL on failure. */
+static vc_module *host_compile(int bn, int64_t dl, const char *pipeline, int unfuse)
+{
+	vc_module *c = host_net(bn, dl);
+	vc_compile_opts o = {.pipeline = pipeline};
+	char err[1024];
+	int rc = vc_compile(c, &o, err, sizeof err);
+	for (int i = 0; !rc && unfuse && i < c->g->n; i++)
+		c->g->nodes[i]->on_vta &= c->g->nodes[i]->op != VC_OP_QCONV_RQ;
+	vc_compile_opts rest = {.pipeline = HOST_INT8, .skip_done = 1};
+	if (!rc && unfuse)
+		rc = vc_compile(c, &rest, err, sizeof err);
+	if (rc) {
+		printf("%s: %s\n", pipeline, err);
+		test_fail_(__FILE__, __LINE__, "host_net does not compile");
+		vc_module_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/*
+ * The compiled c: libvta's outputs on target against the compiler's host
+ * reference of the same file, over a few random inputs: equal bit for bit
+ * (tol 0), or within tol relative to the output's largest magnitude (float
+ * convolutions: the reference's OpenBLAS sums in another order). The host
+ * ops of ops[] must be in the file.
+ */
+static void host_same(const char *what, vc_module *c, const char *target, double tol, const vc_op *ops, int n_ops)
+{
+	vc_module *sim = vc_module_new();
+	uint8_t *bytes = NULL;
+	size_t len;
+	int rc = c ? 0 : -1;
+	if (!rc)
+		CHECK_EQ(rc = vc_artifact_bytes(c, &bytes, &len), 0);
+	if (!rc)
+		CHECK_EQ(rc = vc_artifact_parse(sim, bytes, len), 0);
+	vc_module_free(c);
+	vta_model_t *m = NULL;
+	vta_error_t e;
+	if (!rc && (rc = vta_model_open_bytes(bytes, len, what, target, &m, &e)))
+		printf("%s: %s\n", what, e.msg);
+	CHECK_EQ(rc, 0);
+	for (int k = 0; !rc && k < n_ops; k++)
+		if (!count_op(sim, ops[k]))
+			test_fail_(__FILE__, __LINE__, "%s: no host %s in the compiled graph", what, vc_op_name(ops[k]));
+	double worst = 0;
+	int exact = 1, no = rc ? 0 : vta_model_n_outputs(m);
+	for (int s = 0; !rc && s < 3; s++) {
+		vc_tensor x, ref[8];
+		CHECK_EQ(vc_tensor_alloc(&x, &sim->g->inputs[0]->type), 0);
+		uint64_t st = 100 + (uint64_t)s;
+		for (int64_t i = 0; i < vc_type_elems(&x.t); i++)
+			((float *)x.data)[i] = hrand(&st);
+		vta_tensor_info_t oi[8];
+		vta_tensor_t ti = {VTA_DTYPE_F32, 0, x.data, (size_t)vc_type_bytes(&x.t)}, to[8];
+		float *y[8];
+		for (int k = 0; k < no; k++) {
+			CHECK_EQ(vta_model_output(m, k, &oi[k]), 0);
+			y[k] = calloc((size_t)oi[k].elems, 4);
+			to[k] = (vta_tensor_t){VTA_DTYPE_F32, 0, y[k], (size_t)oi[k].elems * 4};
+		}
+		CHECK_EQ(rc = vta_model_run(m, &ti, to, &e), 0);
+		if (rc)
+			printf("%s: %s\n", what, e.msg);
+		CHECK_EQ(vc_simulate(sim, &x, ref), 0);
+		for (int k = 0; k < no; k++) {
+			const float *r = ref[k].data;
+			double mag = 0, diff = 0;
+			for (int64_t i = 0; i < oi[k].elems; i++) {
+				mag = fmax(mag, fabs(r[i]));
+				diff = fmax(diff, fabs((double)r[i] - y[k][i]));
+			}
+			exact &= !memcmp(r, y[k], (size_t)oi[k].elems * 4);
+			worst = fmax(worst, mag > 0 ? diff / mag : diff);
+			vc_tensor_free(&ref[k]);
+			free(y[k]);
+		}
+		vc_tensor_free(&x);
+	}
+	if (tol == 0)
+		CHECK(exact);
+	else
+		CHECK(worst <= tol);
+	printf("%s on %s: %d VTA kernels, libvta against the host reference: %s (largest difference %.3g of the "
+	       "output's magnitude)\n", what, target, sim->n_kernels, exact ? "identical" : "different", worst);
+	vta_model_close(m);
+	free(bytes);
+	vc_module_free(sim);
+}
+
+
+/* int8: qconv (grouped, dilated, depthwise), qadd, requant with channel
+ * shifts, qdense on the host, the plain convolution on VTA: bit-exact. */
+static void host_int8(void)
+{
+	static const vc_op ops[] = {VC_OP_QCONV, VC_OP_QADD, VC_OP_REQUANT, VC_OP_QDENSE};
+	host_same("host int8 convolutions", host_compile(0, 2, HOST_INT8, 0), "fsim", 0, ops, 4);
+}
+
+/* Fused qconv.rq nodes (bias, residual, channel shifts; convolution and
+ * dense forms; the residual's convolution undilated, so that it fuses)
+ * taken off VTA after fuse: bit-exact. */
+static void host_fused(void)
+{
+	static const vc_op ops[] = {VC_OP_QCONV_RQ};
+	host_same("host qconv.rq", host_compile(0, 1, "canonicalize,fold-bn,fold-const,quantize,partition,fuse", 1), "fsim",
+		  0, ops, 1);
+}
+
+/* Float, left unquantized (quantize's skip=): conv, batchnorm alone, dense,
+ * batched matmul. The reference's float convolution and dense layer are
+ * OpenBLAS's sgemm, summing in another order: within 1e-5 of the output's
+ * magnitude. */
+static void host_float(void)
+{
+	static const vc_op ops[] = {VC_OP_CONV, VC_OP_BATCHNORM, VC_OP_DENSE, VC_OP_MATMUL};
+	host_same("host float network",
+		  host_compile(1, 2, "canonicalize,fold-bn,fold-const,quantize{skip=c1:grouped:dilated:dw:fc},partition,fuse,"
+			       "pack,kernel(tile,lower,tokens),stream(emit)", 0),
+		  "fsim", 1e-5, ops, 4);
+}
+
 /* MNIST's file with bytes of its GRAPH section overwritten (checksum made
  * valid again, so the graph decoder and the node checks are what stand in
  * the way): each is refused on open or runs, with no crash or out-of-bounds
@@ -341,6 +577,9 @@ int main(int argc, char **argv)
 		{"mnist", mnist},
 		{"resnet8", resnet8},
 		{"yolov3_tiny", yolov3_tiny},
+		{"host_int8", host_int8},
+		{"host_fused", host_fused},
+		{"host_float", host_float},
 		{"refused", refused},
 		{"preproc", preproc},
 		{"mutated", mutated},
