@@ -362,55 +362,116 @@ static void im2col(const conv_geom *g, const uint8_t *xc, size_t es, int64_t p0,
 			}
 }
 
-/* acc[o][0..pt) (row stride ldy) += w[o][k] * col[k][0..pt) (row stride ldc), int8 into wrapping uint32. */
+/* y0..y3[0..n) += w0..w3 * c[0..n): four output rows at a time, so each
+ * column row is loaded and widened once for four (|w * x| <= 2^14: int16
+ * products, summed into wrapping uint32). Parameters, so that restrict
+ * lets the compiler vectorize without alias checks. */
+static void axpy4_i8(int64_t n, const int16_t *w, const int8_t *restrict c, uint32_t *restrict y0,
+		     uint32_t *restrict y1, uint32_t *restrict y2, uint32_t *restrict y3)
+{
+	int16_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+	for (int64_t p = 0; p < n; p++) {
+		int16_t v = c[p];
+		y0[p] += (uint32_t)(int32_t)(int16_t)(w0 * v);
+		y1[p] += (uint32_t)(int32_t)(int16_t)(w1 * v);
+		y2[p] += (uint32_t)(int32_t)(int16_t)(w2 * v);
+		y3[p] += (uint32_t)(int32_t)(int16_t)(w3 * v);
+	}
+}
+
+static void axpy_i8(int64_t n, int16_t w, const int8_t *restrict c, uint32_t *restrict y)
+{
+	for (int64_t p = 0; p < n; p++)
+		y[p] += (uint32_t)(int32_t)(int16_t)(w * c[p]);
+}
+
+/* acc[o][0..pt) (row stride ldy) += w[o][k] * col[k][0..pt) (row stride ldc). */
 static void gemm_i8(int64_t OG, int64_t K, int64_t pt, const int8_t *w, const int8_t *col, int64_t ldc,
 		    uint32_t *acc, int64_t ldy)
 {
-	for (int64_t o = 0; o < OG; o++) {
-		uint32_t *restrict y = acc + o * ldy;
+	int64_t o = 0;
+	for (; o + 4 <= OG; o += 4) {
+		uint32_t *y = acc + o * ldy;
 		for (int64_t k = 0; k < K; k++) {
-			int16_t wv = w[o * K + k];
-			const int8_t *restrict c = col + k * ldc;
-			if (!wv)
-				continue;
-			for (int64_t p = 0; p < pt; p++) /* |w * x| <= 2^14: an int16 product */
-				y[p] += (uint32_t)(int32_t)(int16_t)(wv * c[p]);
+			int16_t wk[4] = {w[o * K + k], w[(o + 1) * K + k], w[(o + 2) * K + k], w[(o + 3) * K + k]};
+			axpy4_i8(pt, wk, col + k * ldc, y, y + ldy, y + 2 * ldy, y + 3 * ldy);
 		}
+	}
+	for (; o < OG; o++)
+		for (int64_t k = 0; k < K; k++)
+			axpy_i8(pt, w[o * K + k], col + k * ldc, acc + o * ldy);
+}
+
+static void axpy4_f32(int64_t n, const float *w, const float *restrict c, float *restrict y0, float *restrict y1,
+		      float *restrict y2, float *restrict y3)
+{
+	float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+	for (int64_t p = 0; p < n; p++) {
+		float v = c[p];
+		y0[p] += w0 * v;
+		y1[p] += w1 * v;
+		y2[p] += w2 * v;
+		y3[p] += w3 * v;
 	}
 }
 
+static void axpy_f32(int64_t n, float w, const float *restrict c, float *restrict y)
+{
+	for (int64_t p = 0; p < n; p++)
+		y[p] += w * c[p];
+}
+
+/* gemm_i8 on floats: each output summed along k in order. */
 static void gemm_f32(int64_t OG, int64_t K, int64_t pt, const float *w, const float *col, int64_t ldc, float *acc,
 		     int64_t ldy)
 {
-	for (int64_t o = 0; o < OG; o++) {
-		float *restrict y = acc + o * ldy;
+	int64_t o = 0;
+	for (; o + 4 <= OG; o += 4) {
+		float *y = acc + o * ldy;
 		for (int64_t k = 0; k < K; k++) {
-			float wv = w[o * K + k];
-			const float *restrict c = col + k * ldc;
-			for (int64_t p = 0; p < pt; p++)
-				y[p] += wv * c[p];
+			float wk[4] = {w[o * K + k], w[(o + 1) * K + k], w[(o + 2) * K + k], w[(o + 3) * K + k]};
+			axpy4_f32(pt, wk, col + k * ldc, y, y + ldy, y + 2 * ldy, y + 3 * ldy);
 		}
 	}
+	for (; o < OG; o++)
+		for (int64_t k = 0; k < K; k++)
+			axpy_f32(pt, w[o * K + k], col + k * ldc, acc + o * ldy);
 }
 
-/* Depthwise (one input channel a group): tap by tap over whole output rows, as the reference. */
+/* The output columns [*q0, *q1) whose tap kw reads inside the row (0 <= iw < W). */
+static void tap_columns(const conv_geom *g, int64_t kw, int64_t *q0, int64_t *q1)
+{
+	int64_t iw0 = kw * g->dw - g->pw; /* the input column of output column 0 */
+	int64_t a = iw0 >= 0 ? 0 : (-iw0 + g->sw - 1) / g->sw, b = iw0 >= g->W ? 0 : (g->W - 1 - iw0) / g->sw + 1;
+	*q0 = a < g->OW ? a : g->OW;
+	*q1 = b < g->OW ? b : g->OW;
+	*q1 = *q1 > *q0 ? *q1 : *q0;
+}
+
+/* Depthwise (one input channel a group): tap by tap over whole output rows,
+ * the float sums in the reference's order; the columns a tap reads inside
+ * the row found once, so the inner loop has no test. */
 static void depthwise_i8(const conv_geom *g, const int8_t *x, const int8_t *w, uint32_t *y)
 {
 	for (int64_t nc = 0; nc < g->N * g->C; nc++) {
-		uint32_t *yc = y + nc * g->P;
 		const int8_t *xc = x + nc * g->H * g->W, *wc = w + (nc % g->C) * g->KH * g->KW;
 		for (int64_t kh = 0; kh < g->KH; kh++)
 			for (int64_t kw = 0; kw < g->KW; kw++) {
-				int32_t wv = wc[kh * g->KW + kw];
+				int16_t wv = wc[kh * g->KW + kw];
+				int64_t q0, q1, iw0 = kw * g->dw - g->pw;
+				tap_columns(g, kw, &q0, &q1);
 				for (int64_t oh = 0; oh < g->OH; oh++) {
 					int64_t ih = oh * g->sh - g->ph + kh * g->dh;
 					if (ih < 0 || ih >= g->H)
 						continue;
-					for (int64_t ow = 0; ow < g->OW; ow++) {
-						int64_t iw = ow * g->sw - g->pw + kw * g->dw;
-						if (iw >= 0 && iw < g->W)
-							yc[oh * g->OW + ow] += (uint32_t)(wv * xc[ih * g->W + iw]);
-					}
+					uint32_t *restrict yr = y + nc * g->P + oh * g->OW;
+					const int8_t *restrict xr = xc + ih * g->W + iw0;
+					if (g->sw == 1)
+						for (int64_t q = q0; q < q1; q++)
+							yr[q] += (uint32_t)(int32_t)(int16_t)(wv * xr[q]);
+					else
+						for (int64_t q = q0; q < q1; q++)
+							yr[q] += (uint32_t)(int32_t)(int16_t)(wv * xr[q * g->sw]);
 				}
 			}
 	}
@@ -419,20 +480,20 @@ static void depthwise_i8(const conv_geom *g, const int8_t *x, const int8_t *w, u
 static void depthwise_f32(const conv_geom *g, const float *x, const float *w, float *y)
 {
 	for (int64_t nc = 0; nc < g->N * g->C; nc++) {
-		float *yc = y + nc * g->P;
 		const float *xc = x + nc * g->H * g->W, *wc = w + (nc % g->C) * g->KH * g->KW;
 		for (int64_t kh = 0; kh < g->KH; kh++)
 			for (int64_t kw = 0; kw < g->KW; kw++) {
 				float wv = wc[kh * g->KW + kw];
+				int64_t q0, q1, iw0 = kw * g->dw - g->pw;
+				tap_columns(g, kw, &q0, &q1);
 				for (int64_t oh = 0; oh < g->OH; oh++) {
 					int64_t ih = oh * g->sh - g->ph + kh * g->dh;
 					if (ih < 0 || ih >= g->H)
 						continue;
-					for (int64_t ow = 0; ow < g->OW; ow++) {
-						int64_t iw = ow * g->sw - g->pw + kw * g->dw;
-						if (iw >= 0 && iw < g->W)
-							yc[oh * g->OW + ow] += wv * xc[ih * g->W + iw];
-					}
+					float *restrict yr = y + nc * g->P + oh * g->OW;
+					const float *restrict xr = xc + ih * g->W + iw0;
+					for (int64_t q = q0; q < q1; q++)
+						yr[q] += wv * xr[q * g->sw];
 				}
 			}
 	}

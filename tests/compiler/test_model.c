@@ -241,9 +241,9 @@ static vc_node *hconst(vc_module *m, uint64_t *st, int rank, const int64_t *d, f
 	return c;
 }
 
-/* conv(x, [o, c/group, k, k]) with bias, its stride 1, dilation dl, padding dl * (k/2). */
+/* conv(x, [o, c/group, k, k]) with bias, its stride sd, dilation dl, padding dl * (k/2). */
 static vc_node *hconv(vc_module *m, uint64_t *st, vc_node *x, int64_t o, int64_t k, int64_t group, int64_t dl,
-		      const char *name)
+		      int64_t sd, const char *name)
 {
 	int64_t wd[4] = {o, x->type.dim[1] / group, k, k}, bd[1] = {o};
 	vc_node *in[3] = {x, hconst(m, st, 4, wd, 0.5f), hconst(m, st, 1, bd, 0.1f)};
@@ -251,6 +251,7 @@ static vc_node *hconv(vc_module *m, uint64_t *st, vc_node *x, int64_t o, int64_t
 	vc_attrs_init(&a);
 	a.group = group;
 	a.dilation[0] = a.dilation[1] = dl;
+	a.stride[0] = a.stride[1] = sd;
 	for (int q = 0; q < 4; q++)
 		a.pad[q] = dl * (k / 2);
 	return vc_build(m, VC_OP_CONV, in, 3, &a, name);
@@ -267,10 +268,11 @@ static vc_node *hop(vc_module *m, vc_op op, vc_node *a, vc_node *b, const char *
 /*
  * A network of the layers partition keeps off VTA: a plain 3x3 convolution
  * (VTA), a grouped one (4 groups, as RegNet's and ResNeXt's), a dilated one
- * (DeepLab's; dilation dl) with a residual add, a depthwise one, global average pooling,
+ * (DeepLab's; dilation dl) with a residual add, a depthwise one, a
+ * stride-2 one, global average pooling,
  * a dense layer; with bn, a batchnorm of its own after the first
  * convolution, and a second output: a batched matrix product of the pooled
- * features with themselves ([2,2,4] x [2,4,2]).
+ * features with themselves ([2,2,6] x [2,6,2]).
  */
 static vc_module *host_net(int bn, int64_t dl)
 {
@@ -278,7 +280,7 @@ static vc_module *host_net(int bn, int64_t dl)
 	uint64_t st = 77;
 	int64_t xd[4] = {1, 8, 10, 10};
 	vc_node *x = vc_input(m, "x", VC_F32, 4, xd);
-	vc_node *c1 = hop(m, VC_OP_RELU, hconv(m, &st, x, 16, 3, 1, 1, "c1"), NULL, "r1");
+	vc_node *c1 = hop(m, VC_OP_RELU, hconv(m, &st, x, 16, 3, 1, 1, 1, "c1"), NULL, "r1");
 	if (bn) {
 		int64_t cd[1] = {16};
 		vc_node *in[5] = {c1, hconst(m, &st, 1, cd, 1.0f), hconst(m, &st, 1, cd, 0.2f), hconst(m, &st, 1, cd, 0.2f),
@@ -290,16 +292,17 @@ static vc_module *host_net(int bn, int64_t dl)
 		a.eps = 1e-5;
 		c1 = vc_build(m, VC_OP_BATCHNORM, in, 5, &a, "bn");
 	}
-	vc_node *c2 = hop(m, VC_OP_RELU, hconv(m, &st, c1, 16, 3, 4, 1, "grouped"), NULL, "r2");
-	vc_node *c3 = hop(m, VC_OP_ADD, hconv(m, &st, c2, 16, 3, 1, dl, "dilated"), c1, "res");
+	vc_node *c2 = hop(m, VC_OP_RELU, hconv(m, &st, c1, 16, 3, 4, 1, 1, "grouped"), NULL, "r2");
+	vc_node *c3 = hop(m, VC_OP_ADD, hconv(m, &st, c2, 16, 3, 1, dl, 1, "dilated"), c1, "res");
 	c3 = hop(m, VC_OP_RELU, c3, NULL, "r3");
-	vc_node *c4 = hop(m, VC_OP_RELU, hconv(m, &st, c3, 16, 3, 16, 1, "dw"), NULL, "r4");
-	vc_node *f = hop(m, VC_OP_GAP, c4, NULL, "gap");
+	vc_node *c4 = hop(m, VC_OP_RELU, hconv(m, &st, c3, 16, 3, 16, 1, 1, "dw"), NULL, "r4");
+	vc_node *c5 = hop(m, VC_OP_RELU, hconv(m, &st, c4, 24, 3, 1, 1, 2, "s2"), NULL, "r5");
+	vc_node *f = hop(m, VC_OP_GAP, c5, NULL, "gap");
 	vc_attrs a;
 	vc_attrs_init(&a);
 	a.axis = 1;
 	f = vc_build(m, VC_OP_FLATTEN, &f, 1, &a, "flat");
-	int64_t wd[2] = {10, 16}, bd[1] = {10};
+	int64_t wd[2] = {10, 24}, bd[1] = {10};
 	vc_node *in[3] = {f, hconst(m, &st, 2, wd, 0.5f), hconst(m, &st, 1, bd, 0.1f)};
 	vc_attrs_init(&a);
 	m->g->outputs[m->g->n_outputs++] = vc_build(m, VC_OP_DENSE, in, 3, &a, "fc");
@@ -308,7 +311,7 @@ static vc_module *host_net(int bn, int64_t dl)
 		for (int k = 0; k < 2; k++) {
 			vc_attrs_init(&a);
 			a.nshape = 3;
-			a.shape[0] = 2, a.shape[1] = k ? 4 : 2, a.shape[2] = k ? 2 : 4;
+			a.shape[0] = 2, a.shape[1] = k ? 6 : 2, a.shape[2] = k ? 2 : 6;
 			sh[k] = vc_build(m, VC_OP_RESHAPE, &f, 1, &a, k ? "mb" : "ma");
 		}
 		m->g->outputs[m->g->n_outputs++] = hop(m, VC_OP_MATMUL, sh[0], sh[1], "mm");
@@ -332,7 +335,7 @@ static int count_op(const vc_module *sim, vc_op op)
 	return n;
 }
 
-#define HOST_INT8 "canonicalize,fold-bn,fold-const,quantize,partition{depthwise=cpu,cpu=fc},fuse,pack," \
+#define HOST_INT8 "canonicalize,fold-bn,fold-const,quantize,partition{depthwise=cpu,cpu=fc:s2},fuse,pack," \
 		  "kernel(tile,lower,tokens),stream(emit)"
 
 /* host_net compiled with pipeline (a second stage: the rest of the default
@@ -455,7 +458,7 @@ static void host_float(void)
 {
 	static const vc_op ops[] = {VC_OP_CONV, VC_OP_BATCHNORM, VC_OP_DENSE, VC_OP_MATMUL};
 	host_same("host float network",
-		  host_compile(1, 2, "canonicalize,fold-bn,fold-const,quantize{skip=c1:grouped:dilated:dw:fc},partition,fuse,"
+		  host_compile(1, 2, "canonicalize,fold-bn,fold-const,quantize{skip=c1:grouped:dilated:dw:s2:fc},partition,fuse,"
 			       "pack,kernel(tile,lower,tokens),stream(emit)", 0),
 		  "fsim", 1e-5, ops, 4);
 }
