@@ -337,6 +337,9 @@ static int count_op(const vc_module *sim, vc_op op)
 
 #define HOST_INT8 "canonicalize,fold-bn,fold-const,quantize,partition{depthwise=cpu,cpu=fc:s2},fuse,pack," \
 		  "kernel(tile,lower,tokens),stream(emit)"
+/* host_net with its convolutions and dense layer kept in float. */
+#define HOST_FLOAT "canonicalize,fold-bn,fold-const,quantize{skip=c1:grouped:dilated:dw:s2:fc},partition,fuse," \
+		   "pack,kernel(tile,lower,tokens),stream(emit)"
 
 /* host_net compiled with pipeline (a second stage: the rest of the default
  * pipeline, after fused qconv.rq nodes are taken off VTA); NULL on failure. */
@@ -458,36 +461,24 @@ static void host_float(void)
 {
 	static const vc_op ops[] = {VC_OP_CONV, VC_OP_BATCHNORM, VC_OP_DENSE, VC_OP_MATMUL};
 	host_same("host float network",
-		  host_compile(1, 2, "canonicalize,fold-bn,fold-const,quantize{skip=c1:grouped:dilated:dw:s2:fc},partition,fuse,"
-			       "pack,kernel(tile,lower,tokens),stream(emit)", 0),
+		  host_compile(1, 2, HOST_FLOAT, 0),
 		  "fsim", 1e-5, ops, 4);
 }
 
-/* MNIST's file with bytes of its GRAPH section overwritten (checksum made
- * valid again, so the graph decoder and the node checks are what stand in
- * the way): each is refused on open or runs, with no crash or out-of-bounds
- * access (the ASan build), and no unbounded allocation. */
-static void mutated(void)
+/* n copies of a model file with bytes of its GRAPH section overwritten
+ * (checksum made valid again, so the graph decoder and the node checks are
+ * what stand in the way): each is refused on open or runs, with no crash or
+ * out-of-bounds access (the ASan build), and no unbounded allocation. */
+static void mutate_runs(const uint8_t *bytes, size_t len, const char *what, int n, uint64_t seed)
 {
-	size_t len;
-	vc_module *sim = NULL;
-	uint8_t *bytes = compile("mnist-8.onnx", "mnist-10k-images-idx3-ubyte", 20, &len, &sim);
-	vc_module_free(sim);
-	if (!bytes)
-		return;
 	vta_vtam_t v;
 	vta_error_t err;
-	CHECK_EQ(vta_vtam_parse(bytes, len, "mnist", &v, &err), 0);
+	CHECK_EQ(vta_vtam_parse(bytes, len, what, &v, &err), 0);
 	size_t gn;
 	const uint8_t *g = vta_vtam_section(&v, bytes, VTA_VTAM_GRAPH, &gn);
 	size_t g0 = (size_t)(g - bytes), span = gn < 16384 ? gn : 16384; /* the nodes, not the image */
-	uint64_t seed = 11;
-	int opened = 0, ran = 0, n = 300;
-#if defined(__SANITIZE_ADDRESS__)
-	n = 60; /* each open maps a fresh golden-model DRAM, slow under ASan */
-#endif
+	int opened = 0, ran = 0;
 	uint8_t *c = malloc(len);
-	float x[784] = {0}, y[10];
 	for (int t = 0; t < n; t++) {
 		memcpy(c, bytes, len);
 		for (int k = 0; k < 1 + t % 3; k++) {
@@ -506,17 +497,62 @@ static void mutated(void)
 		opened++;
 		vta_tensor_info_t in, out;
 		vta_model_input(m, 0, &in);
-		vta_model_output(m, 0, &out);
-		if (in.elems == 784 && in.dtype == VTA_DTYPE_F32 && out.elems == 10 && out.dtype == VTA_DTYPE_F32) {
-			vta_tensor_t ti = {VTA_DTYPE_F32, 0, x, sizeof x}, to = {VTA_DTYPE_F32, 0, y, sizeof y};
-			vta_set_log_errors(NULL, 0);
-			ran += vta_model_run(m, &ti, &to, &err) == 0;
+		int no = vta_model_n_outputs(m), ok = in.elems <= (1 << 20);
+		vta_tensor_t ti = {VTA_DTYPE_F32, 0, ok ? calloc((size_t)in.elems + 1, 4) : NULL, (size_t)in.elems * 4}, to[8];
+		for (int q = 0; q < no; q++) {
+			vta_model_output(m, q, &out);
+			ok &= out.elems <= (1 << 20);
+			to[q] = (vta_tensor_t){VTA_DTYPE_F32, 0, ok ? calloc((size_t)out.elems + 1, 4) : NULL, (size_t)out.elems * 4};
 		}
+		if (ok && ti.data) {
+			vta_set_log_errors(NULL, 0);
+			ran += vta_model_run(m, &ti, to, &err) == 0;
+		}
+		free(ti.data);
+		for (int q = 0; q < no; q++)
+			free(to[q].data);
 		vta_model_close(m);
 	}
-	printf("mutated mnist: %d files, %d opened, %d ran\n", n, opened, ran);
+	printf("mutated %s: %d files, %d opened, %d ran\n", what, n, opened, ran);
 	free(c);
+}
+
+static int mutations(void)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return 60; /* each open maps a fresh golden-model DRAM, slow under ASan */
+#endif
+	return 300;
+}
+
+/* MNIST's file, mutated. */
+static void mutated(void)
+{
+	size_t len;
+	vc_module *sim = NULL;
+	uint8_t *bytes = compile("mnist-8.onnx", "mnist-10k-images-idx3-ubyte", 20, &len, &sim);
+	vc_module_free(sim);
+	if (bytes)
+		mutate_runs(bytes, len, "mnist", mutations(), 11);
 	free(bytes);
+}
+
+/* The host convolution networks (int8, fused, float), mutated: the checks
+ * of the host convolutions and epilogues keep their loops in bounds. */
+static void mutated_host(void)
+{
+	vc_module *c[3] = {host_compile(0, 2, HOST_INT8, 0),
+			   host_compile(0, 1, "canonicalize,fold-bn,fold-const,quantize,partition,fuse", 1),
+			   host_compile(1, 2, HOST_FLOAT, 0)};
+	for (int k = 0; k < 3; k++) {
+		uint8_t *bytes = NULL;
+		size_t len;
+		if (c[k] && !vc_artifact_bytes(c[k], &bytes, &len))
+			mutate_runs(bytes, len, k == 0 ? "host int8" : k == 1 ? "host qconv.rq" : "host float", mutations(),
+				    20 + (uint64_t)k);
+		free(bytes);
+		vc_module_free(c[k]);
+	}
 }
 
 /* The preprocessing vta compile records (--scale/--mean/--std as META lines)
@@ -586,6 +622,7 @@ int main(int argc, char **argv)
 		{"refused", refused},
 		{"preproc", preproc},
 		{"mutated", mutated},
+		{"mutated_host", mutated_host},
 		{NULL, NULL},
 	};
 	return test_main(argc, argv, cases);
