@@ -119,6 +119,8 @@ typedef struct vta_mgraph {
 size_t vta_mdtype_size(uint32_t dtype);
 int64_t vta_mtype_elems(const vta_mtype_t *t);
 int64_t vta_mtype_bytes(const vta_mtype_t *t);
+/* a and b have the same rank and dimensions. */
+int vta_mtype_same_dims(const vta_mtype_t *a, const vta_mtype_t *b);
 
 /*
  * Decode a GRAPH section of len bytes into g (freed with vta_mgraph_free,

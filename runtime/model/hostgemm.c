@@ -119,16 +119,6 @@ static int bad(vta_error_t *err, const vta_mnode_t *n, uint32_t i, const char *w
 			     vta_hostgemm_name(n->op), what);
 }
 
-static int dims_equal(const vta_mtype_t *a, const vta_mtype_t *b)
-{
-	if (a->rank != b->rank)
-		return 0;
-	for (int i = 0; i < a->rank; i++)
-		if (a->dim[i] != b->dim[i])
-			return 0;
-	return 1;
-}
-
 static int plain(const vta_mtype_t *t, uint32_t dtype)
 {
 	return t->layout == 0 && t->dtype == dtype && t->exp >= -MAX_EXP && t->exp <= MAX_EXP;
@@ -207,7 +197,7 @@ static int check_qconv_rq(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 		return bad(err, n, i, "needs an int32 bias [O] or [2,O]");
 	const vta_mnode_t *bn = &g->nodes[n->in[2]];
 	int64_t rs = n->n_in > 3 ? (int64_t)g->nodes[n->in[3]].type.exp - (x->exp + w->exp) : 0;
-	if (n->n_in > 3 && (!plain(&g->nodes[n->in[3]].type, VTA_MDT_I8) || !dims_equal(&g->nodes[n->in[3]].type, y) ||
+	if (n->n_in > 3 && (!plain(&g->nodes[n->in[3]].type, VTA_MDT_I8) || !vta_mtype_same_dims(&g->nodes[n->in[3]].type, y) ||
 			    rs < 0 || rs > 24))
 		return bad(err, n, i, "needs an int8 residual of the result's shape at a shift in [0,24]");
 	if (pc) { /* the second row: the channel shifts, added to the shift and to the residual's */
@@ -242,15 +232,15 @@ static int check_int8(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 	case VTA_MOP_QCONV_RQ:
 		return check_qconv_rq(g, i, err);
 	case VTA_MOP_REQUANT:
-		if (!plain(x, VTA_MDT_I32) || !plain(y, VTA_MDT_I8) || !dims_equal(x, y) || !requant_ok(&n->a))
+		if (!plain(x, VTA_MDT_I32) || !plain(y, VTA_MDT_I8) || !vta_mtype_same_dims(x, y) || !requant_ok(&n->a))
 			return bad(err, n, i, "needs int32 in, int8 out of one shape and a shift in the ALU's range");
 		if (r && (x->rank < 2 || !chan_shifts(g, n->in[1], x->dim[1], n->a.shift, -31, 31)))
 			return bad(err, n, i, "needs constant int32 channel shifts [C] with shifts in [-31,31]");
 		return 0;
 	case VTA_MOP_QADD: {
 		int64_t rs = (int64_t)r->exp - x->exp;
-		if (!plain(x, VTA_MDT_I32) || !plain(r, VTA_MDT_I8) || !plain(y, VTA_MDT_I32) || !dims_equal(x, r) ||
-		    !dims_equal(x, y) || rs < 0 || rs > 24)
+		if (!plain(x, VTA_MDT_I32) || !plain(r, VTA_MDT_I8) || !plain(y, VTA_MDT_I32) || !vta_mtype_same_dims(x, r) ||
+		    !vta_mtype_same_dims(x, y) || rs < 0 || rs > 24)
 			return bad(err, n, i, "needs an int32 accumulator and an int8 residual of one shape, a shift in [0,24]");
 		if (n->n_in > 2 && (x->rank < 2 || !chan_shifts(g, n->in[2], x->dim[1], rs, 0, 24)))
 			return bad(err, n, i, "needs constant int32 channel shifts [C] with residual shifts in [0,24]");
@@ -294,7 +284,7 @@ int vta_hostgemm_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 		return ok ? 0 : bad(err, n, i, "needs float operands [..][M][K] and [..][K][N] and a result [..][M][N]");
 	}
 	case VTA_MOP_BATCHNORM: {
-		int ok = x->rank >= 2 && plain(x, VTA_MDT_F32) && plain(y, VTA_MDT_F32) && dims_equal(x, y);
+		int ok = x->rank >= 2 && plain(x, VTA_MDT_F32) && plain(y, VTA_MDT_F32) && vta_mtype_same_dims(x, y);
 		for (int k = 1; ok && k < 5; k++)
 			ok = plain(&g->nodes[n->in[k]].type, VTA_MDT_F32) &&
 			     vta_mtype_elems(&g->nodes[n->in[k]].type) == x->dim[1];
@@ -385,23 +375,6 @@ static void axpy_i8(int64_t n, int16_t w, const int8_t *restrict c, uint32_t *re
 		y[p] += (uint32_t)(int32_t)(int16_t)(w * c[p]);
 }
 
-/* acc[o][0..pt) (row stride ldy) += w[o][k] * col[k][0..pt) (row stride ldc). */
-static void gemm_i8(int64_t OG, int64_t K, int64_t pt, const int8_t *w, const int8_t *col, int64_t ldc,
-		    uint32_t *acc, int64_t ldy)
-{
-	int64_t o = 0;
-	for (; o + 4 <= OG; o += 4) {
-		uint32_t *y = acc + o * ldy;
-		for (int64_t k = 0; k < K; k++) {
-			int16_t wk[4] = {w[o * K + k], w[(o + 1) * K + k], w[(o + 2) * K + k], w[(o + 3) * K + k]};
-			axpy4_i8(pt, wk, col + k * ldc, y, y + ldy, y + 2 * ldy, y + 3 * ldy);
-		}
-	}
-	for (; o < OG; o++)
-		for (int64_t k = 0; k < K; k++)
-			axpy_i8(pt, w[o * K + k], col + k * ldc, acc + o * ldy);
-}
-
 static void axpy4_f32(int64_t n, const float *w, const float *restrict c, float *restrict y0, float *restrict y1,
 		      float *restrict y2, float *restrict y3)
 {
@@ -421,21 +394,34 @@ static void axpy_f32(int64_t n, float w, const float *restrict c, float *restric
 		y[p] += w * c[p];
 }
 
-/* gemm_i8 on floats: each output summed along k in order. */
-static void gemm_f32(int64_t OG, int64_t K, int64_t pt, const float *w, const float *col, int64_t ldc, float *acc,
-		     int64_t ldy)
+/* acc[o][0..pt) (row stride ldy) += w[o][k] * col[k][0..pt) (row stride
+ * ldc): int8 into uint32 (i8), else float, each output summed along k in
+ * order; four output rows at a time. */
+static void gemm(int i8, int64_t OG, int64_t K, int64_t pt, const void *w, const void *col, int64_t ldc, void *acc,
+		 int64_t ldy)
 {
-	int64_t o = 0;
-	for (; o + 4 <= OG; o += 4) {
-		float *y = acc + o * ldy;
+	const int8_t *wb = w, *cb = col;
+	const float *wf = w, *cf = col;
+	uint32_t *yb = acc;
+	float *yf = acc;
+	for (int64_t o = 0; o < OG; o += 4) {
 		for (int64_t k = 0; k < K; k++) {
-			float wk[4] = {w[o * K + k], w[(o + 1) * K + k], w[(o + 2) * K + k], w[(o + 3) * K + k]};
-			axpy4_f32(pt, wk, col + k * ldc, y, y + ldy, y + 2 * ldy, y + 3 * ldy);
+			int64_t wo = o * K + k, co = k * ldc, r = o * ldy;
+			if (o + 4 > OG) /* the last rows, one at a time */
+				for (int64_t q = o; q < OG; q++)
+					if (i8)
+						axpy_i8(pt, wb[q * K + k], cb + co, yb + q * ldy);
+					else
+						axpy_f32(pt, wf[q * K + k], cf + co, yf + q * ldy);
+			else if (i8) {
+				int16_t wk[4] = {wb[wo], wb[wo + K], wb[wo + 2 * K], wb[wo + 3 * K]};
+				axpy4_i8(pt, wk, cb + co, yb + r, yb + r + ldy, yb + r + 2 * ldy, yb + r + 3 * ldy);
+			} else {
+				float wk[4] = {wf[wo], wf[wo + K], wf[wo + 2 * K], wf[wo + 3 * K]};
+				axpy4_f32(pt, wk, cf + co, yf + r, yf + r + ldy, yf + r + 2 * ldy, yf + r + 3 * ldy);
+			}
 		}
 	}
-	for (; o < OG; o++)
-		for (int64_t k = 0; k < K; k++)
-			axpy_f32(pt, w[o * K + k], col + k * ldc, acc + o * ldy);
 }
 
 /* The output columns [*q0, *q1) whose tap kw reads inside the row (0 <= iw < W). */
@@ -448,55 +434,46 @@ static void tap_columns(const conv_geom *g, int64_t kw, int64_t *q0, int64_t *q1
 	*q1 = *q1 > *q0 ? *q1 : *q0;
 }
 
+/* One tap over one output row, columns [q0, q1): y[q] += w * x[q * sw]. */
+static void tap_row_i8(int64_t q0, int64_t q1, int64_t sw, int16_t w, const int8_t *restrict x, uint32_t *restrict y)
+{
+	if (sw == 1) /* contiguous: vectorized */
+		for (int64_t q = q0; q < q1; q++)
+			y[q] += (uint32_t)(int32_t)(int16_t)(w * x[q]);
+	else
+		for (int64_t q = q0; q < q1; q++)
+			y[q] += (uint32_t)(int32_t)(int16_t)(w * x[q * sw]);
+}
+
+static void tap_row_f32(int64_t q0, int64_t q1, int64_t sw, float w, const float *restrict x, float *restrict y)
+{
+	for (int64_t q = q0; q < q1; q++)
+		y[q] += w * x[q * sw];
+}
+
 /* Depthwise (one input channel a group): tap by tap over whole output rows,
  * the float sums in the reference's order; the columns a tap reads inside
  * the row found once, so the inner loop has no test. */
-static void depthwise_i8(const conv_geom *g, const int8_t *x, const int8_t *w, uint32_t *y)
+static void depthwise(const conv_geom *g, int i8, const void *x, const void *w, void *y)
 {
-	for (int64_t nc = 0; nc < g->N * g->C; nc++) {
-		const int8_t *xc = x + nc * g->H * g->W, *wc = w + (nc % g->C) * g->KH * g->KW;
+	for (int64_t nc = 0; nc < g->N * g->C; nc++)
 		for (int64_t kh = 0; kh < g->KH; kh++)
 			for (int64_t kw = 0; kw < g->KW; kw++) {
-				int16_t wv = wc[kh * g->KW + kw];
-				int64_t q0, q1, iw0 = kw * g->dw - g->pw;
+				int64_t q0, q1, iw0 = kw * g->dw - g->pw, t = (nc % g->C * g->KH + kh) * g->KW + kw;
 				tap_columns(g, kw, &q0, &q1);
 				for (int64_t oh = 0; oh < g->OH; oh++) {
 					int64_t ih = oh * g->sh - g->ph + kh * g->dh;
 					if (ih < 0 || ih >= g->H)
 						continue;
-					uint32_t *restrict yr = y + nc * g->P + oh * g->OW;
-					const int8_t *restrict xr = xc + ih * g->W + iw0;
-					if (g->sw == 1)
-						for (int64_t q = q0; q < q1; q++)
-							yr[q] += (uint32_t)(int32_t)(int16_t)(wv * xr[q]);
+					int64_t xo = (nc * g->H + ih) * g->W + iw0, yo = nc * g->P + oh * g->OW;
+					if (i8)
+						tap_row_i8(q0, q1, g->sw, ((const int8_t *)w)[t], (const int8_t *)x + xo,
+							   (uint32_t *)y + yo);
 					else
-						for (int64_t q = q0; q < q1; q++)
-							yr[q] += (uint32_t)(int32_t)(int16_t)(wv * xr[q * g->sw]);
+						tap_row_f32(q0, q1, g->sw, ((const float *)w)[t], (const float *)x + xo,
+							    (float *)y + yo);
 				}
 			}
-	}
-}
-
-static void depthwise_f32(const conv_geom *g, const float *x, const float *w, float *y)
-{
-	for (int64_t nc = 0; nc < g->N * g->C; nc++) {
-		const float *xc = x + nc * g->H * g->W, *wc = w + (nc % g->C) * g->KH * g->KW;
-		for (int64_t kh = 0; kh < g->KH; kh++)
-			for (int64_t kw = 0; kw < g->KW; kw++) {
-				float wv = wc[kh * g->KW + kw];
-				int64_t q0, q1, iw0 = kw * g->dw - g->pw;
-				tap_columns(g, kw, &q0, &q1);
-				for (int64_t oh = 0; oh < g->OH; oh++) {
-					int64_t ih = oh * g->sh - g->ph + kh * g->dh;
-					if (ih < 0 || ih >= g->H)
-						continue;
-					float *restrict yr = y + nc * g->P + oh * g->OW;
-					const float *restrict xr = xc + ih * g->W + iw0;
-					for (int64_t q = q0; q < q1; q++)
-						yr[q] += wv * xr[q * g->sw];
-				}
-			}
-	}
 }
 
 /*
@@ -517,10 +494,7 @@ static int conv(const vta_mattrs_t *a, const vta_mval_t *x, const vta_mval_t *w,
 				((float *)y->data)[o * g.P + p] = b ? ((const float *)b->data)[o % g.O] : 0.0f;
 		}
 	if (g.CG == 1 && g.OG == 1) {
-		if (i8)
-			depthwise_i8(&g, x->data, w->data, y->data);
-		else
-			depthwise_f32(&g, x->data, w->data, y->data);
+		depthwise(&g, i8, x->data, w->data, y->data);
 		return 0;
 	}
 	int direct = g.KH == 1 && g.KW == 1 && g.sh == 1 && g.sw == 1 && g.ph == 0 && g.pw == 0 && g.OH == g.H &&
@@ -539,12 +513,8 @@ static int conv(const vta_mattrs_t *a, const vta_mval_t *x, const vta_mval_t *w,
 				const uint8_t *c = direct ? xg + (size_t)p0 * es : col;
 				if (!direct)
 					im2col(&g, xg, es, p0, m, col);
-				if (i8)
-					gemm_i8(g.OG, g.K, m, (const int8_t *)w->data + wo, (const int8_t *)c, direct ? g.P : m,
-						(uint32_t *)y->data + yo + p0, g.P);
-				else
-					gemm_f32(g.OG, g.K, m, (const float *)w->data + wo, (const float *)(const void *)c,
-						 direct ? g.P : m, (float *)y->data + yo + p0, g.P);
+				gemm(i8, g.OG, g.K, m, (const uint8_t *)w->data + (size_t)wo * es, c, direct ? g.P : m,
+				     (uint8_t *)y->data + (size_t)(yo + p0) * 4, g.P);
 			}
 		}
 	free(col);
@@ -607,18 +577,16 @@ static int matmul(const vta_mval_t *a, const vta_mval_t *b, vta_mval_t *y)
 	return 0;
 }
 
-static void batchnorm(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
+void vta_batchnorm_f32(const vta_mtype_t *t, const float *x, const float *sc, const float *bi, const float *mu,
+		       const float *var, double eps, float *y)
 {
-	const vta_mtype_t *t = in[0].t;
 	int64_t N = t->dim[0], C = t->dim[1], S = N && C ? vta_mtype_elems(t) / (N * C) : 0;
-	const float *x = in[0].data, *sc = in[1].data, *bi = in[2].data, *mu = in[3].data, *var = in[4].data;
-	float *yd = y->data;
 	for (int64_t a = 0; a < N; a++)
 		for (int64_t c = 0; c < C; c++) {
-			double k = sc[c] / sqrt((double)var[c] + n->a.eps);
+			double k = sc[c] / sqrt((double)var[c] + eps);
 			for (int64_t s = 0; s < S; s++) {
 				int64_t i = (a * C + c) * S + s;
-				yd[i] = (float)((x[i] - mu[c]) * k + bi[c]);
+				y[i] = (float)((x[i] - mu[c]) * k + bi[c]);
 			}
 		}
 }
@@ -678,7 +646,7 @@ int vta_hostgemm_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 	case VTA_MOP_MATMUL:
 		return matmul(&in[0], &in[1], y);
 	case VTA_MOP_BATCHNORM:
-		batchnorm(n, in, y);
+		vta_batchnorm_f32(in[0].t, in[0].data, in[1].data, in[2].data, in[3].data, in[4].data, n->a.eps, y->data);
 		return 0;
 	case VTA_MOP_QCONV_RQ:
 		return qconv_rq(n, in, y);

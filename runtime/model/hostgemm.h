@@ -23,6 +23,11 @@ int vta_hostgemm_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err);
 /* Run a checked node: 0, or VTA_ENOMEM when a work buffer is not there. */
 int vta_hostgemm_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y);
 
+/* Batchnorm of x (type t, [N][C][...]): (x - mu[c]) * sc[c] / sqrt(var[c] + eps) + bi[c],
+ * in double per channel (the compiler's float reference calls it). */
+void vta_batchnorm_f32(const vta_mtype_t *t, const float *x, const float *sc, const float *bi, const float *mu,
+		       const float *var, double eps, float *y);
+
 /*
  * Requantization as exactly the ALU sequence the compiler's lowering emits:
  * for shifts above 15 first SHR (shift-15), then ADD 2^(s-1), SHR s; a

@@ -84,12 +84,7 @@ int8_t vta_quantize_value(float x, int exp)
 
 static int same_dims(const vta_mtype_t *a, const vta_mtype_t *b)
 {
-	if (a->rank != b->rank)
-		return 0;
-	for (int i = 0; i < a->rank; i++)
-		if (a->dim[i] != b->dim[i])
-			return 0;
-	return 1;
+	return vta_mtype_same_dims(a, b);
 }
 
 static int bad(vta_error_t *err, const vta_mnode_t *n, uint32_t i, const char *what)
