@@ -434,21 +434,24 @@ static void tap_columns(const conv_geom *g, int64_t kw, int64_t *q0, int64_t *q1
 	*q1 = *q1 > *q0 ? *q1 : *q0;
 }
 
-/* One tap over one output row, columns [q0, q1): y[q] += w * x[q * sw]. */
-static void tap_row_i8(int64_t q0, int64_t q1, int64_t sw, int16_t w, const int8_t *restrict x, uint32_t *restrict y)
+/* One tap over one output row, columns [q0, q1): y[q] += w * x[iw0 + q * sw]
+ * (x the input row; iw0 + q0 * sw >= 0). */
+static void tap_row_i8(int64_t q0, int64_t q1, int64_t iw0, int64_t sw, int16_t w, const int8_t *restrict x,
+		       uint32_t *restrict y)
 {
 	if (sw == 1) /* contiguous: vectorized */
 		for (int64_t q = q0; q < q1; q++)
-			y[q] += (uint32_t)(int32_t)(int16_t)(w * x[q]);
+			y[q] += (uint32_t)(int32_t)(int16_t)(w * x[iw0 + q]);
 	else
 		for (int64_t q = q0; q < q1; q++)
-			y[q] += (uint32_t)(int32_t)(int16_t)(w * x[q * sw]);
+			y[q] += (uint32_t)(int32_t)(int16_t)(w * x[iw0 + q * sw]);
 }
 
-static void tap_row_f32(int64_t q0, int64_t q1, int64_t sw, float w, const float *restrict x, float *restrict y)
+static void tap_row_f32(int64_t q0, int64_t q1, int64_t iw0, int64_t sw, float w, const float *restrict x,
+			float *restrict y)
 {
 	for (int64_t q = q0; q < q1; q++)
-		y[q] += w * x[q * sw];
+		y[q] += w * x[iw0 + q * sw];
 }
 
 /* Depthwise (one input channel a group): tap by tap over whole output rows,
@@ -465,12 +468,12 @@ static void depthwise(const conv_geom *g, int i8, const void *x, const void *w, 
 					int64_t ih = oh * g->sh - g->ph + kh * g->dh;
 					if (ih < 0 || ih >= g->H)
 						continue;
-					int64_t xo = (nc * g->H + ih) * g->W + iw0, yo = nc * g->P + oh * g->OW;
+					int64_t xo = (nc * g->H + ih) * g->W, yo = nc * g->P + oh * g->OW;
 					if (i8)
-						tap_row_i8(q0, q1, g->sw, ((const int8_t *)w)[t], (const int8_t *)x + xo,
+						tap_row_i8(q0, q1, iw0, g->sw, ((const int8_t *)w)[t], (const int8_t *)x + xo,
 							   (uint32_t *)y + yo);
 					else
-						tap_row_f32(q0, q1, g->sw, ((const float *)w)[t], (const float *)x + xo,
+						tap_row_f32(q0, q1, iw0, g->sw, ((const float *)w)[t], (const float *)x + xo,
 							    (float *)y + yo);
 				}
 			}
@@ -501,7 +504,7 @@ static int conv(const vta_mattrs_t *a, const vta_mval_t *x, const vta_mval_t *w,
 		     g.OW == g.W;
 	int64_t pt = direct ? g.P : COL_BYTES / (int64_t)es / (g.K ? g.K : 1);
 	pt = pt < 64 ? 64 : pt > g.P ? g.P : pt;
-	uint8_t *col = direct || !g.P ? NULL : malloc((size_t)(g.K * pt) * es);
+	uint8_t *col = direct || !g.P ? NULL : malloc((size_t)(g.K * pt) * es + 1); /* + 1: no channels, K 0 */
 	if (!direct && g.P && !col)
 		return VTA_ENOMEM;
 	for (int64_t n = 0; n < g.N; n++)
