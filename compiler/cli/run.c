@@ -65,7 +65,7 @@ const char vta_run_usage[] =
 	"  --stats                   after each input, the per-layer table: name, operator, vta or\n"
 	"                            host, MACs, device cycles, MAC utilization, load / compute / store\n"
 	"                            busy cycles (the device's counters), the host time of host layers,\n"
-	"                            and a total line; with --json\n"
+	"                            and a total line (not with --simulate); with --json\n"
 	"                            one more object: {\"cycles\": N, \"layers\": [{\"name\", \"op\", \"on\", ...}]}\n"
 	"With a labelled dataset it ends with 'accuracy: C/N = P%'. Progress (inputs; VTA kernels for one input) goes to a terminal only.\n"
 	"\n"
