@@ -7,7 +7,8 @@
  *             typed builder (deployment side)
  *   runner.c  a loaded artifact bound to a runtime context: the device
  *             image copied and relocated, VTA kernels on the device, the
- *             rest on the host
+ *             rest on the host by the compiler's reference; the tests'
+ *             independent oracle (the commands run libvta's model API)
  *
  * The GRAPH section's format is libvta's: runtime/model/graph.h, where
  * libvta decodes it (read.c rebuilds the IR from that decoding).

@@ -14,6 +14,8 @@
 #ifndef VC_CLI_H
 #define VC_CLI_H
 
+#include <vta/model.h>
+
 #include "artifact/artifact.h"
 #include "data/data.h"
 #include "pass/pass.h"
@@ -57,10 +59,11 @@ typedef struct vc_compile_opts {
 int vc_compile(vc_module *m, const vc_compile_opts *o, char *err, size_t n);
 
 /* Run the first `count` samples (all if <= 0) of a dataset through a model:
- * through the runner r, or on the host when r is NULL. *correct counts top-1
+ * through libvta's model vm, or on the host by the compiler's reference when
+ * vm is NULL (m: the compiler's reading of the same file). *correct counts top-1
  * hits when the dataset has labels. show > 0 prints that many predictions
  * (top-k) to out. Returns the samples run, or -1 with the message in err. */
-int vc_eval_dataset(vc_module *m, vc_runner *r, const vc_dataset *d, int count, int topk, int show, FILE *out,
+int vc_eval_dataset(vc_module *m, vta_model_t *vm, const vc_dataset *d, int count, int topk, int show, FILE *out,
 		    int *correct, char *err, size_t n);
 
 int vta_cmd_compile(int argc, char **argv);
@@ -91,9 +94,10 @@ typedef struct vc_layer_stats {
 	int64_t model_cycles;
 	int kernel; /* its kernel, or -1 */
 } vc_layer_stats;
-/* The layers of the last run through r (host layers timed in node_seconds,
- * indexed by node id, or NULL); free with vc_stats_free. */
-int vc_stats_collect(vc_module *m, vc_runner *r, const double *node_seconds, vc_layer_stats **out, int *n);
+/* The layers of a run as libvta reports them (vta_model_stats; names point
+ * into its model, which must stay open); m, the compiler's reading of the
+ * same file, gives each VTA layer its kernel. Free with vc_stats_free. */
+int vc_stats_collect(const vc_module *m, const vta_model_stats_t *st, vc_layer_stats **out, int *n);
 /* The cycle model's timeline of kernel k into s (insns, events, model_cycles). */
 int vc_stats_timeline(const vc_module *m, int k, const vc_timing *tm, vc_layer_stats *s);
 void vc_stats_free(vc_layer_stats *l, int n);

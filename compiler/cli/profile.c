@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <vta/runtime.h>
+#include <vta/device.h>
+#include <vta/model.h>
 
 #include "cli/cli.h"
 
@@ -252,60 +253,32 @@ int vc_profile_html(FILE *f, const char *title, const char *target, const vc_lay
 
 /* ---- collecting a run's statistics ------------------------------------ */
 
-/* The busy counters of the device (runtime API 2 and later). */
-#if VTA_RUNTIME_API_VERSION >= 2
-#define BUSY_FROM(s, c)                                                                              \
-	((s)->load_busy = (int64_t)(c).busy[VTA_BUSY_LOAD], (s)->gemm_busy = (int64_t)(c).busy[VTA_BUSY_GEMM], \
-	 (s)->alu_busy = (int64_t)(c).busy[VTA_BUSY_ALU], (s)->store_busy = (int64_t)(c).busy[VTA_BUSY_STORE])
-#else
-#define BUSY_FROM(s, c) ((void)(c))
-#endif
-
-/* MACs of a node as the network defines it (channels not padded). */
-static int64_t node_macs(const vc_module *m, const vc_node *n)
+int vc_stats_collect(const vc_module *m, const vta_model_stats_t *st, vc_layer_stats **out, int *n_out)
 {
-	if (n->op == VC_OP_VTA_CONV) {
-		const vc_kernel *k = n->a.kernel_id >= 0 && n->a.kernel_id < m->n_kernels ? m->kernels[n->a.kernel_id] : NULL;
-		return k ? k->macs : 0;
-	}
-	if ((n->op == VC_OP_CONV || n->op == VC_OP_QCONV || n->op == VC_OP_QCONV_RQ) && n->in[1]->type.rank == 4) {
-		const vc_type *w = &n->in[1]->type;
-		return (int64_t)vc_type_elems(&n->type) * w->dim[1] * w->dim[2] * w->dim[3];
-	}
-	if (n->op == VC_OP_DENSE || n->op == VC_OP_QDENSE)
-		return (int64_t)vc_type_elems(&n->type) * n->in[1]->type.dim[1];
-	return 0;
-}
-
-int vc_stats_collect(vc_module *m, vc_runner *r, const double *node_seconds, vc_layer_stats **out, int *n_out)
-{
-	vc_graph *g = m->g;
-	vc_layer_stats *l = calloc((size_t)(g->n ? g->n : 1), sizeof *l);
+	vc_layer_stats *l = calloc((size_t)(st->n_layers > 0 ? st->n_layers : 1), sizeof *l);
 	if (!l)
 		return -1;
 	int n = 0;
-	for (int i = 0; i < g->n; i++) {
-		const vc_node *nd = g->nodes[i];
-		if (nd->op == VC_OP_INPUT || nd->op == VC_OP_CONST)
+	for (int i = 0; i < st->n_layers; i++) {
+		const vta_layer_stats_t *ls = &st->layers[i];
+		if (!strcmp(ls->op, "input") || !strcmp(ls->op, "const"))
 			continue;
 		vc_layer_stats *s = &l[n++];
-		s->name = nd->name;
-		s->op = vc_op_name(nd->op);
-		s->macs = node_macs(m, nd);
-		if (nd->op == VC_OP_VTA_CONV && r) {
-			vta_counters_t c;
-			s->on = "vta";
-			s->op = "conv";
-			if (!vc_runner_kernel_counters(r, nd->a.kernel_id, &c)) {
-				s->cycles = (int64_t)c.cycles;
-				BUSY_FROM(s, c);
-			}
-			s->kernel = nd->a.kernel_id;
-		} else {
-			s->on = "host";
-			s->kernel = -1;
-		}
-		s->host_ms = node_seconds ? 1e3 * node_seconds[nd->id] : 0;
+		s->name = ls->name;
+		s->op = ls->op;
+		s->on = ls->on_vta ? "vta" : "host";
+		s->macs = ls->macs;
+		s->cycles = (int64_t)ls->cycles;
+		s->load_busy = (int64_t)ls->busy[VTA_BUSY_LOAD];
+		s->gemm_busy = (int64_t)ls->busy[VTA_BUSY_GEMM];
+		s->alu_busy = (int64_t)ls->busy[VTA_BUSY_ALU];
+		s->store_busy = (int64_t)ls->busy[VTA_BUSY_STORE];
+		s->host_ms = 1e-6 * (double)ls->host_ns;
+		/* libvta's layers are the file's nodes in order, as the compiler reads them */
+		const vc_node *nd = m && i < m->g->n ? m->g->nodes[i] : NULL;
+		s->kernel = ls->on_vta && nd && nd->op == VC_OP_VTA_CONV && !strncmp(nd->name, ls->name, strlen(ls->name))
+				    ? nd->a.kernel_id
+				    : -1;
 	}
 	*out = l;
 	*n_out = n;
@@ -358,7 +331,7 @@ void vc_stats_free(vc_layer_stats *l, int n)
 const char vta_profile_usage[] =
 	"usage: vta profile MODEL.vtam [--target=rtl|fsim|...] [--input=FILE|random] [-o REPORT.html]\n"
 	"\n"
-	"Runs one inference (default --input=random) and prints the per-layer table: name,\n"
+	"Runs one inference through libvta (default --input=random) and prints the per-layer table: name,\n"
 	"operator, where it runs (vta or host), MACs, device cycles, MAC utilization, load,\n"
 	"compute (GEMM + ALU) and store busy cycles from the device's counters, and a total line.\n"
 	"Writes a self-contained HTML report (default MODEL.html): the table and, for every VTA\n"
@@ -368,6 +341,40 @@ const char vta_profile_usage[] =
 	"examples:\n"
 	"  vta profile r18.vtam --target=rtl -o r18.html\n"
 	"  vta profile mnist.vtam --target=rtl --input=../shared/images/digit7.png\n";
+
+/* The profiled input: random pixels (as vta run --input=random --seed=1) or a file. */
+static int profile_input(const char *input, vc_tensor *in, char *err, size_t n)
+{
+	float *x = in->data;
+	if (strcmp(input, "random"))
+		return vc_read_input(input, &in->t, x, err, n);
+	uint64_t st = 0x9E3779B97F4A7C15ull + 1;
+	for (int64_t i = 0; i < vc_type_elems(&in->t); i++) {
+		st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+		x[i] = (float)(st >> 56);
+	}
+	return 0;
+}
+
+/* One inference through libvta, the outputs in the model's own dtypes (discarded). */
+static int profile_run(vta_model_t *vm, const vc_tensor *in, vta_error_t *e)
+{
+	int no = vta_model_n_outputs(vm), rc = 0;
+	vta_tensor_t ti = {VTA_DTYPE_F32, 0, in->data, (size_t)vc_type_bytes(&in->t)}, to[8];
+	for (int q = 0; q < no; q++) {
+		vta_tensor_info_t oi;
+		vta_model_output(vm, q, &oi);
+		size_t es = oi.dtype == VTA_DTYPE_I8 ? 1 : 4;
+		to[q] = (vta_tensor_t){oi.dtype, oi.exp, calloc((size_t)oi.elems + 1, es), (size_t)oi.elems * es};
+		if (!to[q].data)
+			rc = vta_error_set(e, VTA_ENOMEM, -1, "out of memory for output %d", q);
+	}
+	if (!rc)
+		rc = vta_model_run(vm, &ti, to, e);
+	for (int q = 0; q < no; q++)
+		free(to[q].data);
+	return rc;
+}
 
 int vta_cmd_profile(int argc, char **argv)
 {
@@ -407,13 +414,12 @@ int vta_cmd_profile(int argc, char **argv)
 	}
 	int rc = 1, nl = 0;
 	vc_layer_stats *l = NULL;
-	vc_runner *r = NULL;
-	vc_tensor in = {0}, out[8];
-	int have_out = 0;
+	vta_model_t *vm = NULL;
+	vc_tensor in = {0};
 	vc_module *m = vc_module_new();
 	if (!m)
 		return 1;
-	if (vc_artifact_read(m, model)) {
+	if (vc_artifact_read(m, model)) { /* the compiler's reading: the kernels' instructions for the timelines */
 		fprintf(stderr, "vta profile: %s: %s\n", model, m->diag.msg);
 		goto done;
 	}
@@ -421,36 +427,17 @@ int vta_cmd_profile(int argc, char **argv)
 		fprintf(stderr, "vta profile: %s: one input expected\n", model);
 		goto done;
 	}
-	float *x = in.data;
-	if (!strcmp(input, "random")) {
-		uint64_t st = 0x9E3779B97F4A7C15ull + 1; /* vta run --input=random --seed=1 */
-		for (int64_t i = 0; i < vc_type_elems(&in.t); i++) {
-			st ^= st << 13, st ^= st >> 7, st ^= st << 17;
-			x[i] = (float)(st >> 56);
-		}
-	} else if (vc_read_input(input, &in.t, x, err, sizeof err)) {
+	if (profile_input(input, &in, err, sizeof err)) {
 		fprintf(stderr, "vta profile: %s\n", err);
 		goto done;
 	}
-	if (!(r = vc_runner_open(m, target, err, sizeof err))) {
-		fprintf(stderr, "vta profile: %s\n", err);
+	vta_error_t e;
+	if (vta_model_open(model, target, &vm, &e) || profile_run(vm, &in, &e)) {
+		fprintf(stderr, "vta profile: %s\n", e.msg);
 		goto done;
 	}
-	double *secs = calloc((size_t)m->g->next_id + 1, sizeof *secs);
-	if (!secs)
-		goto done;
-	m->node_seconds = secs;
-	int run = vc_runner_run(r, &in, out);
-	m->node_seconds = NULL;
-	if (run) {
-		fprintf(stderr, "vta profile: %s\n", m->diag.msg);
-		free(secs);
-		goto done;
-	}
-	have_out = 1;
-	int crc = vc_stats_collect(m, r, secs, &l, &nl);
-	free(secs);
-	if (crc)
+	vta_model_stats_t ms;
+	if (vta_model_stats(vm, &ms) || vc_stats_collect(m, &ms, &l, &nl))
 		goto done;
 	vc_timing tm;
 	vc_timing_default(&tm);
@@ -475,12 +462,9 @@ int vta_cmd_profile(int argc, char **argv)
 	printf("report: %s\n", html);
 	rc = 0;
 done:
-	if (have_out)
-		for (int q = 0; q < m->g->n_outputs; q++)
-			vc_tensor_free(&out[q]);
 	vc_stats_free(l, nl);
+	vta_model_close(vm);
 	vc_tensor_free(&in);
-	vc_runner_close(r);
 	vc_module_free(m);
 	return rc;
 }

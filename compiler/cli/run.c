@@ -34,7 +34,91 @@ static void top_k(const float *v, int64_t n, int k, int *idx)
 	}
 }
 
-int vc_eval_dataset(vc_module *m, vc_runner *r, const vc_dataset *d, int count, int topk, int show, FILE *out,
+/*
+ * `vta run`: the command line (options, input sources, output formats) is
+ * kept apart from the execution (run_model), which only maps one input
+ * tensor to the model's outputs through libvta or the host simulation.
+ */
+
+const char vta_run_usage[] =
+	"usage: vta run MODEL.vtam [--target=fsim|rtl|...] INPUTS [options]\n"
+	"\n"
+	"inputs (one of):\n"
+	"  --input=FILE...           images (any format stb_image reads: PNG, BMP, JPEG, ...; resized\n"
+	"                            to the model input) or raw float32 tensors of the input's size\n"
+	"  --input=random            a seeded random image (pixels 0..255; --seed=N, default 1)\n"
+	"  --dataset=FILE            IDX images (+ --labels=IDX labels) or CIFAR-10 binary (*.bin);\n"
+	"                            --format=auto|idx|cifar, --count=N (first N samples)\n"
+	"options:\n"
+	"  --labels=FILE             class names, one per line (or IDX labels of a --dataset)\n"
+	"  --top=K                   classes shown per input (default 5)\n"
+	"  --json                    one JSON object per input:\n"
+	"                            {\"input\": ..., \"top\": [{\"index\", \"label\", \"prob\"}, ...]}\n"
+	"                            (detectors: \"detections\": [{\"class\", \"label\", \"prob\", \"box\"}])\n"
+	"  --scale=S --mean=M[,M..] --std=S[,S..]   pixel preprocessing: (pixel * S - mean) / std per\n"
+	"                            channel (images, datasets, random; not raw tensors); default:\n"
+	"                            what vta compile recorded with the same options\n"
+	"  --thresh=P --nms=IOU      detectors: box threshold (0.5) and suppression overlap (0.45)\n"
+	"  --show=N                  print the first N dataset predictions\n"
+	"  --simulate                run on the host only, by the compiler's reference (VTA kernels by\n"
+	"                            its int8 model); otherwise everything runs through libvta\n"
+	"  --stats                   after each input, the per-layer table: name, operator, vta or\n"
+	"                            host, MACs, device cycles, MAC utilization, load / compute / store\n"
+	"                            busy cycles (the device's counters), the host time of host layers,\n"
+	"                            and a total line (not with --simulate); with --json\n"
+	"                            one more object: {\"cycles\": N, \"layers\": [{\"name\", \"op\", \"on\", ...}]}\n"
+	"With a labelled dataset it ends with 'accuracy: C/N = P%'. Progress (inputs; VTA kernels for one input) goes to a terminal only.\n"
+	"\n"
+	"examples:\n"
+	"  vta run mnist.vtam --dataset=../shared/data/mnist-10k-images-idx3-ubyte \\\n"
+	"      --labels=../shared/data/mnist-10k-labels-idx1-ubyte --count=1000\n"
+	"  vta run r18.vtam --input=../shared/images/cat.bmp --labels=../shared/models/imagenet_labels.txt --top=3 --json\n"
+	"  vta run yolo.vtam --input=random --target=rtl\n";
+
+typedef struct run_opts {
+	const char *model, *target, *dataset, *labels;
+	const char *inputs[64];
+	int n_inputs, random, topk, count, show, simulate, json, stats;
+	uint64_t seed;
+	vc_dataset_format fmt;
+	vc_preproc pre;
+	float thresh, nms;
+} run_opts;
+
+/* Execution: one inference, by libvta's model API on the target (vm), or
+ * on the host by the compiler's reference (vm NULL: --simulate, the oracle
+ * the tests hold libvta to). out[] gets the graph's output types. */
+static int run_model(vc_module *m, vta_model_t *vm, const vc_tensor *in, vc_tensor *out, char *err, size_t n)
+{
+	if (!vm) {
+		if (vc_simulate(m, in, out)) {
+			snprintf(err, n, "%s", m->diag.msg);
+			return -1;
+		}
+		return 0;
+	}
+	const vc_graph *g = m->g;
+	vta_tensor_t ti = {VTA_DTYPE_F32, 0, in->data, (size_t)vc_type_bytes(&in->t)}, to[8];
+	for (int q = 0; q < g->n_outputs; q++) {
+		if (vc_tensor_alloc(&out[q], &g->outputs[q]->type)) {
+			for (int k = 0; k < q; k++)
+				vc_tensor_free(&out[k]);
+			snprintf(err, n, "out of memory for the outputs");
+			return -1;
+		}
+		to[q] = (vta_tensor_t){(int)out[q].t.dtype, out[q].t.exp, out[q].data, (size_t)vc_type_bytes(&out[q].t)};
+	}
+	vta_error_t e;
+	if (vta_model_run(vm, &ti, to, &e)) {
+		for (int q = 0; q < g->n_outputs; q++)
+			vc_tensor_free(&out[q]);
+		snprintf(err, n, "%s", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int vc_eval_dataset(vc_module *m, vta_model_t *vm, const vc_dataset *d, int count, int topk, int show, FILE *out,
 		    int *correct, char *err, size_t n)
 {
 	vc_graph *g = m->g;
@@ -64,8 +148,9 @@ int vc_eval_dataset(vc_module *m, vc_runner *r, const vc_dataset *d, int count, 
 		for (int64_t i = 0; i < elems; i++)
 			x[i] = px[i];
 		vc_tensor o[8];
-		if (r ? vc_runner_run(r, &in, o) : vc_simulate(m, &in, o)) {
-			snprintf(err, n, "sample %d: %s", s, m->diag.msg);
+		char e[1024];
+		if (run_model(m, vm, &in, o, e, sizeof e)) {
+			snprintf(err, n, "sample %d: %s", s, e);
 			break;
 		}
 		int64_t no = vc_type_elems(&o[0].t);
@@ -109,89 +194,6 @@ int vc_eval_dataset(vc_module *m, vc_runner *r, const vc_dataset *d, int count, 
 	}
 	vc_tensor_free(&in);
 	return s == total ? total : -1;
-}
-
-/*
- * `vta run`: the command line (options, input sources, output formats) is
- * kept apart from the execution (run_model), which only maps one input
- * tensor to the model's outputs through a runner or the host simulation.
- */
-
-const char vta_run_usage[] =
-	"usage: vta run MODEL.vtam [--target=fsim|rtl|...] INPUTS [options]\n"
-	"\n"
-	"inputs (one of):\n"
-	"  --input=FILE...           images (any format stb_image reads: PNG, BMP, JPEG, ...; resized\n"
-	"                            to the model input) or raw float32 tensors of the input's size\n"
-	"  --input=random            a seeded random image (pixels 0..255; --seed=N, default 1)\n"
-	"  --dataset=FILE            IDX images (+ --labels=IDX labels) or CIFAR-10 binary (*.bin);\n"
-	"                            --format=auto|idx|cifar, --count=N (first N samples)\n"
-	"options:\n"
-	"  --labels=FILE             class names, one per line (or IDX labels of a --dataset)\n"
-	"  --top=K                   classes shown per input (default 5)\n"
-	"  --json                    one JSON object per input:\n"
-	"                            {\"input\": ..., \"top\": [{\"index\", \"label\", \"prob\"}, ...]}\n"
-	"                            (detectors: \"detections\": [{\"class\", \"label\", \"prob\", \"box\"}])\n"
-	"  --scale=S --mean=M[,M..] --std=S[,S..]   pixel preprocessing: (pixel * S - mean) / std per\n"
-	"                            channel (images, datasets, random; not raw tensors); default:\n"
-	"                            what vta compile recorded with the same options\n"
-	"  --thresh=P --nms=IOU      detectors: box threshold (0.5) and suppression overlap (0.45)\n"
-	"  --show=N                  print the first N dataset predictions\n"
-	"  --simulate                run on the host only (VTA kernels by the int8 reference)\n"
-	"  --stats                   after each input, the per-layer table: name, operator, vta or\n"
-	"                            host, MACs, device cycles, MAC utilization, load / compute / store\n"
-	"                            busy cycles (the device's counters), and a total line; with --json\n"
-	"                            one more object: {\"cycles\": N, \"layers\": [{\"name\", \"op\", \"on\", ...}]}\n"
-	"With a labelled dataset it ends with 'accuracy: C/N = P%'. Progress (inputs; VTA kernels for one input) goes to a terminal only.\n"
-	"\n"
-	"examples:\n"
-	"  vta run mnist.vtam --dataset=../shared/data/mnist-10k-images-idx3-ubyte \\\n"
-	"      --labels=../shared/data/mnist-10k-labels-idx1-ubyte --count=1000\n"
-	"  vta run r18.vtam --input=../shared/images/cat.bmp --labels=../shared/models/imagenet_labels.txt --top=3 --json\n"
-	"  vta run yolo.vtam --input=random --target=rtl\n";
-
-typedef struct run_opts {
-	const char *model, *target, *dataset, *labels;
-	const char *inputs[64];
-	int n_inputs, random, topk, count, show, simulate, json, stats;
-	uint64_t seed;
-	vc_dataset_format fmt;
-	vc_preproc pre;
-	float thresh, nms;
-} run_opts;
-
-/* Execution: one inference, by libvta's model API on the target (vm), by
- * the compiler's runner (r: a graph with host nodes libvta does not run) or
- * on the host (--simulate). out[] gets the graph's output types. */
-static int run_model(vc_module *m, vta_model_t *vm, vc_runner *r, const vc_tensor *in, vc_tensor *out, char *err,
-		     size_t n)
-{
-	if (!vm) {
-		if (r ? vc_runner_run(r, in, out) : vc_simulate(m, in, out)) {
-			snprintf(err, n, "%s", m->diag.msg);
-			return -1;
-		}
-		return 0;
-	}
-	const vc_graph *g = m->g;
-	vta_tensor_t ti = {VTA_DTYPE_F32, 0, in->data, (size_t)vc_type_bytes(&in->t)}, to[8];
-	for (int q = 0; q < g->n_outputs; q++) {
-		if (vc_tensor_alloc(&out[q], &g->outputs[q]->type)) {
-			for (int k = 0; k < q; k++)
-				vc_tensor_free(&out[k]);
-			snprintf(err, n, "out of memory for the outputs");
-			return -1;
-		}
-		to[q] = (vta_tensor_t){(int)out[q].t.dtype, out[q].t.exp, out[q].data, (size_t)vc_type_bytes(&out[q].t)};
-	}
-	vta_error_t e;
-	if (vta_model_run(vm, &ti, to, &e)) {
-		for (int q = 0; q < g->n_outputs; q++)
-			vc_tensor_free(&out[q]);
-		snprintf(err, n, "%s", e.msg);
-		return -1;
-	}
-	return 0;
 }
 
 static void kernel_progress(void *ctx, int done, int total)
@@ -457,167 +459,196 @@ static int parse_run(int argc, char **argv, run_opts *o)
 	}
 	if (o->topk < 1)
 		o->topk = 1;
+	if (o->stats && o->simulate) {
+		fprintf(stderr, "vta run: --stats reports the device's counters; it does not go with --simulate\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* What one `vta run` holds between its steps. */
+typedef struct run_state {
+	run_opts o;
+	vc_module *m;      /* the compiler's reading of the model: types, names, the --simulate reference */
+	vta_model_t *vm;   /* libvta's, on the target (NULL with --simulate) */
+	vc_dataset d;
+	vc_tensor in;
+	char **names;      /* --labels: class names */
+	int n_names, tty;
+} run_state;
+
+/* Labels, the model (both readings), the dataset and the preprocessing;
+ * 0, or 1 with the reason printed. */
+static int run_open(run_state *st)
+{
+	run_opts *o = &st->o;
+	char err[1024];
+	const char *ds_labels = NULL;
+	if (o->labels) {
+		if (o->dataset && is_idx_labels(o->labels))
+			ds_labels = o->labels;
+		else if (!(st->names = read_label_names(o->labels, &st->n_names, err, sizeof err))) {
+			fprintf(stderr, "vta run: --labels: %s\n", err);
+			return 1;
+		}
+	}
+	if (vc_artifact_read(st->m, o->model)) {
+		fprintf(stderr, "vta run: %s: %s\n", o->model, st->m->diag.msg);
+		return 1;
+	}
+	int kernel_tty = st->tty && !o->dataset && o->n_inputs + o->random == 1; /* one input; several show inputs */
+	if (kernel_tty)
+		st->m->progress = vc_tty_progress;
+	vc_graph *g = st->m->g;
+	if (g->n_inputs != 1) {
+		fprintf(stderr, "vta run: models with %d inputs are not supported by this command\n", g->n_inputs);
+		return 1;
+	}
+	if (o->dataset && vc_dataset_load(o->dataset, ds_labels, o->fmt, &st->d, err, sizeof err)) {
+		fprintf(stderr, "vta run: %s\n", err);
+		return 1;
+	}
+	/* no --scale/--mean/--std given: the preprocessing vta compile recorded */
+	if (!o->pre.scale && !o->pre.n_mean && !o->pre.n_std && vc_preproc_recorded(o->model, &o->pre, err, sizeof err) < 0) {
+		fprintf(stderr, "vta run: %s\n", err);
+		return 1;
+	}
+	vta_error_t verr;
+	if (!o->simulate && vta_model_open(o->model, o->target, &st->vm, &verr)) {
+		fprintf(stderr, "vta run: %s\n", verr.msg);
+		return 1;
+	}
+	if (st->vm && kernel_tty)
+		vta_model_set_progress(st->vm, kernel_progress, NULL);
+	if (vc_tensor_alloc(&st->in, &g->inputs[0]->type)) {
+		fprintf(stderr, "vta run: out of memory\n");
+		return 1;
+	}
+	int64_t elems = vc_type_elems(&st->in.t);
+	if (o->dataset && (int64_t)st->d.channels * st->d.rows * st->d.cols != elems) {
+		fprintf(stderr, "vta run: %s: images are %dx%dx%d (channels x rows x columns), the model input '%s' takes %lld values\n",
+			o->dataset, st->d.channels, st->d.rows, st->d.cols, g->inputs[0]->name, (long long)elems);
+		return 1;
+	}
+	return 0;
+}
+
+/* Input s into st->in (a dataset sample, a file, or random pixels),
+ * preprocessed; its name and label. 0, or 1 with the reason printed. */
+static int run_input(run_state *st, int s, char *name, size_t nn, int *label)
+{
+	const run_opts *o = &st->o;
+	int64_t elems = vc_type_elems(&st->in.t);
+	float *x = st->in.data;
+	char err[1024];
+	*label = -1;
+	if (o->dataset) {
+		const uint8_t *px = st->d.pixels + (size_t)s * (size_t)elems;
+		for (int64_t i = 0; i < elems; i++)
+			x[i] = px[i];
+		*label = st->d.labels ? st->d.labels[s] : -1;
+		snprintf(name, nn, "#%d", s);
+	} else if (s < o->n_inputs) {
+		if (vc_read_input(o->inputs[s], &st->in.t, x, err, sizeof err)) {
+			fprintf(stderr, "vta run: %s\n", err);
+			return 1;
+		}
+		size_t len;
+		uint8_t *b = vc_read_all(o->inputs[s], &len, err, sizeof err);
+		int raw = b && len == (size_t)elems * 4; /* a raw tensor is taken as it is */
+		free(b);
+		snprintf(name, nn, "%s", o->inputs[s]);
+		if (raw)
+			return 0;
+	} else {
+		uint64_t r = o->seed * 0x9E3779B97F4A7C15ull + 1;
+		for (int64_t i = 0; i < elems; i++) {
+			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			x[i] = (float)(r >> 56);
+		}
+		snprintf(name, nn, "random(seed=%llu)", (unsigned long long)o->seed);
+	}
+	preprocess(o, &st->in);
+	return 0;
+}
+
+/* --stats: the per-layer table (or JSON object) of the last run, the
+ * device's counters as libvta reports them. */
+static void run_stats(const run_state *st)
+{
+	vta_model_stats_t ms;
+	vc_layer_stats *l;
+	int nl;
+	if (!st->vm || vta_model_stats(st->vm, &ms) || vc_stats_collect(st->m, &ms, &l, &nl))
+		return;
+	if (st->o.json)
+		vc_stats_json(stdout, l, nl);
+	else
+		vc_stats_table(stdout, l, nl);
+	vc_stats_free(l, nl);
+}
+
+/* Every input through the model, its result printed; the top-1 hits of a
+ * labelled dataset in *correct. 0, or 1 with the reason printed. */
+static int run_all(run_state *st, int total, int *correct)
+{
+	const vc_graph *g = st->m->g;
+	for (int s = 0; s < total; s++) {
+		char name[4200], err[1024];
+		int label;
+		if (run_input(st, s, name, sizeof name, &label))
+			return 1;
+		vc_tensor out[8];
+		if (run_model(st->m, st->vm, &st->in, out, err, sizeof err)) {
+			fprintf(stderr, "vta run: %s: %s\n", name, err);
+			return 1;
+		}
+		int top1 = -1, print = !st->o.dataset || st->o.json || s < st->o.show, bad = out[0].t.dtype != VC_F32;
+		if (bad)
+			fprintf(stderr, "vta run: the output '%s' is not float32\n", g->outputs[0]->name);
+		if (!bad && print && st->tty && total > 1)
+			fprintf(stderr, "\r%*s\r", 40, "");
+		if (!bad)
+			print_result(&st->o, st->m, name, out, st->names, st->n_names, label, print, &top1);
+		if (!bad && st->o.stats)
+			run_stats(st);
+		fflush(stdout);
+		*correct += label >= 0 && top1 == label;
+		for (int q = 0; q < g->n_outputs; q++)
+			vc_tensor_free(&out[q]);
+		if (bad)
+			return 1;
+		if (st->tty && total > 1)
+			vc_tty_progress(NULL, "vta run: inputs", s + 1, total);
+	}
 	return 0;
 }
 
 int vta_cmd_run(int argc, char **argv)
 {
-	run_opts o;
-	int prc = parse_run(argc, argv, &o);
+	run_state st = {.tty = isatty(2)};
+	int prc = parse_run(argc, argv, &st.o);
 	if (prc)
 		return prc == 1 ? 0 : prc;
-	vc_module *m = vc_module_new();
-	if (!m)
+	if (!(st.m = vc_module_new()))
 		return 1;
-	int rc = 1, n_names = 0, tty = isatty(2);
-	char err[1024], **names = NULL;
-	const char *ds_labels = NULL;
-	vta_model_t *vm = NULL;
-	vc_runner *r = NULL;
-	vc_dataset d = {0};
-	vc_tensor in = {0};
-	if (o.labels) {
-		if (o.dataset && is_idx_labels(o.labels))
-			ds_labels = o.labels;
-		else if (!(names = read_label_names(o.labels, &n_names, err, sizeof err))) {
-			fprintf(stderr, "vta run: --labels: %s\n", err);
-			goto done;
-		}
-	}
-	if (vc_artifact_read(m, o.model)) {
-		fprintf(stderr, "vta run: %s: %s\n", o.model, m->diag.msg);
-		goto done;
-	}
-	int kernel_tty = tty && !o.dataset && o.n_inputs + o.random == 1; /* one input; several show inputs */
-	if (kernel_tty)
-		m->progress = vc_tty_progress;
-	vc_graph *g = m->g;
-	if (g->n_inputs != 1) {
-		fprintf(stderr, "vta run: models with %d inputs are not supported by this command\n", g->n_inputs);
-		goto done;
-	}
-	if (o.dataset && vc_dataset_load(o.dataset, ds_labels, o.fmt, &d, err, sizeof err)) {
-		fprintf(stderr, "vta run: %s\n", err);
-		goto done;
-	}
-	/* no --scale/--mean/--std given: the preprocessing vta compile recorded */
-	if (!o.pre.scale && !o.pre.n_mean && !o.pre.n_std && vc_preproc_recorded(o.model, &o.pre, err, sizeof err) < 0) {
-		fprintf(stderr, "vta run: %s\n", err);
-		goto done;
-	}
-	vta_error_t verr;
-	/* --stats: the compiler's runner, which keeps each kernel's counters */
-	int vrc = o.simulate || o.stats ? 0 : vta_model_open(o.model, o.target, &vm, &verr);
-	if (vrc == VTA_EUNSUPPORTED || (o.stats && !o.simulate)) { /* e.g. an int8 convolution left on the host */
-		if (vrc)
-			fprintf(stderr, "vta run: %s; running it with the compiler's runner instead\n", verr.msg);
-		if (!(r = vc_runner_open(m, o.target, err, sizeof err))) {
-			fprintf(stderr, "vta run: %s\n", err);
-			goto done;
-		}
-	} else if (vrc) {
-		fprintf(stderr, "vta run: %s\n", verr.msg);
-		goto done;
-	}
-	if (vm && kernel_tty)
-		vta_model_set_progress(vm, kernel_progress, NULL);
-	if (vc_tensor_alloc(&in, &g->inputs[0]->type))
-		goto done;
-	int64_t elems = vc_type_elems(&in.t);
-	if (o.dataset && (int64_t)d.channels * d.rows * d.cols != elems) {
-		fprintf(stderr, "vta run: %s: images are %dx%dx%d (channels x rows x columns), the model input '%s' takes %lld values\n",
-			o.dataset, d.channels, d.rows, d.cols, g->inputs[0]->name, (long long)elems);
-		goto done;
-	}
-	int total = o.dataset ? (o.count > 0 && o.count < d.count ? o.count : d.count) : o.n_inputs + o.random;
-	int correct = 0;
+	const run_opts *o = &st.o;
+	int rc = run_open(&st), correct = 0;
+	int total = o->dataset ? (o->count > 0 && o->count < st.d.count ? o->count : st.d.count) : o->n_inputs + o->random;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (int s = 0; s < total; s++) {
-		char name[4200];
-		int label = -1;
-		float *x = in.data;
-		if (o.dataset) {
-			const uint8_t *px = d.pixels + (size_t)s * (size_t)elems;
-			for (int64_t i = 0; i < elems; i++)
-				x[i] = px[i];
-			preprocess(&o, &in);
-			label = d.labels ? d.labels[s] : -1;
-			snprintf(name, sizeof name, "#%d", s);
-		} else if (s < o.n_inputs) {
-			int raw = 0;
-			if (vc_read_input(o.inputs[s], &in.t, x, err, sizeof err)) {
-				fprintf(stderr, "vta run: %s\n", err);
-				goto done;
-			}
-			size_t len;
-			uint8_t *b = vc_read_all(o.inputs[s], &len, err, sizeof err);
-			raw = b && len == (size_t)elems * 4;
-			free(b);
-			if (!raw)
-				preprocess(&o, &in);
-			snprintf(name, sizeof name, "%s", o.inputs[s]);
-		} else {
-			uint64_t st = o.seed * 0x9E3779B97F4A7C15ull + 1;
-			for (int64_t i = 0; i < elems; i++) {
-				st ^= st << 13, st ^= st >> 7, st ^= st << 17;
-				x[i] = (float)(st >> 56);
-			}
-			preprocess(&o, &in);
-			snprintf(name, sizeof name, "random(seed=%llu)", (unsigned long long)o.seed);
-		}
-		vc_tensor out[8];
-		double *secs = o.stats ? calloc((size_t)g->next_id + 1, sizeof *secs) : NULL;
-		m->node_seconds = secs;
-		int run = run_model(m, vm, r, &in, out, err, sizeof err);
-		m->node_seconds = NULL;
-		if (run) {
-			fprintf(stderr, "vta run: %s: %s\n", name, err);
-			free(secs);
-			goto done;
-		}
-		if (out[0].t.dtype != VC_F32) {
-			fprintf(stderr, "vta run: the output '%s' is not float32\n", g->outputs[0]->name);
-			for (int q = 0; q < g->n_outputs; q++)
-				vc_tensor_free(&out[q]);
-			goto done;
-		}
-		int top1 = -1, print = !o.dataset || o.json || s < o.show;
-		if (print && tty && total > 1)
-			fprintf(stderr, "\r%*s\r", 40, "");
-		print_result(&o, m, name, out, names, n_names, label, print, &top1);
-		if (o.stats) {
-			vc_layer_stats *l;
-			int nl;
-			if (!vc_stats_collect(m, r, secs, &l, &nl)) {
-				if (o.json)
-					vc_stats_json(stdout, l, nl);
-				else
-					vc_stats_table(stdout, l, nl);
-				vc_stats_free(l, nl);
-			}
-		}
-		free(secs);
-		fflush(stdout);
-		correct += label >= 0 && top1 == label;
-		for (int q = 0; q < g->n_outputs; q++)
-			vc_tensor_free(&out[q]);
-		if (tty && total > 1)
-			vc_tty_progress(NULL, "vta run: inputs", s + 1, total);
-	}
+	if (!rc)
+		rc = run_all(&st, total, &correct);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-	if (o.dataset && d.labels)
+	if (!rc && o->dataset && st.d.labels)
 		printf("accuracy: %d/%d = %.2f%% (top-1, %s, %.2f ms per sample)\n", correct, total,
-		       100.0 * correct / (total ? total : 1), o.simulate ? "host simulation" : o.target ? o.target : "default target",
+		       100.0 * correct / (total ? total : 1), o->simulate ? "host simulation" : o->target ? o->target : "default target",
 		       1e3 * secs / (total ? total : 1));
-	rc = 0;
-done:
-	free_label_names(names);
-	vc_tensor_free(&in);
-	vc_dataset_free(&d);
-	vta_model_close(vm);
-	vc_runner_close(r);
-	vc_module_free(m);
+	free_label_names(st.names);
+	vc_tensor_free(&st.in);
+	vc_dataset_free(&st.d);
+	vta_model_close(st.vm);
+	vc_module_free(st.m);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include <cblas.h>
 
 #include "exec/exec.h"
+#include "model/hostgemm.h"
 #include "model/hostops.h"
 
 /*
@@ -122,18 +123,9 @@ static void softmax(const vc_node *n, const vc_tensor *x, vc_tensor *y)
 
 static void batchnorm(const vc_node *n, const vc_tensor *in, vc_tensor *y)
 {
-	const vc_type *t = &in[0].t;
-	int64_t N = t->dim[0], C = t->dim[1], S = vc_type_elems(t) / (N * C);
-	const float *x = in[0].data, *sc = in[1].data, *bi = in[2].data, *mu = in[3].data, *var = in[4].data;
-	float *yd = y->data;
-	for (int64_t a = 0; a < N; a++)
-		for (int64_t c = 0; c < C; c++) {
-			double k = sc[c] / sqrt((double)var[c] + n->a.eps);
-			for (int64_t s = 0; s < S; s++) {
-				int64_t i = (a * C + c) * S + s;
-				yd[i] = (float)((x[i] - mu[c]) * k + bi[c]);
-			}
-		}
+	vta_mtype_t t;
+	vc_to_mtype(&in[0].t, &t);
+	vta_batchnorm_f32(&t, in[0].data, in[1].data, in[2].data, in[3].data, in[4].data, n->a.eps, y->data); /* libvta's */
 }
 
 /* ---- dispatch ------------------------------------------------------- */

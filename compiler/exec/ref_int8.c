@@ -4,13 +4,13 @@
  * the device: quantize and dequantize, qconv/qdense (int8 x int8 -> int32,
  * wrapping like the hardware's accumulator), qadd, requant, pack/unpack to
  * the VTA blocked layout, and the fused VTA kernel on packed data. The
- * rounding of quantize and requantize, qconv, qdense and qadd are libvta's
- * (runtime/model/hostops.c: a deployed model runs them on the host), shared
- * with the lowering, so device and host agree bit for bit.
+ * rounding of quantize and requantize is defined here once and shared with
+ * the lowering, so device and host agree bit for bit.
  */
 #include <math.h>
 
 #include "exec/exec.h"
+#include "model/hostgemm.h"
 #include "model/hostops.h"
 
 int8_t vc_quantize_value(float x, int exp)
@@ -18,8 +18,8 @@ int8_t vc_quantize_value(float x, int exp)
 	return vta_quantize_value(x, exp); /* libvta's, as deployed */
 }
 
-/* The requantizations are libvta's (runtime/model/hostops.c), as deployed:
- * the ALU sequences of the device's epilogue. */
+/* Requantization: libvta's (runtime/model/hostgemm.c), the ALU sequence the
+ * lowering emits, so the host kernels and this reference round alike. */
 int32_t vc_requant_value(int32_t acc, int shift, int64_t lo, int64_t hi)
 {
 	return vta_requant_value(acc, shift, lo, hi);
@@ -32,7 +32,7 @@ int vc_leaky_fused(int shift, int leaky)
 
 int32_t vc_bias_rounding(int shift, int leaky)
 {
-	return shift >= 1 && shift <= 15 && (!leaky || vta_leaky_fused(shift, leaky)) ? (int32_t)1 << (shift - 1) : 0;
+	return vta_bias_rounding(shift, leaky);
 }
 
 int32_t vc_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t hi)
@@ -54,24 +54,76 @@ static int64_t channel_of(const vc_type *t, int64_t i)
 	return t->rank >= 2 ? (i / inner) % t->dim[1] : 0;
 }
 
-/* libvta's integer convolution and dense layer, as deployed. */
 static void conv_i8(const vc_attrs *a, const vc_tensor *x, const vc_tensor *w, const vc_tensor *b, vc_tensor *y)
 {
-	vta_mtype_t xt, wt, yt;
-	vta_mattrs_t ma;
-	vc_to_mtype(&x->t, &xt);
-	vc_to_mtype(&w->t, &wt);
-	vc_to_mtype(&y->t, &yt);
-	vc_to_mattrs(a, &ma);
-	vta_qconv(&ma, &xt, x->data, &wt, w->data, b ? b->data : NULL, &yt, y->data);
+	int64_t N = x->t.dim[0], C = x->t.dim[1], H = x->t.dim[2], W = x->t.dim[3];
+	int64_t O = w->t.dim[0], CG = w->t.dim[1], KH = w->t.dim[2], KW = w->t.dim[3];
+	int64_t OH = y->t.dim[2], OW = y->t.dim[3], G = a->group, OG = O / G;
+	const int8_t *xd = x->data, *wd = w->data;
+	const int32_t *bd = b ? b->data : NULL;
+	int32_t *yd = y->data;
+	if (CG == 1 && OG == 1) { /* depthwise: tap by tap over whole output rows (the host kernel) */
+		int64_t P = OH * OW;
+		for (int64_t n = 0; n < N; n++)
+			for (int64_t c = 0; c < C; c++) {
+				uint32_t *yc = (uint32_t *)yd + (n * O + c) * P;
+				const int8_t *xc = xd + (n * C + c) * H * W, *wc = wd + c * KH * KW;
+				for (int64_t p = 0; p < P; p++)
+					yc[p] = bd ? (uint32_t)bd[c] : 0u;
+				for (int64_t kh = 0; kh < KH; kh++)
+					for (int64_t kw = 0; kw < KW; kw++) {
+						int32_t wv = wc[kh * KW + kw];
+						for (int64_t oh = 0; oh < OH; oh++) {
+							int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
+							if (ih < 0 || ih >= H)
+								continue;
+							for (int64_t ow = 0; ow < OW; ow++) {
+								int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
+								if (iw >= 0 && iw < W)
+									yc[oh * OW + ow] += (uint32_t)(wv * xc[ih * W + iw]);
+							}
+						}
+					}
+			}
+		return;
+	}
+	for (int64_t n = 0; n < N; n++)
+		for (int64_t o = 0; o < O; o++) {
+			int64_t g = o / OG;
+			for (int64_t oh = 0; oh < OH; oh++)
+				for (int64_t ow = 0; ow < OW; ow++) {
+					uint32_t s = 0;
+					for (int64_t c = 0; c < CG; c++)
+						for (int64_t kh = 0; kh < KH; kh++) {
+							int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
+							if (ih < 0 || ih >= H)
+								continue;
+							for (int64_t kw = 0; kw < KW; kw++) {
+								int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
+								if (iw < 0 || iw >= W)
+									continue;
+								s += (uint32_t)(xd[((n * C + g * CG + c) * H + ih) * W + iw] *
+										wd[((o * CG + c) * KH + kh) * KW + kw]);
+							}
+						}
+					if (bd)
+						s += (uint32_t)bd[o];
+					yd[((n * O + o) * OH + oh) * OW + ow] = (int32_t)s;
+				}
+		}
 }
 
 static void dense_i8(const vc_tensor *x, const vc_tensor *w, const vc_tensor *b, vc_tensor *y)
 {
-	vta_mtype_t xt, wt;
-	vc_to_mtype(&x->t, &xt);
-	vc_to_mtype(&w->t, &wt);
-	vta_qdense(&xt, x->data, &wt, w->data, b ? b->data : NULL, y->data);
+	int64_t N = x->t.dim[0], I = x->t.dim[1], O = w->t.dim[0];
+	const int8_t *xd = x->data, *wd = w->data;
+	for (int64_t n = 0; n < N; n++)
+		for (int64_t o = 0; o < O; o++) {
+			uint32_t s = b ? (uint32_t)((const int32_t *)b->data)[o] : 0;
+			for (int64_t i = 0; i < I; i++)
+				s += (uint32_t)(xd[n * I + i] * wd[o * I + i]);
+			((int32_t *)y->data)[n * O + o] = (int32_t)s;
+		}
 }
 
 /* ---- packing (VTA-SPEC 2.6) ------------------------------------------ */
@@ -164,19 +216,14 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 		return 0;
 	}
 	case VC_OP_REQUANT:
-	case VC_OP_QADD: { /* libvta's, as deployed */
-		vta_mtype_t t;
-		vta_mattrs_t ma;
-		vc_to_mtype(&n->type, &t);
-		vc_to_mattrs(&n->a, &ma);
-		int pc = n->n_in > (n->op == VC_OP_QADD ? 2 : 1); /* per-channel shifts */
-		const int32_t *d = pc ? in[n->n_in - 1].data : NULL;
-		if (n->op == VC_OP_REQUANT)
-			vta_requant(&ma, &t, x->data, d, out->data);
-		else
-			vta_qadd(n->a.res_shift, &t, x->data, in[1].data, d, out->data);
+		for (int64_t i = 0; i < e; i++) {
+			int32_t v = ((const int32_t *)x->data)[i];
+			int64_t lo = n->a.relu ? 0 : n->a.qlo;
+			((int8_t *)out->data)[i] =
+				(int8_t)(n->n_in > 1 ? vc_requant_round(v, n->a.shift + ((const int32_t *)in[1].data)[channel_of(&n->type, i)], lo, n->a.qhi)
+						     : vc_requant_leaky(v, n->a.shift, n->a.leaky, lo, n->a.qhi));
+		}
 		return 0;
-	}
 	case VC_OP_PACK:
 		if (n->a.kernel[1] > 1) { /* a convolution's columns folded into its channels (graph/pack.c) */
 			vta_mtype_t u, p;
@@ -216,6 +263,13 @@ int vc_ref_run_int8(vc_module *m, const vc_node *n, const vc_tensor *in, vc_tens
 		vc_tensor_free(&t);
 		return 0;
 	}
+	case VC_OP_QADD:
+		for (int64_t i = 0; i < e; i++) {
+			int sh = n->a.res_shift + (n->n_in > 2 ? ((const int32_t *)in[2].data)[channel_of(&n->type, i)] : 0);
+			((int32_t *)out->data)[i] =
+				(int32_t)((uint32_t)((const int32_t *)x->data)[i] + ((uint32_t)((const int8_t *)in[1].data)[i] << sh));
+		}
+		return 0;
 	default:
 		return 1;
 	}

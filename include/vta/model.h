@@ -3,7 +3,8 @@
  * Running a compiled model (.vtam, from `vta compile`) with libvta alone:
  * open it on a target, ask for its inputs and outputs, run it, read the
  * statistics of the last run, close it. The VTA kernels run on the device;
- * the rest of the graph (quantize, pack, pooling, softmax, ...) runs on the
+ * the rest of the graph (quantize, pack, pooling, softmax, and the
+ * convolutions, dense layers and matrix products left off VTA) runs on the
  * host in libvta. docs/runtime.md, "Running a model".
  *
  *   vta_model_t *m;
@@ -78,7 +79,8 @@ typedef struct vta_layer_stats {
 	const char *name;
 	const char *op;        /* "vta.conv", "quantize", "maxpool", ... */
 	int on_vta;            /* 1: a VTA kernel on the device */
-	int64_t macs;          /* multiply-accumulates of a VTA kernel */
+	int64_t macs;          /* multiply-accumulates of a VTA kernel, or of a host
+				* convolution, dense layer or matrix product */
 	uint64_t cycles;       /* device cycles of its run (0 on the golden model) */
 	uint64_t busy[4];      /* VTA_BUSY_* cycles (<vta/device.h>) */
 	uint64_t gemm_uops;

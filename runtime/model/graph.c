@@ -81,6 +81,16 @@ int64_t vta_mtype_bytes(const vta_mtype_t *t)
 	return vta_mtype_elems(t) * (int64_t)vta_mdtype_size(t->dtype);
 }
 
+int vta_mtype_same_dims(const vta_mtype_t *a, const vta_mtype_t *b)
+{
+	if (a->rank != b->rank)
+		return 0;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dim[i] != b->dim[i])
+			return 0;
+	return 1;
+}
+
 /* A type with at most 2^32 elements of a known dtype (so sizes fit int64). */
 static int get_type(rbuf *r, vta_mtype_t *t)
 {

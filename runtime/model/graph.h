@@ -50,18 +50,18 @@
  * transfer: no tensor, micro-op block or stream may cross a boundary. */
 #define VTA_MGRAPH_SEGMENT ((int64_t)VTA_MAX_XFER)
 
-/* Op codes (the compiler's vc_op, checked in compiler/artifact/read.c). */
+/* Op codes (the compiler's vc_op, checked in compiler/artifact/read.c);
+ * the convolutions, products and int8 layers and epilogues the compiler
+ * leaves on the host run in hostgemm.c, the rest in hostops.c. */
 enum {
-	VTA_MOP_INPUT = 0, VTA_MOP_CONST = 1, VTA_MOP_ADD = 5, VTA_MOP_MUL = 6, VTA_MOP_RELU = 7,
-	VTA_MOP_CLIP = 8, VTA_MOP_MAXPOOL = 9, VTA_MOP_AVGPOOL = 10, VTA_MOP_GAP = 11, VTA_MOP_RESHAPE = 12, VTA_MOP_FLATTEN = 13,
-	VTA_MOP_SOFTMAX = 14, VTA_MOP_CONCAT = 16, VTA_MOP_QUANTIZE = 17, VTA_MOP_DEQUANTIZE = 18,
-	VTA_MOP_QCONV = 19, VTA_MOP_QDENSE = 20, VTA_MOP_REQUANT = 21, VTA_MOP_QADD = 26,
-	VTA_MOP_PACK = 23, VTA_MOP_UNPACK = 24, VTA_MOP_VTA_CONV = 25, VTA_MOP_LEAKY = 27,
-	VTA_MOP_UPSAMPLE = 28, VTA_MOP_ALIGN = 29, VTA_MOP_YOLO = 30, VTA_MOP_PAD = 31,
-	VTA_MOP_SIGMOID = 32, VTA_MOP_TRANSPOSE = 33, VTA_MOP_SLICE = 34,
-	/* the compiler's ops that a finished graph no longer holds: libvta
-	 * only names them, in the message that refuses them */
-	VTA_MOP_CONV = 2, VTA_MOP_DENSE = 3, VTA_MOP_MATMUL = 4, VTA_MOP_BATCHNORM = 15, VTA_MOP_QCONV_RQ = 22,
+	VTA_MOP_INPUT = 0, VTA_MOP_CONST = 1, VTA_MOP_CONV = 2, VTA_MOP_DENSE = 3, VTA_MOP_MATMUL = 4,
+	VTA_MOP_ADD = 5, VTA_MOP_MUL = 6, VTA_MOP_RELU = 7, VTA_MOP_CLIP = 8, VTA_MOP_MAXPOOL = 9,
+	VTA_MOP_AVGPOOL = 10, VTA_MOP_GAP = 11, VTA_MOP_RESHAPE = 12, VTA_MOP_FLATTEN = 13, VTA_MOP_SOFTMAX = 14,
+	VTA_MOP_BATCHNORM = 15, VTA_MOP_CONCAT = 16, VTA_MOP_QUANTIZE = 17, VTA_MOP_DEQUANTIZE = 18,
+	VTA_MOP_QCONV = 19, VTA_MOP_QDENSE = 20, VTA_MOP_REQUANT = 21, VTA_MOP_QCONV_RQ = 22, VTA_MOP_PACK = 23,
+	VTA_MOP_UNPACK = 24, VTA_MOP_VTA_CONV = 25, VTA_MOP_QADD = 26, VTA_MOP_LEAKY = 27, VTA_MOP_UPSAMPLE = 28,
+	VTA_MOP_ALIGN = 29, VTA_MOP_YOLO = 30, VTA_MOP_PAD = 31, VTA_MOP_SIGMOID = 32, VTA_MOP_TRANSPOSE = 33,
+	VTA_MOP_SLICE = 34,
 };
 /* Element types: float, int8, int32. */
 enum { VTA_MDT_F32 = 0, VTA_MDT_I8 = 1, VTA_MDT_I32 = 2 };
@@ -119,6 +119,8 @@ typedef struct vta_mgraph {
 size_t vta_mdtype_size(uint32_t dtype);
 int64_t vta_mtype_elems(const vta_mtype_t *t);
 int64_t vta_mtype_bytes(const vta_mtype_t *t);
+/* a and b have the same rank and dimensions. */
+int vta_mtype_same_dims(const vta_mtype_t *a, const vta_mtype_t *b);
 
 /*
  * Decode a GRAPH section of len bytes into g (freed with vta_mgraph_free,

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The host side of a compiled model: the nodes that do not run on VTA
- * (quantize and dequantize, the int8 layers VTA cannot take, packing to the
- * VTA layout and back, padding, pooling, reshapes, transposes, slices,
- * softmax, clips, concatenation, float add/mul, sigmoid, and Darknet's leaky
- * ReLU, upsample, shortcut alignment and yolo layer). Each op has a check, run once
+ * (quantize and dequantize, packing to the VTA layout and back, padding,
+ * pooling, reshapes, transposes, slices, softmax, clips, concatenation,
+ * float add/mul, sigmoid, and Darknet's leaky ReLU, upsample, shortcut
+ * alignment and yolo layer; the convolutions, products and int8 layers and
+ * epilogues in hostgemm.c). Each op has a check, run once
  * when the model is opened, that the stored types are consistent enough for
  * its loops to stay inside its buffers; the loops then trust them. The
  * arithmetic is the compiler's reference (compiler/exec/), bit for bit for
@@ -13,6 +14,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "hostgemm.h"
 #include "hostops.h"
 
 const char *vta_mop_name(uint32_t op)
@@ -41,26 +43,10 @@ const char *vta_mop_name(uint32_t op)
 	case VTA_MOP_SLICE: return "slice";
 	case VTA_MOP_QUANTIZE: return "quantize";
 	case VTA_MOP_DEQUANTIZE: return "dequantize";
-	case VTA_MOP_QCONV: return "qconv";
-	case VTA_MOP_QDENSE: return "qdense";
-	case VTA_MOP_REQUANT: return "requant";
-	case VTA_MOP_QADD: return "qadd";
 	case VTA_MOP_PACK: return "pack";
 	case VTA_MOP_UNPACK: return "unpack";
 	case VTA_MOP_VTA_CONV: return "vta.conv";
-	default: return NULL;
-	}
-}
-
-const char *vta_mop_any_name(uint32_t op)
-{
-	switch (op) {
-	case VTA_MOP_CONV: return "conv";
-	case VTA_MOP_DENSE: return "dense";
-	case VTA_MOP_MATMUL: return "matmul";
-	case VTA_MOP_BATCHNORM: return "batchnorm";
-	case VTA_MOP_QCONV_RQ: return "qconv.rq";
-	default: return vta_mop_name(op);
+	default: return vta_hostgemm_name(op);
 	}
 }
 
@@ -134,12 +120,7 @@ void vta_dequantize(const vta_mtype_t *t, const void *x, float *y)
 
 static int same_dims(const vta_mtype_t *a, const vta_mtype_t *b)
 {
-	if (a->rank != b->rank)
-		return 0;
-	for (int i = 0; i < a->rank; i++)
-		if (a->dim[i] != b->dim[i])
-			return 0;
-	return 1;
+	return vta_mtype_same_dims(a, b);
 }
 
 static int bad(vta_error_t *err, const vta_mnode_t *n, uint32_t i, const char *what)
@@ -148,89 +129,19 @@ static int bad(vta_error_t *err, const vta_mnode_t *n, uint32_t i, const char *w
 			     vta_mop_name(n->op), what);
 }
 
-/* Operand k of n is an int32 constant [C] (per-channel shifts) whose
- * entries added to base stay in [lo, hi]. */
-static int chan_shifts_ok(const vta_mgraph_t *g, const vta_mnode_t *n, int k, int64_t C, int base, int lo, int hi)
-{
-	const vta_mnode_t *v = &g->nodes[n->in[k]];
-	if (v->op != VTA_MOP_CONST || !v->data || v->type.dtype != VTA_MDT_I32 || v->type.rank != 1 || v->type.dim[0] != C)
-		return 0;
-	for (int64_t c = 0; c < C; c++) {
-		int32_t d;
-		memcpy(&d, v->data + 4 * c, 4);
-		if (d < 0 || (int64_t)base + d < lo || (int64_t)base + d > hi)
-			return 0;
-	}
-	return 1;
-}
-
-/* qconv (4-D) and qdense (2-D): int8 data and weights, an optional int32
- * bias of one entry an output channel, the int32 result of the layer's
- * shape; windows bounded like pooling's (the loops skip taps outside x). */
-static int check_qlayer(const vta_mgraph_t *g, const vta_mnode_t *n, uint32_t i, vta_error_t *err)
-{
-	const vta_mtype_t *x = &g->nodes[n->in[0]].type, *y = &n->type;
-	const vta_mtype_t *w = n->n_in >= 2 ? &g->nodes[n->in[1]].type : NULL;
-	const vta_mtype_t *b = n->n_in == 3 ? &g->nodes[n->in[2]].type : NULL;
-	const vta_mattrs_t *a = &n->a;
-	int conv = n->op == VTA_MOP_QCONV, r = conv ? 4 : 2;
-	int ok = w && n->n_in <= 3 && x->rank == r && w->rank == r && y->rank == r && x->dtype == VTA_MDT_I8 &&
-		 w->dtype == VTA_MDT_I8 && y->dtype == VTA_MDT_I32 && x->layout == 0 && w->layout == 0 && y->layout == 0 &&
-		 y->dim[0] == x->dim[0] && y->dim[1] == w->dim[0] &&
-		 (!b || (b->dtype == VTA_MDT_I32 && vta_mtype_elems(b) == w->dim[0]));
-	if (ok && conv) {
-		ok = a->group >= 1 && a->group <= w->dim[0] && w->dim[0] % a->group == 0 && x->dim[1] == w->dim[1] * a->group;
-		for (int k = 0; ok && k < 2; k++)
-			ok = a->stride[k] >= 1 && a->stride[k] <= 1024 && a->dilation[k] >= 1 && a->dilation[k] <= 1024 &&
-			     a->pad[k] >= 0 && a->pad[k] <= 1024 && y->dim[2 + k] <= x->dim[2 + k] + a->pad[k] + a->pad[k + 2] &&
-			     a->pad[k + 2] >= 0 && a->pad[k + 2] <= 1024;
-	} else if (ok) {
-		ok = x->dim[1] == w->dim[1];
-	}
-	return ok ? 0 : bad(err, n, i, "inconsistent int8 operands, bias, result or window");
-}
-
-/* requant: int32 in, int8 out of one shape, the shift the exponents give
- * within the ALU's [-31,31] (per channel with a shift vector); qadd: an
- * int32 accumulator and an int8 residual of its shape, left shifts in
- * [0,24]. */
-static int check_requant(const vta_mgraph_t *g, const vta_mnode_t *n, uint32_t i, vta_error_t *err)
-{
-	const vta_mtype_t *x = &g->nodes[n->in[0]].type, *y = &n->type;
-	const vta_mattrs_t *a = &n->a;
-	int qadd = n->op == VTA_MOP_QADD, nd = 1 + qadd; /* operands before the shift vector */
-	const vta_mtype_t *r = qadd && n->n_in >= 2 ? &g->nodes[n->in[1]].type : NULL;
-	int64_t C = x->rank >= 2 ? x->dim[1] : 1;
-	int ok = n->n_in >= nd && n->n_in <= nd + 1 && same_dims(x, y) && x->dtype == VTA_MDT_I32 && x->layout == 0 &&
-		 y->layout == 0 && x->rank >= 1;
-	if (ok && qadd) {
-		int sh = r ? r->exp - x->exp : -1;
-		ok = r && same_dims(r, x) && r->dtype == VTA_MDT_I8 && r->layout == 0 && y->dtype == VTA_MDT_I32 &&
-		     sh >= 0 && sh <= 24 && (n->n_in == nd || chan_shifts_ok(g, n, nd, C, sh, 0, 24));
-	} else if (ok) {
-		ok = y->dtype == VTA_MDT_I8 && a->shift == y->exp - x->exp && a->shift >= -31 && a->shift <= 31 &&
-		     a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31 && a->qlo >= -128 && a->qhi <= 127 &&
-		     a->qlo <= a->qhi && (n->n_in == nd || chan_shifts_ok(g, n, nd, C, a->shift, -31, 31));
-	}
-	return ok ? 0 : bad(err, n, i, "inconsistent operands, shifts or bounds");
-}
-
 int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 {
 	const vta_mnode_t *n = &g->nodes[i];
 	const vta_mtype_t *y = &n->type, *x = n->n_in ? &g->nodes[n->in[0]].type : NULL;
-	if (!vta_mop_name(n->op) && vta_mop_any_name(n->op))
-		return vta_error_set(err, VTA_EUNSUPPORTED, -1, "node %u ('%s'): op %s is not one libvta runs on the host "
-				     "(the compiler folds or lowers it before a graph is finished)", (unsigned)i, n->name,
-				     vta_mop_any_name(n->op));
 	if (!vta_mop_name(n->op)) /* no name to give: the number is all the file says */
 		return vta_error_set(err, VTA_EUNSUPPORTED, -1, "node %u ('%s'): op code %u is unknown to this libvta "
 				     "(a .vtam of a newer compiler?)", (unsigned)i, n->name, (unsigned)n->op);
 	if (n->op == VTA_MOP_INPUT || n->op == VTA_MOP_CONST)
 		return 0;
+	if (vta_hostgemm_op(n->op))
+		return n->n_in ? vta_hostgemm_check(g, i, err) : bad(err, n, i, "wrong number of operands");
 	int binary = n->op == VTA_MOP_ADD || n->op == VTA_MOP_MUL || n->op == VTA_MOP_YOLO;
-	int varying = n->op == VTA_MOP_CONCAT || n->op == VTA_MOP_VTA_CONV || n->op == VTA_MOP_QCONV ||
-		      n->op == VTA_MOP_QDENSE || n->op == VTA_MOP_REQUANT || n->op == VTA_MOP_QADD;
+	int varying = n->op == VTA_MOP_CONCAT || n->op == VTA_MOP_VTA_CONV;
 	if (!x || (!varying && n->n_in != 1 + binary))
 		return bad(err, n, i, "wrong number of operands");
 	int64_t xe = vta_mtype_elems(x), ye = vta_mtype_elems(y);
@@ -369,12 +280,6 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 		     p->dim[2] == (u->rank == 4 ? u->dim[2] : 1) && p->dim[3] == uw;
 		return ok ? 0 : bad(err, n, i, "plain and packed shapes that do not correspond");
 	}
-	case VTA_MOP_QCONV:
-	case VTA_MOP_QDENSE:
-		return check_qlayer(g, n, i, err);
-	case VTA_MOP_REQUANT:
-	case VTA_MOP_QADD:
-		return check_requant(g, n, i, err);
 	case VTA_MOP_VTA_CONV: /* on the device: model.c checks its placement */
 		return n->n_in >= 3 && n->n_in <= 4 ? 0 : bad(err, n, i, "wrong number of operands");
 	default:
@@ -383,191 +288,6 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 }
 
 /* ---- kernels ----------------------------------------------------------- */
-
-/* Integer layers on the host (those VTA cannot take: grouped convolutions,
- * ...) and the requantization the device's epilogue does. */
-
-/*
- * Requantization, defined as exactly the ALU sequence the lowering emits:
- * for shifts above 15 first SHR (shift-15) (the rounding constant of a larger
- * shift does not fit the 16-bit immediate), then ADD 2^(s-1), SHR s; a
- * negative shift is a left shift; then MAX lo, MIN hi.
- */
-int32_t vta_requant_value(int32_t acc, int shift, int64_t lo, int64_t hi)
-{
-	int32_t v = acc;
-	if (shift > 15) {
-		v = v >> (shift - 15); /* arithmetic on every compiler we support */
-		shift = 15;
-	}
-	if (shift > 0) {
-		uint32_t u = (uint32_t)v + (1u << (shift - 1));
-		v = (int32_t)u >> shift;
-	} else if (shift < 0) {
-		v = (int32_t)((uint32_t)v << ((-shift) & 31));
-	}
-	if (v < lo)
-		v = (int32_t)lo;
-	if (v > hi)
-		v = (int32_t)hi;
-	return v;
-}
-
-int vta_leaky_fused(int shift, int leaky)
-{
-	return leaky > 0 && shift >= 1 && shift + leaky <= 15;
-}
-
-int32_t vta_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t hi)
-{
-	if (!leaky)
-		return vta_requant_value(acc, shift, lo, hi);
-	if (vta_leaky_fused(shift, leaky)) {
-		uint32_t x = (uint32_t)acc + (1u << (shift - 1));
-		uint32_t t = x << leaky;
-		x += (1u << (shift + leaky - 1)) - (1u << (shift - 1));
-		int32_t m = (int32_t)x < (int32_t)t ? (int32_t)t : (int32_t)x;
-		int32_t v = m >> (shift + leaky); /* arithmetic on every compiler we support */
-		return v < lo ? (int32_t)lo : v > hi ? (int32_t)hi : v;
-	}
-	int32_t v = vta_requant_value(acc, shift, INT32_MIN, INT32_MAX);
-	int32_t t = vta_requant_value(acc, shift + leaky, INT32_MIN, INT32_MAX);
-	v = v < t ? t : v;
-	return v < lo ? (int32_t)lo : v > hi ? (int32_t)hi : v;
-}
-
-/* The ALU's SHR: b >= 0 shifts right (arithmetic) by b & 31, b < 0 left by -b & 31. */
-int32_t vta_alu_shr(int32_t a, int32_t b)
-{
-	if (b >= 0)
-		return a < 0 ? ~(~a >> (b & 31)) : a >> (b & 31);
-	return (int32_t)((uint32_t)a << ((0u - (uint32_t)b) & 31));
-}
-
-/*
- * Requantization with per-channel shifts, as the per-channel VTA epilogue
- * does it: the rounding constant 2^(s-1) (folded into the bias on the
- * device) is added before one arithmetic right shift by s (a register-mode
- * SHR, so s may reach 31); s <= 0 shifts left without rounding; then the clip.
- */
-int32_t vta_requant_round(int32_t acc, int s, int64_t lo, int64_t hi)
-{
-	uint32_t v = (uint32_t)acc + (s > 0 ? 1u << (s - 1) : 0u);
-	int32_t r = vta_alu_shr((int32_t)v, s);
-	return r < lo ? (int32_t)lo : r > hi ? (int32_t)hi : r;
-}
-
-void vta_qconv(const vta_mattrs_t *a, const vta_mtype_t *xt, const int8_t *xd, const vta_mtype_t *wt, const int8_t *wd,
-	       const int32_t *bd, const vta_mtype_t *yt, int32_t *yd)
-{
-	int64_t N = xt->dim[0], C = xt->dim[1], H = xt->dim[2], W = xt->dim[3];
-	int64_t O = wt->dim[0], CG = wt->dim[1], KH = wt->dim[2], KW = wt->dim[3];
-	int64_t OH = yt->dim[2], OW = yt->dim[3], G = a->group, OG = O / G;
-	if (CG == 1 && OG == 1) { /* depthwise: tap by tap over whole output rows (the host kernel) */
-		int64_t P = OH * OW;
-		for (int64_t n = 0; n < N; n++)
-			for (int64_t c = 0; c < C; c++) {
-				uint32_t *yc = (uint32_t *)yd + (n * O + c) * P;
-				const int8_t *xc = xd + (n * C + c) * H * W, *wc = wd + c * KH * KW;
-				for (int64_t p = 0; p < P; p++)
-					yc[p] = bd ? (uint32_t)bd[c] : 0u;
-				for (int64_t kh = 0; kh < KH; kh++)
-					for (int64_t kw = 0; kw < KW; kw++) {
-						int32_t wv = wc[kh * KW + kw];
-						for (int64_t oh = 0; oh < OH; oh++) {
-							int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
-							if (ih < 0 || ih >= H)
-								continue;
-							for (int64_t ow = 0; ow < OW; ow++) {
-								int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
-								if (iw >= 0 && iw < W)
-									yc[oh * OW + ow] += (uint32_t)(wv * xc[ih * W + iw]);
-							}
-						}
-					}
-			}
-		return;
-	}
-	for (int64_t n = 0; n < N; n++)
-		for (int64_t o = 0; o < O; o++) {
-			int64_t g = o / OG;
-			for (int64_t oh = 0; oh < OH; oh++)
-				for (int64_t ow = 0; ow < OW; ow++) {
-					uint32_t s = 0;
-					for (int64_t c = 0; c < CG; c++)
-						for (int64_t kh = 0; kh < KH; kh++) {
-							int64_t ih = oh * a->stride[0] - a->pad[0] + kh * a->dilation[0];
-							if (ih < 0 || ih >= H)
-								continue;
-							for (int64_t kw = 0; kw < KW; kw++) {
-								int64_t iw = ow * a->stride[1] - a->pad[1] + kw * a->dilation[1];
-								if (iw < 0 || iw >= W)
-									continue;
-								s += (uint32_t)(xd[((n * C + g * CG + c) * H + ih) * W + iw] *
-										wd[((o * CG + c) * KH + kh) * KW + kw]);
-							}
-						}
-					if (bd)
-						s += (uint32_t)bd[o];
-					yd[((n * O + o) * OH + oh) * OW + ow] = (int32_t)s;
-				}
-		}
-}
-
-void vta_qdense(const vta_mtype_t *xt, const int8_t *xd, const vta_mtype_t *wt, const int8_t *wd, const int32_t *bd,
-		int32_t *yd)
-{
-	int64_t N = xt->dim[0], I = xt->dim[1], O = wt->dim[0];
-	for (int64_t n = 0; n < N; n++)
-		for (int64_t o = 0; o < O; o++) {
-			uint32_t s = bd ? (uint32_t)bd[o] : 0;
-			for (int64_t i = 0; i < I; i++)
-				s += (uint32_t)(xd[n * I + i] * wd[o * I + i]);
-			yd[n * O + o] = (int32_t)s;
-		}
-}
-
-/* The channel count and the values per channel of a tensor with channels
- * on dimension 1 (1 and all of them below rank 2). */
-static void channels(const vta_mtype_t *t, int64_t *outer, int64_t *C, int64_t *inner)
-{
-	*C = t->rank >= 2 ? t->dim[1] : 1;
-	*inner = 1;
-	for (int k = 2; k < t->rank; k++)
-		*inner *= t->dim[k];
-	*outer = t->rank >= 1 ? t->dim[0] : 1;
-	if (t->rank < 2)
-		*inner = vta_mtype_elems(t), *outer = 1;
-}
-
-void vta_requant(const vta_mattrs_t *a, const vta_mtype_t *t, const int32_t *x, const int32_t *d, int8_t *y)
-{
-	int64_t outer, C, inner, lo = a->relu ? 0 : a->qlo;
-	channels(t, &outer, &C, &inner);
-	for (int64_t o = 0; o < outer; o++)
-		for (int64_t c = 0; c < C; c++) {
-			int64_t at = (o * C + c) * inner;
-			if (d)
-				for (int64_t i = at; i < at + inner; i++)
-					y[i] = (int8_t)vta_requant_round(x[i], a->shift + d[c], lo, a->qhi);
-			else
-				for (int64_t i = at; i < at + inner; i++)
-					y[i] = (int8_t)vta_requant_leaky(x[i], a->shift, a->leaky, lo, a->qhi);
-		}
-}
-
-void vta_qadd(int res_shift, const vta_mtype_t *t, const int32_t *acc, const int8_t *r, const int32_t *d, int32_t *y)
-{
-	int64_t outer, C, inner;
-	channels(t, &outer, &C, &inner);
-	for (int64_t o = 0; o < outer; o++)
-		for (int64_t c = 0; c < C; c++) {
-			int sh = res_shift + (d ? d[c] : 0);
-			for (int64_t i = (o * C + c) * inner; i < (o * C + c + 1) * inner; i++)
-				y[i] = (int32_t)((uint32_t)acc[i] + ((uint32_t)r[i] << sh));
-		}
-}
-
 
 void vta_pool(int is_max, const vta_mattrs_t *a, const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt,
 	      void *y)
@@ -914,6 +634,8 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 {
 	const vta_mval_t *x = &in[0];
 	int64_t e = vta_mtype_elems(y->t);
+	if (vta_hostgemm_op(n->op))
+		return vta_hostgemm_run(n, in, y);
 	switch (n->op) {
 	case VTA_MOP_QUANTIZE:
 		vta_quantize_f32(x->data, y->data, e, y->t->exp, (int)n->a.qlo, (int)n->a.qhi);
@@ -990,18 +712,6 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 		vta_concat(y->t, n->a.axis, n->n_in, ts, xs, y->data);
 		return 0;
 	}
-	case VTA_MOP_QCONV:
-		vta_qconv(&n->a, x->t, x->data, in[1].t, in[1].data, n->n_in > 2 ? in[2].data : NULL, y->t, y->data);
-		return 0;
-	case VTA_MOP_QDENSE:
-		vta_qdense(x->t, x->data, in[1].t, in[1].data, n->n_in > 2 ? in[2].data : NULL, y->data);
-		return 0;
-	case VTA_MOP_REQUANT:
-		vta_requant(&n->a, y->t, x->data, n->n_in > 1 ? in[1].data : NULL, y->data);
-		return 0;
-	case VTA_MOP_QADD:
-		vta_qadd(in[1].t->exp - x->t->exp, y->t, x->data, in[1].data, n->n_in > 2 ? in[2].data : NULL, y->data);
-		return 0;
 	case VTA_MOP_PACK:
 		if (n->a.kernel[1] > 1) /* a convolution's columns folded into its channels */
 			vta_pack_fold(y->t, x->t, x->data, y->data, n->a.kernel[1], n->a.stride[1], n->a.pad[1]);

@@ -14,15 +14,14 @@ typedef struct vta_mval {
 	int owned;
 } vta_mval_t;
 
-/* The op's name, or NULL for an op libvta does not run. */
+/* The op's name, or NULL for a code outside the format (libvta runs every
+ * op of the format: the heavy ones in hostgemm.c). */
 const char *vta_mop_name(uint32_t op);
-/* The name of any op code of the format (also the compiler's that libvta
- * does not run), or NULL for a code outside it. */
-const char *vta_mop_any_name(uint32_t op);
 /* Node i of g can run: its op is known and its types are consistent with
  * its operands' (so the loops of vta_hostop_run stay inside the buffers). */
 int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err);
-/* Run a checked host node: y->data is allocated with the node's type. */
+/* Run a checked host node: y->data is allocated with the node's type.
+ * 0, VTA_ENOMEM (a work buffer), or nonzero for an op it does not run. */
 int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y);
 /* float -> int8 at exponent exp: round half away from zero, clip to lo..hi
  * (NaN -> 0); vta_quantize_value clips to +-127. */
@@ -32,32 +31,6 @@ int8_t vta_quantize_value(float x, int exp);
 void vta_quantize_f32(const float *x, int8_t *y, int64_t n, int exp, int lo, int hi);
 /* y = q * 2^exp of the integers x of type t (dequantize nodes). */
 void vta_dequantize(const vta_mtype_t *t, const void *x, float *y);
-/* Requantization of an int32 accumulator to int8, exactly the ALU sequence
- * of the device's epilogue: [SHR shift-15 when shift > 15], ADD 2^(s-1),
- * SHR s (a negative shift: left), MAX lo, MIN hi. */
-int32_t vta_requant_value(int32_t acc, int shift, int64_t lo, int64_t hi);
-/* The same with a leaky ReLU of slope 2^-leaky (leaky > 0): max of the
- * requantizations by shift and shift + leaky, in the fused form when
- * vta_leaky_fused (1 <= shift, shift + leaky <= 15). */
-int vta_leaky_fused(int shift, int leaky);
-int32_t vta_requant_leaky(int32_t acc, int shift, int leaky, int64_t lo, int64_t hi);
-/* The per-channel form: ADD 2^(s-1) (s > 0), one SHR by s, the clip. */
-int32_t vta_requant_round(int32_t acc, int s, int64_t lo, int64_t hi);
-/* The ALU's SHR: b >= 0 shifts right (arithmetic) by b & 31, b < 0 left by -b & 31. */
-int32_t vta_alu_shr(int32_t a, int32_t b);
-/* int8 convolution x [N][C][H][W] by w [O][C/group][KH][KW] (+ bias b or
- * NULL) into the int32 y [N][O][OH][OW], wrapping like the device's
- * accumulator; a's stride, pad, dilation and group. */
-void vta_qconv(const vta_mattrs_t *a, const vta_mtype_t *xt, const int8_t *x, const vta_mtype_t *wt, const int8_t *w,
-	       const int32_t *b, const vta_mtype_t *yt, int32_t *y);
-/* int8 dense layer x [N][I] by w [O][I] (+ b) into int32 y [N][O]. */
-void vta_qdense(const vta_mtype_t *xt, const int8_t *x, const vta_mtype_t *wt, const int8_t *w, const int32_t *b,
-		int32_t *y);
-/* Requantization of x (type t, channels on dimension 1) to int8 y by a's
- * shift, leaky, relu and qlo..qhi; with d, per channel: shift + d[c]. */
-void vta_requant(const vta_mattrs_t *a, const vta_mtype_t *t, const int32_t *x, const int32_t *d, int8_t *y);
-/* y = acc + (r << (res_shift [+ d[c]])): a residual joining the accumulator. */
-void vta_qadd(int res_shift, const vta_mtype_t *t, const int32_t *acc, const int8_t *r, const int32_t *d, int32_t *y);
 /* y = a + b (or a * b) with numpy broadcasting to the result type r. */
 void vta_add_mul_f32(int mul, const vta_mtype_t *r, const vta_mtype_t *ta, const float *a, const vta_mtype_t *tb,
 		     const float *b, float *y);

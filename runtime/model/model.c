@@ -174,6 +174,24 @@ static int load_device(vta_model_t *m, const char *target, vta_error_t *err)
 	return vta_mseg_flush(&m->seg, m->ctx, err);
 }
 
+/* Multiply-accumulates of a host convolution, dense layer or matrix product. */
+static int64_t host_macs(const vta_mgraph_t *g, const vta_mnode_t *n)
+{
+	const vta_mtype_t *w = n->n_in > 1 ? &g->nodes[n->in[1]].type : NULL;
+	switch (n->op) {
+	case VTA_MOP_CONV:
+	case VTA_MOP_QCONV:
+	case VTA_MOP_QCONV_RQ:
+	case VTA_MOP_DENSE:
+	case VTA_MOP_QDENSE: /* each output: a window of w's inner dimensions */
+		return vta_mtype_elems(&n->type) * (w->rank == 4 ? w->dim[1] * w->dim[2] * w->dim[3] : w->dim[1]);
+	case VTA_MOP_MATMUL:
+		return vta_mtype_elems(&n->type) * w->dim[w->rank - 2];
+	default:
+		return 0;
+	}
+}
+
 static int open_model(vta_model_t *m, const char *what, size_t len, const char *target, vta_error_t *err)
 {
 	vta_vtam_t v;
@@ -208,6 +226,8 @@ static int open_model(vta_model_t *m, const char *what, size_t len, const char *
 		m->layers[i].on_vta = g->nodes[i].op == VTA_MOP_VTA_CONV;
 		if (m->layers[i].on_vta)
 			m->layers[i].macs = g->kernels[g->nodes[i].a.kernel_id].macs;
+		else
+			m->layers[i].macs = host_macs(g, &g->nodes[i]);
 	}
 	return load_device(m, target, err);
 }
@@ -446,8 +466,10 @@ int vta_model_run(vta_model_t *m, const vta_tensor_t *inputs, const vta_tensor_t
 			if (!rc && m->progress)
 				m->progress(m->progress_ctx, n->a.kernel_id + 1, (int)m->g.n_kernels);
 		}
-		else if (vta_hostop_run(n, args, y))
-			rc = vta_error_set(err, VTA_EINVAL, -1, "node %" PRIu32 " ('%s'): no host kernel", i, n->name);
+		else if ((rc = vta_hostop_run(n, args, y)))
+			rc = vta_error_set(err, rc == VTA_ENOMEM ? VTA_ENOMEM : VTA_EINVAL, -1, "node %" PRIu32 " ('%s', %s): %s",
+					   i, n->name, vta_mop_name(n->op),
+					   rc == VTA_ENOMEM ? "out of memory for a work buffer" : "no host kernel");
 		for (int k = 0; k < n->n_in; k++) { /* release what nobody needs any more */
 			uint32_t v = n->in[k];
 			int dup = 0;

@@ -141,16 +141,17 @@ static void cifar_accuracy_fsim(void)
 	CHECK_EQ(vc_artifact_write(m, model), 0);
 	vc_dataset d;
 	CHECK_EQ(vc_dataset_load(path, NULL, VC_DATASET_AUTO, &d, err, sizeof err), 0);
-	vc_runner *r = vc_runner_open(m, "fsim", err, sizeof err);
-	CHECK(r != NULL);
+	vta_model_t *vm = NULL;
+	vta_error_t e;
+	CHECK_EQ(vta_model_open(model, "fsim", &vm, &e), 0);
 	int correct = -1, hc = -1;
-	if (r) {
-		int total = vc_eval_dataset(m, r, &d, 0, 3, 2, stdout, &correct, err, sizeof err);
+	if (vm) {
+		int total = vc_eval_dataset(m, vm, &d, 0, 3, 2, stdout, &correct, err, sizeof err);
 		if (total < 0)
 			printf("eval: %s\n", err);
 		CHECK_EQ(total, 12);
 		CHECK_EQ(correct, 12);
-		vc_runner_close(r);
+		vta_model_close(vm);
 	}
 	CHECK_EQ(vc_eval_dataset(m, NULL, &d, 5, 1, 0, NULL, &hc, err, sizeof err), 5);
 	CHECK_EQ(hc, 5);
@@ -210,12 +211,18 @@ static void cifar_real_file(void)
 	vc_module *m = rgb_model();
 	vc_compile_opts o = {.calib_path = path, .calib_count = 50};
 	CHECK_EQ(vc_compile(m, &o, err, sizeof err), 0);
-	vc_runner *r = vc_runner_open(m, "fsim", err, sizeof err);
-	CHECK(r != NULL);
+	uint8_t *bytes = NULL;
+	size_t len;
+	vta_model_t *vm = NULL;
+	vta_error_t e;
+	CHECK_EQ(vc_artifact_bytes(m, &bytes, &len), 0);
+	if (bytes)
+		CHECK_EQ(vta_model_open_bytes(bytes, len, "rgb", "fsim", &vm, &e), 0);
+	free(bytes);
 	int cf = -1, ch = -2;
-	if (r) {
-		CHECK_EQ(vc_eval_dataset(m, r, &d, 6, 1, 0, NULL, &cf, err, sizeof err), 6);
-		vc_runner_close(r);
+	if (vm) {
+		CHECK_EQ(vc_eval_dataset(m, vm, &d, 6, 1, 0, NULL, &cf, err, sizeof err), 6);
+		vta_model_close(vm);
 	}
 	CHECK_EQ(vc_eval_dataset(m, NULL, &d, 6, 1, 0, NULL, &ch, err, sizeof err), 6);
 	CHECK_EQ(cf, ch);
