@@ -65,13 +65,14 @@ def build(arch, size, out):
     calib = rng.standard_normal((N_CALIB, 3, size, size)).astype("<f4")
     evals = rng.standard_normal((N_EVAL, 3, size, size)).astype("<f4")
     with torch.no_grad():
-        # the last linear layer scaled so that the logits have a spread of
-        # about 3 on the calibration inputs
-        last = [mod for mod in model.modules() if isinstance(mod, torch.nn.Linear)][-1]
+        # the last linear layer (SqueezeNet: convolution) scaled so that the
+        # logits have a spread of about 3 on the calibration inputs
+        last = [mod for mod in model.modules() if isinstance(mod, (torch.nn.Linear, torch.nn.Conv2d))][-1]
         spread = model(torch.from_numpy(calib)).std().item()
         if spread > 0:
             last.weight.mul_(3.0 / spread)
-            last.bias.mul_(3.0 / spread)
+            if last.bias is not None:
+                last.bias.mul_(3.0 / spread)
         logits = model(torch.from_numpy(evals)).numpy()
     onnx_path = os.path.join(out, arch + ".onnx")
     torch.onnx.export(model, torch.from_numpy(calib[:1]), onnx_path, opset_version=13)
