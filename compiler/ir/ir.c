@@ -304,446 +304,616 @@ static int chan_shifts(vc_module *m, const vc_node *n, const vc_node *v, int64_t
 			return vc_error(m, n, __VA_ARGS__); \
 	} while (0)
 
+/* ---- type rules: n->type from n's inputs and attributes, one function an
+ * op (or a family); -1 with a diagnostic if the node is ill-typed. Inputs
+ * are inside the bounds of vc_type_check. */
+
+static int type_conv(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	const vc_type *w = &n->in[1]->type;
+	NEED(x->rank == 4 && w->rank == 4, "convolution needs 4-D data and weights");
+	NEED(a->group >= 1 && a->group <= VC_MAX_DIM && x->dim[1] == w->dim[1] * a->group, "input channels %lld do not match weights %lld x group %lld",
+	     (long long)x->dim[1], (long long)w->dim[1], (long long)a->group);
+	NEED(w->dim[0] % a->group == 0, "output channels not divisible by group");
+	int64_t oh, ow;
+	NEED(pool_out(x->dim[2], w->dim[2], a->stride[0], a->pad[0], a->pad[2], a->dilation[0], 0, &oh) == 0 &&
+		     pool_out(x->dim[3], w->dim[3], a->stride[1], a->pad[1], a->pad[3], a->dilation[1], 0, &ow) == 0,
+	     "kernel larger than padded input");
+	int64_t d[4] = {x->dim[0], w->dim[0], oh, ow};
+	if (n->op == VC_OP_CONV) {
+		NEED(x->dtype == VC_F32 && w->dtype == VC_F32, "float convolution needs f32 operands");
+		*t = make_type(VC_F32, 4, d);
+	} else {
+		NEED(x->dtype == VC_I8 && w->dtype == VC_I8 && x->quantized && w->quantized,
+		     "qconv needs quantized int8 data and weights");
+		*t = make_type(VC_I32, 4, d);
+		t->quantized = 1;
+		t->exp = x->exp + w->exp;
+	}
+	if (n->n_in > 2) {
+		const vc_type *b = &n->in[2]->type;
+		NEED(b->rank == 1 && b->dim[0] == w->dim[0], "bias must be 1-D with %lld entries", (long long)w->dim[0]);
+		if (n->op == VC_OP_QCONV)
+			NEED(b->dtype == VC_I32 && b->exp == t->exp, "qconv bias must be int32 at 2^%d", t->exp);
+	}
+	return 0;
+}
+
+static int type_dense(vc_module *m, vc_node *n)
+{
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	const vc_type *w = &n->in[1]->type;
+	NEED(x->rank == 2 && w->rank == 2 && x->dim[1] == w->dim[1], "dense needs x[N,I] and w[O,I] with equal I");
+	int64_t d[2] = {x->dim[0], w->dim[0]};
+	if (n->op == VC_OP_DENSE) {
+		NEED(x->dtype == VC_F32 && w->dtype == VC_F32, "float dense needs f32 operands");
+		*t = make_type(VC_F32, 2, d);
+	} else {
+		NEED(x->dtype == VC_I8 && w->dtype == VC_I8, "qdense needs int8 operands");
+		*t = make_type(VC_I32, 2, d);
+		t->quantized = 1;
+		t->exp = x->exp + w->exp;
+	}
+	if (n->n_in > 2) {
+		const vc_type *b = &n->in[2]->type;
+		NEED(vc_type_elems(b) == w->dim[0], "bias must have %lld entries", (long long)w->dim[0]);
+		if (n->op == VC_OP_QDENSE)
+			NEED(b->dtype == VC_I32 && b->exp == t->exp, "qdense bias must be int32 at 2^%d", t->exp);
+	}
+	return 0;
+}
+
+static int type_matmul(vc_module *m, vc_node *n)
+{
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	const vc_type *b = &n->in[1]->type;
+	NEED(x->rank >= 2 && b->rank >= 2 && x->dim[x->rank - 1] == b->dim[b->rank - 2], "matmul inner dimensions differ");
+	NEED(x->rank == b->rank, "matmul operands of different rank are not supported");
+	for (int i = 0; i + 2 < x->rank; i++)
+		NEED(x->dim[i] == b->dim[i], "matmul batch dimensions differ");
+	*t = *x;
+	t->dim[x->rank - 1] = b->dim[b->rank - 1];
+	NEED(x->dtype == VC_F32 && b->dtype == VC_F32, "matmul needs f32");
+	return 0;
+}
+
+static int type_add_mul(vc_module *m, vc_node *n)
+{
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->dtype == n->in[1]->type.dtype, "operands have different dtypes");
+	NEED(x->dtype == VC_F32, "%s is only defined on f32 (quantize keeps it on the CPU in float)", vc_op_name(n->op));
+	return broadcast(m, n, x, &n->in[1]->type, t);
+}
+
+static int type_elementwise(vc_module *m, vc_node *n)
+{
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	*t = *x;
+	NEED(x->layout == VC_PLAIN, "elementwise op on packed data outside a fused kernel");
+	return 0;
+}
+
+static int type_pool(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->rank == 4, "pooling needs 4-D data");
+	NEED(n->op == VC_OP_MAXPOOL || x->dtype == VC_F32, "average pooling is only defined on f32");
+	int64_t oh, ow;
+	NEED(pool_out(x->dim[2], a->kernel[0], a->stride[0], a->pad[0], a->pad[2], a->dilation[0], a->ceil_mode, &oh) == 0 &&
+		     pool_out(x->dim[3], a->kernel[1], a->stride[1], a->pad[1], a->pad[3], a->dilation[1], a->ceil_mode, &ow) == 0,
+	     "pooling window larger than padded input");
+	*t = *x;
+	t->dim[2] = oh;
+	t->dim[3] = ow;
+	return 0;
+}
+
+static int type_gap(vc_module *m, vc_node *n)
+{
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->rank >= 3 && x->dtype == VC_F32, "global average pool needs f32 data of rank >= 3");
+	*t = *x;
+	for (int i = 2; i < x->rank; i++)
+		t->dim[i] = 1;
+	return 0;
+}
+
+static int type_reshape(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(a->nshape >= 1 && a->nshape <= VC_MAX_RANK, "reshape needs a target shape of rank 1..6");
+	NEED(x->layout == VC_PLAIN, "reshape of packed data");
+	int64_t d[VC_MAX_RANK], known = 1;
+	int infer_at = -1;
+	for (int i = 0; i < a->nshape; i++) {
+		d[i] = a->shape[i];
+		if (d[i] == 0) {
+			NEED(i < x->rank, "reshape copies dimension %d that the input lacks", i);
+			d[i] = x->dim[i];
+		}
+		if (d[i] == -1) {
+			NEED(infer_at < 0, "reshape has two -1 dimensions");
+			infer_at = i;
+			continue;
+		}
+		NEED(d[i] > 0 && d[i] <= VC_MAX_ELEMS / known, "reshape dimension %d is %lld", i,
+		     (long long)d[i]);
+		known *= d[i];
+	}
+	int64_t total = vc_type_elems(x);
+	if (infer_at >= 0) {
+		NEED(known > 0 && total % known == 0, "reshape cannot infer the -1 dimension");
+		d[infer_at] = total / known;
+		known *= d[infer_at];
+	}
+	NEED(known == total, "reshape from %lld to %lld elements", (long long)total, (long long)known);
+	vc_type q = *x;
+	*t = make_type(x->dtype, a->nshape, d);
+	t->quantized = q.quantized;
+	t->exp = q.exp;
+	return 0;
+}
+
+static int type_flatten(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	int64_t ax = a->axis < 0 ? a->axis + x->rank : a->axis;
+	NEED(ax >= 0 && ax <= x->rank, "flatten axis %lld out of range", (long long)a->axis);
+	int64_t d[2] = {1, 1};
+	for (int i = 0; i < x->rank; i++)
+		d[i >= ax] *= x->dim[i];
+	vc_type q = *x;
+	*t = make_type(x->dtype, 2, d);
+	t->quantized = q.quantized;
+	t->exp = q.exp;
+	return 0;
+}
+
+static int type_softmax(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	int64_t ax = a->axis < 0 ? a->axis + x->rank : a->axis;
+	NEED(ax >= 0 && ax < x->rank && x->dtype == VC_F32, "softmax needs f32 data and an axis in range");
+	*t = *x;
+	return 0;
+}
+
+static int type_batchnorm(vc_module *m, vc_node *n)
+{
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->rank >= 2 && x->dtype == VC_F32, "batchnorm needs f32 data of rank >= 2");
+	for (int i = 1; i < 5; i++)
+		NEED(vc_type_elems(&n->in[i]->type) == x->dim[1] && n->in[i]->type.dtype == VC_F32,
+		     "batchnorm parameter %d must have %lld f32 entries", i, (long long)x->dim[1]);
+	*t = *x;
+	return 0;
+}
+
+static int type_concat(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	int64_t ax = a->axis < 0 ? a->axis + x->rank : a->axis;
+	NEED(ax >= 0 && ax < x->rank, "concat axis out of range");
+	*t = *x;
+	for (int i = 1; i < n->n_in; i++) {
+		const vc_type *y = &n->in[i]->type;
+		NEED(y->rank == x->rank && y->dtype == x->dtype, "concat input %d differs in rank or dtype", i);
+		NEED(y->layout == x->layout && y->quantized == x->quantized && (!x->quantized || y->exp == x->exp),
+		     "concat input %d differs in layout or scale", i);
+		for (int k = 0; k < x->rank; k++)
+			NEED(k == ax || y->dim[k] == x->dim[k], "concat input %d differs in dimension %d", i, k);
+		t->dim[ax] += y->dim[ax];
+	}
+	return 0;
+}
+
+/* rows and columns: dims 2 and 3 of plain NCHW and of packed [N/B][C/BL][H][W][B][BL] */
+static int type_pad(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED((x->rank == 4 && x->layout == VC_PLAIN) || (x->rank == 6 && x->layout == VC_PACKED),
+	     "pad needs plain 4-D or packed data");
+	for (int i = 0; i < 4; i++)
+		NEED(a->pad[i] >= 0 && a->pad[i] <= 4096, "pad amount %lld out of range", (long long)a->pad[i]);
+	*t = *x;
+	t->dim[2] += a->pad[0] + a->pad[2];
+	t->dim[3] += a->pad[1] + a->pad[3];
+	return 0;
+}
+
+static int type_quantize(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->dtype == VC_F32, "quantize needs f32 input");
+	NEED(a->qlo >= -128 && a->qhi <= 127 && a->qlo <= a->qhi, "quantize bounds %lld..%lld are not int8",
+	     (long long)a->qlo, (long long)a->qhi);
+	NEED(a->exp >= -VC_MAX_EXP && a->exp <= VC_MAX_EXP, "quantize exponent %d is out of range", a->exp);
+	*t = *x;
+	t->dtype = VC_I8;
+	t->quantized = 1;
+	t->exp = a->exp;
+	return 0;
+}
+
+static int type_dequantize(vc_module *m, vc_node *n)
+{
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->dtype != VC_F32 && x->quantized && x->layout == VC_PLAIN, "dequantize needs plain quantized integers");
+	*t = *x;
+	t->dtype = VC_F32;
+	t->quantized = 0;
+	t->exp = 0;
+	return 0;
+}
+
+static int type_requant(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->dtype == VC_I32 && x->quantized, "requant needs a quantized int32 input");
+	NEED(a->exp >= -VC_MAX_EXP && a->exp <= VC_MAX_EXP, "requant exponent %d is out of range", a->exp);
+	*t = *x;
+	t->dtype = VC_I8;
+	t->exp = a->exp;
+	a->shift = a->exp - x->exp;
+	NEED(a->shift >= -31 && a->shift <= 31, "requant shift %d is out of the ALU range [-31,31]", a->shift);
+	NEED(a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31, "requant leaky shift %d is out of range", a->leaky);
+	NEED(n->n_in <= 2, "requant takes at most 2 inputs");
+	if (n->n_in == 2) /* per-channel: channel c is at 2^(exp - d[c]) */
+		return chan_shifts(m, n, n->in[1], x->rank >= 2 ? x->dim[1] : 0, a->shift, -31, 31, "requant shift");
+	return 0;
+}
+
+static int type_qconv_rq(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	/* typed as the qconv/qdense it contains, then requantized */
+	const vc_type *w = &n->in[1]->type;
+	NEED(x->dtype == VC_I8 && w->dtype == VC_I8 && x->quantized && w->quantized, "qconv.rq needs quantized int8 operands");
+	NEED(a->exp >= -VC_MAX_EXP && a->exp <= VC_MAX_EXP, "qconv.rq exponent %d is out of range", a->exp);
+	int64_t d[4] = {x->dim[0], w->dim[0], 1, 1};
+	int rank = 2;
+	if (x->rank == 4 && w->rank == 4) {
+		NEED(a->group >= 1 && a->group <= VC_MAX_DIM && x->dim[1] == w->dim[1] * a->group,
+		     "input channels %lld do not match the weights", (long long)x->dim[1]);
+		NEED(pool_out(x->dim[2], w->dim[2], a->stride[0], a->pad[0], a->pad[2], a->dilation[0], 0, &d[2]) == 0 &&
+			     pool_out(x->dim[3], w->dim[3], a->stride[1], a->pad[1], a->pad[3], a->dilation[1], 0, &d[3]) == 0,
+		     "kernel larger than padded input");
+		rank = 4;
+	} else {
+		NEED(x->rank == 2 && w->rank == 2 && x->dim[1] == w->dim[1], "qconv.rq needs 4-D conv or 2-D dense operands");
+	}
+	const vc_type *b = &n->in[2]->type;
+	/* bias [O], or per-channel [2,O]: the bias, then the channel shifts d */
+	int pc = b->rank == 2;
+	NEED(b->dtype == VC_I32 && (b->rank == 1 || (pc && b->dim[0] == 2)) && b->dim[b->rank - 1] == w->dim[0] &&
+		     b->exp == x->exp + w->exp,
+	     "qconv.rq bias must be int32 [%lld] or [2,%lld] at 2^%d", (long long)w->dim[0], (long long)w->dim[0],
+	     x->exp + w->exp);
+	*t = make_type(VC_I8, rank, d);
+	t->quantized = 1;
+	t->exp = a->exp;
+	a->shift = a->exp - (x->exp + w->exp);
+	NEED(a->shift >= -31 && a->shift <= 31, "shift %d is out of the ALU range [-31,31]", a->shift);
+	NEED(a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31, "leaky shift %d is out of range", a->leaky);
+	if (pc && n->in[2]->op == VC_OP_CONST) {
+		const int32_t *dv = (const int32_t *)n->in[2]->data + w->dim[0];
+		for (int64_t c = 0; c < w->dim[0]; c++)
+			NEED(dv[c] >= 0 && a->shift + dv[c] <= 31, "channel %lld: shift %d + %d is outside [0,31]",
+			     (long long)c, a->shift, dv[c]);
+	}
+	NEED(n->n_in <= 4, "qconv.rq takes at most 4 inputs");
+	if (n->n_in == 4) {
+		const vc_type *r = &n->in[3]->type;
+		NEED(r->dtype == VC_I8 && r->quantized && r->layout == VC_PLAIN && r->rank == rank,
+		     "qconv.rq residual must be plain quantized int8 of the output's rank");
+		for (int i = 0; i < rank; i++)
+			NEED(r->dim[i] == d[i], "qconv.rq residual dimension %d is %lld, the output's %lld", i,
+			     (long long)r->dim[i], (long long)d[i]);
+		a->res_shift = r->exp - (x->exp + w->exp);
+		NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
+		if (pc && n->in[2]->op == VC_OP_CONST) {
+			const int32_t *dv = (const int32_t *)n->in[2]->data + w->dim[0];
+			for (int64_t c = 0; c < w->dim[0]; c++)
+				NEED(a->res_shift + dv[c] <= 24, "channel %lld: residual shift %d + %d is above 24",
+				     (long long)c, a->res_shift, dv[c]);
+		}
+	}
+	return 0;
+}
+
+static int type_qadd(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	const vc_type *r = &n->in[1]->type;
+	NEED(x->dtype == VC_I32 && x->quantized && x->layout == VC_PLAIN, "qadd needs a plain quantized int32 accumulator");
+	NEED(r->dtype == VC_I8 && r->quantized && r->layout == VC_PLAIN && r->rank == x->rank,
+	     "qadd needs a plain quantized int8 residual of the same rank");
+	for (int i = 0; i < x->rank; i++)
+		NEED(r->dim[i] == x->dim[i], "qadd operands differ in dimension %d", i);
+	a->res_shift = r->exp - x->exp;
+	NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
+	*t = *x;
+	NEED(n->n_in <= 3, "qadd takes at most 3 inputs");
+	if (n->n_in == 3) /* per-channel accumulator exponents */
+		return chan_shifts(m, n, n->in[2], x->rank >= 2 ? x->dim[1] : 0, a->res_shift, 0, 24, "residual shift");
+	return 0;
+}
+
+static int type_pack(vc_module *m, vc_node *n)
+{
+	const vc_target *tg = &m->target;
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->dtype == VC_I8 && x->layout == VC_PLAIN && (x->rank == 4 || x->rank == 2),
+	     "pack needs plain int8 data of rank 4 or 2");
+	int64_t h = x->rank == 4 ? x->dim[2] : 1, w = x->rank == 4 ? x->dim[3] : 1, c = x->dim[1];
+	if (a->kernel[1] > 1) { /* the columns of a KW-wide kernel folded into the channels (graph/pack.c) */
+		NEED(x->rank == 4 && a->stride[1] >= 1 && a->pad[1] >= 0 && a->pad[3] >= 0 &&
+			     w + a->pad[1] + a->pad[3] >= a->kernel[1],
+		     "pack: a column fold needs 4-D data at least one kernel wide");
+		c *= a->kernel[1];
+		w = (w + a->pad[1] + a->pad[3] - a->kernel[1]) / a->stride[1] + 1;
+	}
+	int64_t d[6] = {ceil_div(x->dim[0], tg->batch), ceil_div(c, tg->block_in), h, w, tg->batch, tg->block_in};
+	vc_type q = *x;
+	*t = make_type(VC_I8, 6, d);
+	t->layout = VC_PACKED;
+	t->quantized = q.quantized;
+	t->exp = q.exp;
+	return 0;
+}
+
+static int type_unpack(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->layout == VC_PACKED && x->rank == 6, "unpack needs packed data");
+	NEED(a->nshape == 4 || a->nshape == 2, "unpack needs a 4-D or 2-D target shape");
+	NEED(x->dim[4] > 0 && x->dim[5] > 0, "unpack of empty blocks");
+	for (int i = 0; i < a->nshape; i++)
+		NEED(a->shape[i] >= 0 && a->shape[i] <= VC_MAX_DIM, "unpack dimension %d is %lld", i,
+		     (long long)a->shape[i]);
+	int64_t c = a->shape[1], h = a->nshape == 4 ? a->shape[2] : 1, w = a->nshape == 4 ? a->shape[3] : 1;
+	NEED(ceil_div(a->shape[0], x->dim[4]) == x->dim[0] && ceil_div(c, x->dim[5]) == x->dim[1] && h == x->dim[2] &&
+		     w == x->dim[3],
+	     "unpack target shape does not match the packed data");
+	vc_type q = *x;
+	*t = make_type(VC_I8, a->nshape, a->shape);
+	t->quantized = q.quantized;
+	t->exp = q.exp;
+	return 0;
+}
+
+static int type_vta_conv(vc_module *m, vc_node *n)
+{
+	const vc_target *tg = &m->target;
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	const vc_type *w = &n->in[1]->type, *b = &n->in[2]->type;
+	NEED(x->layout == VC_PACKED && w->layout == VC_PACKED && x->dtype == VC_I8 && w->dtype == VC_I8,
+	     "vta.conv needs packed int8 data and weights");
+	/* depthwise (group > 1): diagonal weight blocks [OB,1,KH,KW,BO,BI], one a block of the input */
+	int dwc = a->group > 1;
+	NEED(w->rank == 6 && (dwc ? w->dim[1] == 1 && x->dim[1] == w->dim[0] && tg->block_in == tg->block_out
+				  : w->dim[1] == x->dim[1]) &&
+		     w->dim[4] == tg->block_out && w->dim[5] == tg->block_in && x->dim[5] == tg->block_in &&
+		     x->dim[4] == tg->batch,
+	     "vta.conv weights [%lld,%lld,..] do not match data blocks", (long long)w->dim[0], (long long)w->dim[1]);
+	/* packed bias [OB,B,BO]; per-channel [OB,K,B,BO]: K rows a block, the bias
+	 * with the rounding constant, the requant shifts, and with a residual
+	 * its (negated) left shifts */
+	int kb = b->rank == 4 ? (int)b->dim[1] : 1;
+	NEED((b->rank == 3 || (b->rank == 4 && kb == 2 + (n->n_in > 3))) && b->dtype == VC_I32 &&
+		     b->dim[0] == w->dim[0] && b->dim[b->rank - 2] == tg->batch && b->dim[b->rank - 1] == tg->block_out,
+	     "vta.conv bias must be packed int32 [%lld,%d,%d] or [%lld,%d,%d,%d]", (long long)w->dim[0], tg->batch,
+	     tg->block_out, (long long)w->dim[0], 2 + (n->n_in > 3), tg->batch, tg->block_out);
+	NEED(a->dilation[0] == 1 && a->dilation[1] == 1, "vta.conv supports dilation 1");
+	int64_t oh, ow;
+	NEED(pool_out(x->dim[2], w->dim[2], a->stride[0], a->pad[0], a->pad[2], 1, 0, &oh) == 0 &&
+		     pool_out(x->dim[3], w->dim[3], a->stride[1], a->pad[1], a->pad[3], 1, 0, &ow) == 0,
+	     "kernel larger than padded input");
+	int64_t d[6] = {x->dim[0], w->dim[0], oh, ow, tg->batch, tg->block_out};
+	*t = make_type(VC_I8, 6, d);
+	t->layout = VC_PACKED;
+	t->quantized = 1;
+	t->exp = a->exp;
+	NEED(a->shift >= -31 && a->shift <= 31, "shift %d is out of the ALU range [-31,31]", a->shift);
+	NEED(a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31, "leaky shift %d is out of range", a->leaky);
+	NEED(n->n_in <= 4, "vta.conv takes at most 4 inputs");
+	if (n->n_in == 4) {
+		const vc_type *r = &n->in[3]->type;
+		NEED(r->dtype == VC_I8 && r->quantized && r->layout == VC_PACKED && r->rank == 6,
+		     "vta.conv residual must be packed quantized int8");
+		for (int i = 0; i < 6; i++)
+			NEED(r->dim[i] == d[i], "vta.conv residual dimension %d is %lld, the output's %lld", i,
+			     (long long)r->dim[i], (long long)d[i]);
+		a->res_shift = r->exp - (x->exp + w->exp);
+		NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
+	}
+	return 0;
+}
+
+static int type_transpose(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->layout == VC_PLAIN && x->rank >= 1 && a->nshape == x->rank,
+	     "transpose needs plain data and a permutation of its %d dimensions", x->rank);
+	int seen = 0;
+	*t = *x;
+	for (int i = 0; i < x->rank; i++) {
+		NEED(a->shape[i] >= 0 && a->shape[i] < x->rank && !(seen >> a->shape[i] & 1),
+		     "transpose: entry %d of the permutation is %lld", i, (long long)a->shape[i]);
+		seen |= 1 << a->shape[i];
+		t->dim[i] = x->dim[a->shape[i]];
+	}
+	return 0;
+}
+
+static int type_slice(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->layout == VC_PLAIN && a->axis >= 0 && a->axis < x->rank, "slice needs plain data and an axis inside it");
+	NEED(a->pad[0] >= 0 && a->pad[2] >= 0 && a->pad[0] < x->dim[a->axis] - a->pad[2],
+	     "slice cuts %lld and %lld of the %lld entries of axis %lld", (long long)a->pad[0], (long long)a->pad[2],
+	     (long long)x->dim[a->axis], (long long)a->axis);
+	*t = *x;
+	t->dim[a->axis] -= a->pad[0] + a->pad[2];
+	return 0;
+}
+
+static int type_sigmoid(vc_module *m, vc_node *n)
+{
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->dtype == VC_F32 && x->layout == VC_PLAIN, "sigmoid needs plain f32 data (quantize keeps it in float)");
+	*t = *x;
+	return 0;
+}
+
+static int type_leaky(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->dtype == VC_F32 && x->layout == VC_PLAIN, "leaky needs plain f32 data (int8 leaky is fused into requant)");
+	NEED(a->leaky >= 1 && a->leaky <= 15, "leaky slope 2^-%d: the shift must be in [1,15]", a->leaky);
+	*t = *x;
+	return 0;
+}
+
+static int type_upsample(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->rank == 4 && x->layout == VC_PLAIN && x->dtype != VC_I32, "upsample needs plain 4-D f32 or int8 data");
+	NEED(a->stride[0] >= 1 && a->stride[1] >= 1 && a->stride[0] <= 64 && a->stride[1] <= 64,
+	     "upsample stride %lldx%lld is outside [1,64]", (long long)a->stride[0], (long long)a->stride[1]);
+	*t = *x;
+	t->dim[2] *= a->stride[0];
+	t->dim[3] *= a->stride[1];
+	return 0;
+}
+
+static int type_align(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->rank == 4 && x->layout == VC_PLAIN && x->dtype != VC_I32 && a->nshape == 4,
+	     "align needs plain 4-D f32 or int8 data and a 4-D target shape");
+	NEED(a->shape[0] == x->dim[0] && a->shape[1] >= 1 && a->shape[2] >= 1 && a->shape[3] >= 1,
+	     "align target shape must keep the batch and be positive");
+	*t = *x;
+	for (int i = 1; i < 4; i++)
+		t->dim[i] = a->shape[i];
+	return 0;
+}
+
+static int type_yolo(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	const vc_type *an = &n->in[1]->type;
+	NEED(x->rank == 4 && x->dtype == VC_F32 && x->layout == VC_PLAIN, "yolo needs plain 4-D f32 data");
+	NEED(an->rank == 2 && an->dim[1] == 2 && an->dtype == VC_F32 && n->in[1]->op == VC_OP_CONST,
+	     "yolo anchors must be a constant f32 [n,2]");
+	NEED(a->axis >= 1 && x->dim[1] == an->dim[0] * (a->axis + 5), "yolo input has %lld channels, %lld anchors x (%lld classes + 5) expected",
+	     (long long)x->dim[1], (long long)an->dim[0], (long long)a->axis);
+	*t = *x;
+	return 0;
+}
+
+/* Each op's least number of inputs and its type rule. */
+static const struct {
+	int arity;
+	int (*rule)(vc_module *m, vc_node *n);
+} type_rules[VC_OP_COUNT] = {
+	[VC_OP_CONV] = {2, type_conv},
+	[VC_OP_QCONV] = {3, type_conv},
+	[VC_OP_DENSE] = {2, type_dense},
+	[VC_OP_QDENSE] = {3, type_dense},
+	[VC_OP_MATMUL] = {2, type_matmul},
+	[VC_OP_ADD] = {2, type_add_mul},
+	[VC_OP_MUL] = {2, type_add_mul},
+	[VC_OP_RELU] = {1, type_elementwise},
+	[VC_OP_CLIP] = {1, type_elementwise},
+	[VC_OP_MAXPOOL] = {1, type_pool},
+	[VC_OP_AVGPOOL] = {1, type_pool},
+	[VC_OP_GAP] = {1, type_gap},
+	[VC_OP_RESHAPE] = {1, type_reshape},
+	[VC_OP_FLATTEN] = {1, type_flatten},
+	[VC_OP_SOFTMAX] = {1, type_softmax},
+	[VC_OP_BATCHNORM] = {5, type_batchnorm},
+	[VC_OP_CONCAT] = {1, type_concat},
+	[VC_OP_PAD] = {1, type_pad},
+	[VC_OP_QUANTIZE] = {1, type_quantize},
+	[VC_OP_DEQUANTIZE] = {1, type_dequantize},
+	[VC_OP_REQUANT] = {1, type_requant},
+	[VC_OP_QCONV_RQ] = {3, type_qconv_rq},
+	[VC_OP_QADD] = {2, type_qadd},
+	[VC_OP_PACK] = {1, type_pack},
+	[VC_OP_UNPACK] = {1, type_unpack},
+	[VC_OP_VTA_CONV] = {3, type_vta_conv},
+	[VC_OP_TRANSPOSE] = {1, type_transpose},
+	[VC_OP_SLICE] = {1, type_slice},
+	[VC_OP_SIGMOID] = {1, type_sigmoid},
+	[VC_OP_LEAKY] = {1, type_leaky},
+	[VC_OP_UPSAMPLE] = {1, type_upsample},
+	[VC_OP_ALIGN] = {1, type_align},
+	[VC_OP_YOLO] = {2, type_yolo},
+};
+
 /* Compute n->type from n's inputs and attributes; -1 with a diagnostic if
  * the node is ill-typed. Inputs are inside the bounds of vc_type_check. */
 static int infer_type(vc_module *m, vc_node *n)
 {
-	const vc_target *tg = &m->target;
-	vc_attrs *a = &n->a;
-	const vc_type *x = n->n_in > 0 ? &n->in[0]->type : NULL;
-	vc_type *t = &n->type;
-	static const int arity[VC_OP_COUNT] = {
-		[VC_OP_CONV] = 2, [VC_OP_DENSE] = 2, [VC_OP_MATMUL] = 2, [VC_OP_ADD] = 2, [VC_OP_MUL] = 2,
-		[VC_OP_RELU] = 1, [VC_OP_CLIP] = 1, [VC_OP_MAXPOOL] = 1, [VC_OP_AVGPOOL] = 1, [VC_OP_GAP] = 1,
-		[VC_OP_RESHAPE] = 1, [VC_OP_FLATTEN] = 1, [VC_OP_SOFTMAX] = 1, [VC_OP_BATCHNORM] = 5,
-		[VC_OP_CONCAT] = 1, [VC_OP_QUANTIZE] = 1, [VC_OP_DEQUANTIZE] = 1, [VC_OP_QCONV] = 3,
-		[VC_OP_QDENSE] = 3, [VC_OP_REQUANT] = 1, [VC_OP_PACK] = 1, [VC_OP_UNPACK] = 1, [VC_OP_VTA_CONV] = 3, [VC_OP_QCONV_RQ] = 3,
-		[VC_OP_QADD] = 2, [VC_OP_LEAKY] = 1, [VC_OP_UPSAMPLE] = 1, [VC_OP_ALIGN] = 1, [VC_OP_YOLO] = 2,
-		[VC_OP_PAD] = 1, [VC_OP_SIGMOID] = 1, [VC_OP_TRANSPOSE] = 1, [VC_OP_SLICE] = 1,
-	};
-	NEED(n->n_in >= arity[n->op], "needs %d inputs, has %d", arity[n->op], n->n_in);
+	if (n->op == VC_OP_INPUT || n->op == VC_OP_CONST)
+		return 0; /* typed by their constructors */
+	if ((int)n->op < 0 || n->op >= VC_OP_COUNT || !type_rules[n->op].rule)
+		return vc_error(m, n, "no type rule");
+	NEED(n->n_in >= type_rules[n->op].arity, "needs %d inputs, has %d", type_rules[n->op].arity, n->n_in);
 	for (int i = 0; i < n->n_in; i++)
 		NEED(n->in[i] != NULL, "input %d is missing", i);
-
-	switch (n->op) {
-	case VC_OP_INPUT:
-	case VC_OP_CONST:
-		return 0; /* typed by their constructors */
-
-	case VC_OP_CONV:
-	case VC_OP_QCONV: {
-		const vc_type *w = &n->in[1]->type;
-		NEED(x->rank == 4 && w->rank == 4, "convolution needs 4-D data and weights");
-		NEED(a->group >= 1 && a->group <= VC_MAX_DIM && x->dim[1] == w->dim[1] * a->group, "input channels %lld do not match weights %lld x group %lld",
-		     (long long)x->dim[1], (long long)w->dim[1], (long long)a->group);
-		NEED(w->dim[0] % a->group == 0, "output channels not divisible by group");
-		int64_t oh, ow;
-		NEED(pool_out(x->dim[2], w->dim[2], a->stride[0], a->pad[0], a->pad[2], a->dilation[0], 0, &oh) == 0 &&
-			     pool_out(x->dim[3], w->dim[3], a->stride[1], a->pad[1], a->pad[3], a->dilation[1], 0, &ow) == 0,
-		     "kernel larger than padded input");
-		int64_t d[4] = {x->dim[0], w->dim[0], oh, ow};
-		if (n->op == VC_OP_CONV) {
-			NEED(x->dtype == VC_F32 && w->dtype == VC_F32, "float convolution needs f32 operands");
-			*t = make_type(VC_F32, 4, d);
-		} else {
-			NEED(x->dtype == VC_I8 && w->dtype == VC_I8 && x->quantized && w->quantized,
-			     "qconv needs quantized int8 data and weights");
-			*t = make_type(VC_I32, 4, d);
-			t->quantized = 1;
-			t->exp = x->exp + w->exp;
-		}
-		if (n->n_in > 2) {
-			const vc_type *b = &n->in[2]->type;
-			NEED(b->rank == 1 && b->dim[0] == w->dim[0], "bias must be 1-D with %lld entries", (long long)w->dim[0]);
-			if (n->op == VC_OP_QCONV)
-				NEED(b->dtype == VC_I32 && b->exp == t->exp, "qconv bias must be int32 at 2^%d", t->exp);
-		}
-		return 0;
-	}
-	case VC_OP_DENSE:
-	case VC_OP_QDENSE: {
-		const vc_type *w = &n->in[1]->type;
-		NEED(x->rank == 2 && w->rank == 2 && x->dim[1] == w->dim[1], "dense needs x[N,I] and w[O,I] with equal I");
-		int64_t d[2] = {x->dim[0], w->dim[0]};
-		if (n->op == VC_OP_DENSE) {
-			NEED(x->dtype == VC_F32 && w->dtype == VC_F32, "float dense needs f32 operands");
-			*t = make_type(VC_F32, 2, d);
-		} else {
-			NEED(x->dtype == VC_I8 && w->dtype == VC_I8, "qdense needs int8 operands");
-			*t = make_type(VC_I32, 2, d);
-			t->quantized = 1;
-			t->exp = x->exp + w->exp;
-		}
-		if (n->n_in > 2) {
-			const vc_type *b = &n->in[2]->type;
-			NEED(vc_type_elems(b) == w->dim[0], "bias must have %lld entries", (long long)w->dim[0]);
-			if (n->op == VC_OP_QDENSE)
-				NEED(b->dtype == VC_I32 && b->exp == t->exp, "qdense bias must be int32 at 2^%d", t->exp);
-		}
-		return 0;
-	}
-	case VC_OP_MATMUL: {
-		const vc_type *b = &n->in[1]->type;
-		NEED(x->rank >= 2 && b->rank >= 2 && x->dim[x->rank - 1] == b->dim[b->rank - 2], "matmul inner dimensions differ");
-		NEED(x->rank == b->rank, "matmul operands of different rank are not supported");
-		for (int i = 0; i + 2 < x->rank; i++)
-			NEED(x->dim[i] == b->dim[i], "matmul batch dimensions differ");
-		*t = *x;
-		t->dim[x->rank - 1] = b->dim[b->rank - 1];
-		NEED(x->dtype == VC_F32 && b->dtype == VC_F32, "matmul needs f32");
-		return 0;
-	}
-	case VC_OP_ADD:
-	case VC_OP_MUL:
-		NEED(x->dtype == n->in[1]->type.dtype, "operands have different dtypes");
-		NEED(x->dtype == VC_F32, "%s is only defined on f32 (quantize keeps it on the CPU in float)", vc_op_name(n->op));
-		return broadcast(m, n, x, &n->in[1]->type, t);
-	case VC_OP_RELU:
-	case VC_OP_CLIP:
-		*t = *x;
-		NEED(x->layout == VC_PLAIN, "elementwise op on packed data outside a fused kernel");
-		return 0;
-	case VC_OP_MAXPOOL:
-	case VC_OP_AVGPOOL: {
-		NEED(x->rank == 4, "pooling needs 4-D data");
-		NEED(n->op == VC_OP_MAXPOOL || x->dtype == VC_F32, "average pooling is only defined on f32");
-		int64_t oh, ow;
-		NEED(pool_out(x->dim[2], a->kernel[0], a->stride[0], a->pad[0], a->pad[2], a->dilation[0], a->ceil_mode, &oh) == 0 &&
-			     pool_out(x->dim[3], a->kernel[1], a->stride[1], a->pad[1], a->pad[3], a->dilation[1], a->ceil_mode, &ow) == 0,
-		     "pooling window larger than padded input");
-		*t = *x;
-		t->dim[2] = oh;
-		t->dim[3] = ow;
-		return 0;
-	}
-	case VC_OP_GAP:
-		NEED(x->rank >= 3 && x->dtype == VC_F32, "global average pool needs f32 data of rank >= 3");
-		*t = *x;
-		for (int i = 2; i < x->rank; i++)
-			t->dim[i] = 1;
-		return 0;
-	case VC_OP_RESHAPE: {
-		NEED(a->nshape >= 1 && a->nshape <= VC_MAX_RANK, "reshape needs a target shape of rank 1..6");
-		NEED(x->layout == VC_PLAIN, "reshape of packed data");
-		int64_t d[VC_MAX_RANK], known = 1;
-		int infer_at = -1;
-		for (int i = 0; i < a->nshape; i++) {
-			d[i] = a->shape[i];
-			if (d[i] == 0) {
-				NEED(i < x->rank, "reshape copies dimension %d that the input lacks", i);
-				d[i] = x->dim[i];
-			}
-			if (d[i] == -1) {
-				NEED(infer_at < 0, "reshape has two -1 dimensions");
-				infer_at = i;
-				continue;
-			}
-			NEED(d[i] > 0 && d[i] <= VC_MAX_ELEMS / known, "reshape dimension %d is %lld", i,
-			     (long long)d[i]);
-			known *= d[i];
-		}
-		int64_t total = vc_type_elems(x);
-		if (infer_at >= 0) {
-			NEED(known > 0 && total % known == 0, "reshape cannot infer the -1 dimension");
-			d[infer_at] = total / known;
-			known *= d[infer_at];
-		}
-		NEED(known == total, "reshape from %lld to %lld elements", (long long)total, (long long)known);
-		vc_type q = *x;
-		*t = make_type(x->dtype, a->nshape, d);
-		t->quantized = q.quantized;
-		t->exp = q.exp;
-		return 0;
-	}
-	case VC_OP_FLATTEN: {
-		int64_t ax = a->axis < 0 ? a->axis + x->rank : a->axis;
-		NEED(ax >= 0 && ax <= x->rank, "flatten axis %lld out of range", (long long)a->axis);
-		int64_t d[2] = {1, 1};
-		for (int i = 0; i < x->rank; i++)
-			d[i >= ax] *= x->dim[i];
-		vc_type q = *x;
-		*t = make_type(x->dtype, 2, d);
-		t->quantized = q.quantized;
-		t->exp = q.exp;
-		return 0;
-	}
-	case VC_OP_SOFTMAX: {
-		int64_t ax = a->axis < 0 ? a->axis + x->rank : a->axis;
-		NEED(ax >= 0 && ax < x->rank && x->dtype == VC_F32, "softmax needs f32 data and an axis in range");
-		*t = *x;
-		return 0;
-	}
-	case VC_OP_BATCHNORM:
-		NEED(x->rank >= 2 && x->dtype == VC_F32, "batchnorm needs f32 data of rank >= 2");
-		for (int i = 1; i < 5; i++)
-			NEED(vc_type_elems(&n->in[i]->type) == x->dim[1] && n->in[i]->type.dtype == VC_F32,
-			     "batchnorm parameter %d must have %lld f32 entries", i, (long long)x->dim[1]);
-		*t = *x;
-		return 0;
-	case VC_OP_CONCAT: {
-		int64_t ax = a->axis < 0 ? a->axis + x->rank : a->axis;
-		NEED(ax >= 0 && ax < x->rank, "concat axis out of range");
-		*t = *x;
-		for (int i = 1; i < n->n_in; i++) {
-			const vc_type *y = &n->in[i]->type;
-			NEED(y->rank == x->rank && y->dtype == x->dtype, "concat input %d differs in rank or dtype", i);
-			NEED(y->layout == x->layout && y->quantized == x->quantized && (!x->quantized || y->exp == x->exp),
-			     "concat input %d differs in layout or scale", i);
-			for (int k = 0; k < x->rank; k++)
-				NEED(k == ax || y->dim[k] == x->dim[k], "concat input %d differs in dimension %d", i, k);
-			t->dim[ax] += y->dim[ax];
-		}
-		return 0;
-	}
-	case VC_OP_PAD: /* rows and columns: dims 2 and 3 of plain NCHW and of packed [N/B][C/BL][H][W][B][BL] */
-		NEED((x->rank == 4 && x->layout == VC_PLAIN) || (x->rank == 6 && x->layout == VC_PACKED),
-		     "pad needs plain 4-D or packed data");
-		for (int i = 0; i < 4; i++)
-			NEED(a->pad[i] >= 0 && a->pad[i] <= 4096, "pad amount %lld out of range", (long long)a->pad[i]);
-		*t = *x;
-		t->dim[2] += a->pad[0] + a->pad[2];
-		t->dim[3] += a->pad[1] + a->pad[3];
-		return 0;
-	case VC_OP_QUANTIZE:
-		NEED(x->dtype == VC_F32, "quantize needs f32 input");
-		NEED(a->qlo >= -128 && a->qhi <= 127 && a->qlo <= a->qhi, "quantize bounds %lld..%lld are not int8",
-		     (long long)a->qlo, (long long)a->qhi);
-		NEED(a->exp >= -VC_MAX_EXP && a->exp <= VC_MAX_EXP, "quantize exponent %d is out of range", a->exp);
-		*t = *x;
-		t->dtype = VC_I8;
-		t->quantized = 1;
-		t->exp = a->exp;
-		return 0;
-	case VC_OP_DEQUANTIZE:
-		NEED(x->dtype != VC_F32 && x->quantized && x->layout == VC_PLAIN, "dequantize needs plain quantized integers");
-		*t = *x;
-		t->dtype = VC_F32;
-		t->quantized = 0;
-		t->exp = 0;
-		return 0;
-	case VC_OP_REQUANT:
-		NEED(x->dtype == VC_I32 && x->quantized, "requant needs a quantized int32 input");
-		NEED(a->exp >= -VC_MAX_EXP && a->exp <= VC_MAX_EXP, "requant exponent %d is out of range", a->exp);
-		*t = *x;
-		t->dtype = VC_I8;
-		t->exp = a->exp;
-		a->shift = a->exp - x->exp;
-		NEED(a->shift >= -31 && a->shift <= 31, "requant shift %d is out of the ALU range [-31,31]", a->shift);
-		NEED(a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31, "requant leaky shift %d is out of range", a->leaky);
-		NEED(n->n_in <= 2, "requant takes at most 2 inputs");
-		if (n->n_in == 2) /* per-channel: channel c is at 2^(exp - d[c]) */
-			return chan_shifts(m, n, n->in[1], x->rank >= 2 ? x->dim[1] : 0, a->shift, -31, 31, "requant shift");
-		return 0;
-	case VC_OP_QCONV_RQ: {
-		/* typed as the qconv/qdense it contains, then requantized */
-		const vc_type *w = &n->in[1]->type;
-		NEED(x->dtype == VC_I8 && w->dtype == VC_I8 && x->quantized && w->quantized, "qconv.rq needs quantized int8 operands");
-		NEED(a->exp >= -VC_MAX_EXP && a->exp <= VC_MAX_EXP, "qconv.rq exponent %d is out of range", a->exp);
-		int64_t d[4] = {x->dim[0], w->dim[0], 1, 1};
-		int rank = 2;
-		if (x->rank == 4 && w->rank == 4) {
-			NEED(a->group >= 1 && a->group <= VC_MAX_DIM && x->dim[1] == w->dim[1] * a->group,
-			     "input channels %lld do not match the weights", (long long)x->dim[1]);
-			NEED(pool_out(x->dim[2], w->dim[2], a->stride[0], a->pad[0], a->pad[2], a->dilation[0], 0, &d[2]) == 0 &&
-				     pool_out(x->dim[3], w->dim[3], a->stride[1], a->pad[1], a->pad[3], a->dilation[1], 0, &d[3]) == 0,
-			     "kernel larger than padded input");
-			rank = 4;
-		} else {
-			NEED(x->rank == 2 && w->rank == 2 && x->dim[1] == w->dim[1], "qconv.rq needs 4-D conv or 2-D dense operands");
-		}
-		const vc_type *b = &n->in[2]->type;
-		/* bias [O], or per-channel [2,O]: the bias, then the channel shifts d */
-		int pc = b->rank == 2;
-		NEED(b->dtype == VC_I32 && (b->rank == 1 || (pc && b->dim[0] == 2)) && b->dim[b->rank - 1] == w->dim[0] &&
-			     b->exp == x->exp + w->exp,
-		     "qconv.rq bias must be int32 [%lld] or [2,%lld] at 2^%d", (long long)w->dim[0], (long long)w->dim[0],
-		     x->exp + w->exp);
-		*t = make_type(VC_I8, rank, d);
-		t->quantized = 1;
-		t->exp = a->exp;
-		a->shift = a->exp - (x->exp + w->exp);
-		NEED(a->shift >= -31 && a->shift <= 31, "shift %d is out of the ALU range [-31,31]", a->shift);
-		NEED(a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31, "leaky shift %d is out of range", a->leaky);
-		if (pc && n->in[2]->op == VC_OP_CONST) {
-			const int32_t *dv = (const int32_t *)n->in[2]->data + w->dim[0];
-			for (int64_t c = 0; c < w->dim[0]; c++)
-				NEED(dv[c] >= 0 && a->shift + dv[c] <= 31, "channel %lld: shift %d + %d is outside [0,31]",
-				     (long long)c, a->shift, dv[c]);
-		}
-		NEED(n->n_in <= 4, "qconv.rq takes at most 4 inputs");
-		if (n->n_in == 4) {
-			const vc_type *r = &n->in[3]->type;
-			NEED(r->dtype == VC_I8 && r->quantized && r->layout == VC_PLAIN && r->rank == rank,
-			     "qconv.rq residual must be plain quantized int8 of the output's rank");
-			for (int i = 0; i < rank; i++)
-				NEED(r->dim[i] == d[i], "qconv.rq residual dimension %d is %lld, the output's %lld", i,
-				     (long long)r->dim[i], (long long)d[i]);
-			a->res_shift = r->exp - (x->exp + w->exp);
-			NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
-			if (pc && n->in[2]->op == VC_OP_CONST) {
-				const int32_t *dv = (const int32_t *)n->in[2]->data + w->dim[0];
-				for (int64_t c = 0; c < w->dim[0]; c++)
-					NEED(a->res_shift + dv[c] <= 24, "channel %lld: residual shift %d + %d is above 24",
-					     (long long)c, a->res_shift, dv[c]);
-			}
-		}
-		return 0;
-	}
-	case VC_OP_QADD: {
-		const vc_type *r = &n->in[1]->type;
-		NEED(x->dtype == VC_I32 && x->quantized && x->layout == VC_PLAIN, "qadd needs a plain quantized int32 accumulator");
-		NEED(r->dtype == VC_I8 && r->quantized && r->layout == VC_PLAIN && r->rank == x->rank,
-		     "qadd needs a plain quantized int8 residual of the same rank");
-		for (int i = 0; i < x->rank; i++)
-			NEED(r->dim[i] == x->dim[i], "qadd operands differ in dimension %d", i);
-		a->res_shift = r->exp - x->exp;
-		NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
-		*t = *x;
-		NEED(n->n_in <= 3, "qadd takes at most 3 inputs");
-		if (n->n_in == 3) /* per-channel accumulator exponents */
-			return chan_shifts(m, n, n->in[2], x->rank >= 2 ? x->dim[1] : 0, a->res_shift, 0, 24, "residual shift");
-		return 0;
-	}
-	case VC_OP_PACK: {
-		NEED(x->dtype == VC_I8 && x->layout == VC_PLAIN && (x->rank == 4 || x->rank == 2),
-		     "pack needs plain int8 data of rank 4 or 2");
-		int64_t h = x->rank == 4 ? x->dim[2] : 1, w = x->rank == 4 ? x->dim[3] : 1, c = x->dim[1];
-		if (a->kernel[1] > 1) { /* the columns of a KW-wide kernel folded into the channels (graph/pack.c) */
-			NEED(x->rank == 4 && a->stride[1] >= 1 && a->pad[1] >= 0 && a->pad[3] >= 0 &&
-				     w + a->pad[1] + a->pad[3] >= a->kernel[1],
-			     "pack: a column fold needs 4-D data at least one kernel wide");
-			c *= a->kernel[1];
-			w = (w + a->pad[1] + a->pad[3] - a->kernel[1]) / a->stride[1] + 1;
-		}
-		int64_t d[6] = {ceil_div(x->dim[0], tg->batch), ceil_div(c, tg->block_in), h, w, tg->batch, tg->block_in};
-		vc_type q = *x;
-		*t = make_type(VC_I8, 6, d);
-		t->layout = VC_PACKED;
-		t->quantized = q.quantized;
-		t->exp = q.exp;
-		return 0;
-	}
-	case VC_OP_UNPACK: {
-		NEED(x->layout == VC_PACKED && x->rank == 6, "unpack needs packed data");
-		NEED(a->nshape == 4 || a->nshape == 2, "unpack needs a 4-D or 2-D target shape");
-		NEED(x->dim[4] > 0 && x->dim[5] > 0, "unpack of empty blocks");
-		for (int i = 0; i < a->nshape; i++)
-			NEED(a->shape[i] >= 0 && a->shape[i] <= VC_MAX_DIM, "unpack dimension %d is %lld", i,
-			     (long long)a->shape[i]);
-		int64_t c = a->shape[1], h = a->nshape == 4 ? a->shape[2] : 1, w = a->nshape == 4 ? a->shape[3] : 1;
-		NEED(ceil_div(a->shape[0], x->dim[4]) == x->dim[0] && ceil_div(c, x->dim[5]) == x->dim[1] && h == x->dim[2] &&
-			     w == x->dim[3],
-		     "unpack target shape does not match the packed data");
-		vc_type q = *x;
-		*t = make_type(VC_I8, a->nshape, a->shape);
-		t->quantized = q.quantized;
-		t->exp = q.exp;
-		return 0;
-	}
-	case VC_OP_VTA_CONV: {
-		const vc_type *w = &n->in[1]->type, *b = &n->in[2]->type;
-		NEED(x->layout == VC_PACKED && w->layout == VC_PACKED && x->dtype == VC_I8 && w->dtype == VC_I8,
-		     "vta.conv needs packed int8 data and weights");
-		/* depthwise (group > 1): diagonal weight blocks [OB,1,KH,KW,BO,BI], one a block of the input */
-		int dwc = a->group > 1;
-		NEED(w->rank == 6 && (dwc ? w->dim[1] == 1 && x->dim[1] == w->dim[0] && tg->block_in == tg->block_out
-					  : w->dim[1] == x->dim[1]) &&
-			     w->dim[4] == tg->block_out && w->dim[5] == tg->block_in && x->dim[5] == tg->block_in &&
-			     x->dim[4] == tg->batch,
-		     "vta.conv weights [%lld,%lld,..] do not match data blocks", (long long)w->dim[0], (long long)w->dim[1]);
-		/* packed bias [OB,B,BO]; per-channel [OB,K,B,BO]: K rows a block, the bias
-		 * with the rounding constant, the requant shifts, and with a residual
-		 * its (negated) left shifts */
-		int kb = b->rank == 4 ? (int)b->dim[1] : 1;
-		NEED((b->rank == 3 || (b->rank == 4 && kb == 2 + (n->n_in > 3))) && b->dtype == VC_I32 &&
-			     b->dim[0] == w->dim[0] && b->dim[b->rank - 2] == tg->batch && b->dim[b->rank - 1] == tg->block_out,
-		     "vta.conv bias must be packed int32 [%lld,%d,%d] or [%lld,%d,%d,%d]", (long long)w->dim[0], tg->batch,
-		     tg->block_out, (long long)w->dim[0], 2 + (n->n_in > 3), tg->batch, tg->block_out);
-		NEED(a->dilation[0] == 1 && a->dilation[1] == 1, "vta.conv supports dilation 1");
-		int64_t oh, ow;
-		NEED(pool_out(x->dim[2], w->dim[2], a->stride[0], a->pad[0], a->pad[2], 1, 0, &oh) == 0 &&
-			     pool_out(x->dim[3], w->dim[3], a->stride[1], a->pad[1], a->pad[3], 1, 0, &ow) == 0,
-		     "kernel larger than padded input");
-		int64_t d[6] = {x->dim[0], w->dim[0], oh, ow, tg->batch, tg->block_out};
-		*t = make_type(VC_I8, 6, d);
-		t->layout = VC_PACKED;
-		t->quantized = 1;
-		t->exp = a->exp;
-		NEED(a->shift >= -31 && a->shift <= 31, "shift %d is out of the ALU range [-31,31]", a->shift);
-		NEED(a->leaky >= 0 && a->leaky <= 15 && a->shift + a->leaky <= 31, "leaky shift %d is out of range", a->leaky);
-		NEED(n->n_in <= 4, "vta.conv takes at most 4 inputs");
-		if (n->n_in == 4) {
-			const vc_type *r = &n->in[3]->type;
-			NEED(r->dtype == VC_I8 && r->quantized && r->layout == VC_PACKED && r->rank == 6,
-			     "vta.conv residual must be packed quantized int8");
-			for (int i = 0; i < 6; i++)
-				NEED(r->dim[i] == d[i], "vta.conv residual dimension %d is %lld, the output's %lld", i,
-				     (long long)r->dim[i], (long long)d[i]);
-			a->res_shift = r->exp - (x->exp + w->exp);
-			NEED(a->res_shift >= 0 && a->res_shift <= 24, "residual shift %d is outside [0,24]", a->res_shift);
-		}
-		return 0;
-	}
-	case VC_OP_TRANSPOSE: {
-		NEED(x->layout == VC_PLAIN && x->rank >= 1 && a->nshape == x->rank,
-		     "transpose needs plain data and a permutation of its %d dimensions", x->rank);
-		int seen = 0;
-		*t = *x;
-		for (int i = 0; i < x->rank; i++) {
-			NEED(a->shape[i] >= 0 && a->shape[i] < x->rank && !(seen >> a->shape[i] & 1),
-			     "transpose: entry %d of the permutation is %lld", i, (long long)a->shape[i]);
-			seen |= 1 << a->shape[i];
-			t->dim[i] = x->dim[a->shape[i]];
-		}
-		return 0;
-	}
-	case VC_OP_SLICE:
-		NEED(x->layout == VC_PLAIN && a->axis >= 0 && a->axis < x->rank, "slice needs plain data and an axis inside it");
-		NEED(a->pad[0] >= 0 && a->pad[2] >= 0 && a->pad[0] < x->dim[a->axis] - a->pad[2],
-		     "slice cuts %lld and %lld of the %lld entries of axis %lld", (long long)a->pad[0], (long long)a->pad[2],
-		     (long long)x->dim[a->axis], (long long)a->axis);
-		*t = *x;
-		t->dim[a->axis] -= a->pad[0] + a->pad[2];
-		return 0;
-	case VC_OP_SIGMOID:
-		NEED(x->dtype == VC_F32 && x->layout == VC_PLAIN, "sigmoid needs plain f32 data (quantize keeps it in float)");
-		*t = *x;
-		return 0;
-	case VC_OP_LEAKY:
-		NEED(x->dtype == VC_F32 && x->layout == VC_PLAIN, "leaky needs plain f32 data (int8 leaky is fused into requant)");
-		NEED(a->leaky >= 1 && a->leaky <= 15, "leaky slope 2^-%d: the shift must be in [1,15]", a->leaky);
-		*t = *x;
-		return 0;
-	case VC_OP_UPSAMPLE:
-		NEED(x->rank == 4 && x->layout == VC_PLAIN && x->dtype != VC_I32, "upsample needs plain 4-D f32 or int8 data");
-		NEED(a->stride[0] >= 1 && a->stride[1] >= 1 && a->stride[0] <= 64 && a->stride[1] <= 64,
-		     "upsample stride %lldx%lld is outside [1,64]", (long long)a->stride[0], (long long)a->stride[1]);
-		*t = *x;
-		t->dim[2] *= a->stride[0];
-		t->dim[3] *= a->stride[1];
-		return 0;
-	case VC_OP_ALIGN:
-		NEED(x->rank == 4 && x->layout == VC_PLAIN && x->dtype != VC_I32 && a->nshape == 4,
-		     "align needs plain 4-D f32 or int8 data and a 4-D target shape");
-		NEED(a->shape[0] == x->dim[0] && a->shape[1] >= 1 && a->shape[2] >= 1 && a->shape[3] >= 1,
-		     "align target shape must keep the batch and be positive");
-		*t = *x;
-		for (int i = 1; i < 4; i++)
-			t->dim[i] = a->shape[i];
-		return 0;
-	case VC_OP_YOLO: {
-		const vc_type *an = &n->in[1]->type;
-		NEED(x->rank == 4 && x->dtype == VC_F32 && x->layout == VC_PLAIN, "yolo needs plain 4-D f32 data");
-		NEED(an->rank == 2 && an->dim[1] == 2 && an->dtype == VC_F32 && n->in[1]->op == VC_OP_CONST,
-		     "yolo anchors must be a constant f32 [n,2]");
-		NEED(a->axis >= 1 && x->dim[1] == an->dim[0] * (a->axis + 5), "yolo input has %lld channels, %lld anchors x (%lld classes + 5) expected",
-		     (long long)x->dim[1], (long long)an->dim[0], (long long)a->axis);
-		*t = *x;
-		return 0;
-	}
-	default:
-		return vc_error(m, n, "no type rule");
-	}
+	return type_rules[n->op].rule(m, n);
 }
 
 /* ---- building ------------------------------------------------------- */
