@@ -349,7 +349,7 @@ static vc_node *reduce_mean(vc_module *m, const Onnx__NodeProto *np, vc_node *x,
  * attribute before opset 11, then a constant input, as the value). No
  * padding at all (PyTorch's average pooling with count_include_pad) is the
  * input itself. */
-static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node **in, int n_in, int64_t opset, const char *nm)
+static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node *const *in, int n_in, int64_t opset, const char *nm)
 {
 	char mode[32];
 	if (attr_s(np, "mode", mode, sizeof mode) && strcmp(mode, "constant")) {
@@ -453,7 +453,7 @@ static vc_node *gather(importer *im, const Onnx__NodeProto *np, const vc_node *x
 
 /* The k-th entry of Slice input i (opset 10 and later) or of attribute
  * name (before): 0 and *ok = 0 when it is not a constant. */
-static int64_t slice_arg(const Onnx__NodeProto *np, vc_node **in, int n_in, int64_t opset, int i, const char *name,
+static int64_t slice_arg(const Onnx__NodeProto *np, vc_node *const *in, int n_in, int64_t opset, int i, const char *name,
 			 int64_t def, int *ok)
 {
 	int64_t v[8], c;
@@ -471,7 +471,7 @@ static int64_t slice_arg(const Onnx__NodeProto *np, vc_node **in, int n_in, int6
 
 /* Slice of one axis with step 1 (PyTorch's chunk), bounds as ONNX clamps
  * them; the whole axis is the input itself. */
-static vc_node *slice(importer *im, const Onnx__NodeProto *np, vc_node **in, int n_in, const char *nm)
+static vc_node *slice(importer *im, const Onnx__NodeProto *np, vc_node *const *in, int n_in, const char *nm)
 {
 	vc_module *m = im->m;
 	vc_node *x = in[0];
@@ -506,12 +506,503 @@ static vc_node *slice(importer *im, const Onnx__NodeProto *np, vc_node **in, int
 	return vc_build(m, VC_OP_SLICE, &x, 1, &a, nm);
 }
 
+/* A node being imported: its inputs (optional ones left out at the end
+ * dropped) and its name (else its first output, else its op). */
+typedef struct onnx_node {
+	importer *im;
+	const Onnx__NodeProto *np;
+	const char *op, *nm;
+	vc_node *in[VC_ONNX_MAX_IN];
+	int n_in;
+} onnx_node;
+
+static vc_node *op_conv(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	int n_in = ctx->n_in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	if (in[0]->type.rank != 4 || in[1]->type.rank != 4) {
+		vc_error(m, NULL, "node '%s' (Conv): only 2-D convolution (4-D tensors) is supported", nm);
+		return NULL;
+	}
+	int64_t kd[2] = {in[1]->type.dim[2], in[1]->type.dim[3]};
+	if (spatial(m, np, &a, in[0]->type.dim[2], in[0]->type.dim[3], kd))
+		return NULL;
+	if (a.kernel[0] != kd[0] || a.kernel[1] != kd[1]) {
+		vc_error(m, NULL, "node '%s' (Conv): kernel_shape differs from the weights", nm);
+		return NULL;
+	}
+	a.group = attr_i(np, "group", 1);
+	return vc_build(m, VC_OP_CONV, in, n_in, &a, nm);
+}
+
+static vc_node *op_gemm(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	int n_in = ctx->n_in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	double alpha = attr_f(np, "alpha", 1.0), beta = attr_f(np, "beta", 1.0);
+	int64_t ta = attr_i(np, "transA", 0), tb = attr_i(np, "transB", 0);
+	if (ta || in[1]->op != VC_OP_CONST || in[1]->type.rank != 2 || in[0]->type.rank != 2 ||
+	    (n_in > 2 && in[2]->op != VC_OP_CONST)) {
+		vc_error(m, NULL, "node '%s' (Gemm): only transA=0 with constant 2-D B and C is supported", nm);
+		return NULL;
+	}
+	vc_node *w = tb ? in[1] : transpose2d(m, in[1], nm);
+	if (!w)
+		return NULL;
+	if (alpha != 1.0) {
+		vc_node *s = vc_const(m, NULL, VC_F32, 2, w->type.dim, w->data);
+		if (!s)
+			return NULL;
+		for (int64_t i = 0; i < vc_type_elems(&s->type); i++)
+			((float *)s->data)[i] *= (float)alpha;
+		w = s;
+	}
+	vc_node *args[3] = {in[0], w, NULL};
+	int nargs = 2;
+	int64_t O = w->type.dim[0], N = in[0]->type.dim[0];
+	vc_node *bias_full = NULL;
+	if (n_in > 2) {
+		const vc_type *ct = &in[2]->type;
+		int64_t ce = vc_type_elems(ct);
+		if (ce == O && (ct->rank == 1 || ct->dim[0] == 1)) {
+			int64_t d1[1] = {O};
+			vc_node *b = vc_const(m, NULL, VC_F32, 1, d1, in[2]->data);
+			if (!b)
+				return NULL;
+			for (int64_t i = 0; i < O; i++)
+				((float *)b->data)[i] *= (float)beta;
+			args[nargs++] = b;
+		} else {
+			bias_full = in[2]; /* general broadcast: add after */
+		}
+	}
+	vc_node *y = vc_build(m, VC_OP_DENSE, args, nargs, &a, nm);
+	if (y && bias_full) {
+		(void)N;
+		if (beta != 1.0) {
+			vc_error(m, NULL, "node '%s' (Gemm): beta != 1 with a non-vector C is not supported", nm);
+			return NULL;
+		}
+		vc_node *ab[2] = {y, bias_full};
+		y = vc_build(m, VC_OP_ADD, ab, 2, NULL, NULL);
+	}
+	return y;
+}
+
+static vc_node *op_matmul(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	if (in[1]->op == VC_OP_CONST && in[1]->type.rank == 2 && in[0]->type.rank == 2) {
+		vc_node *w = transpose2d(m, in[1], NULL);
+		if (!w)
+			return NULL;
+		vc_node *args[2] = {in[0], w};
+		return vc_build(m, VC_OP_DENSE, args, 2, &a, nm);
+	}
+	return vc_build(m, VC_OP_MATMUL, in, 2, &a, nm);
+}
+
+static vc_node *op_arith(const onnx_node *ctx)
+{
+	importer *im = ctx->im;
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *op = ctx->op;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	int n_in = ctx->n_in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	char k = !strcmp(op, "Sub") ? 'S' : !strcmp(op, "Div") ? 'D' : !strcmp(op, "Mul") ? 'M' : 'A';
+	if (in[0]->op == VC_OP_CONST && in[1]->op == VC_OP_CONST && n_in == 2 &&
+	    (simple_pair(in[0], in[1]) || k == 'S' || k == 'D'))
+		return const_arith(im, k, in[0], in[1], nm);
+	if (k == 'S' || k == 'D') {
+		vc_error(m, NULL, "node '%s' (%s): only constants are supported", nm, op);
+		return NULL;
+	}
+	if (attr(np, "axis")) {
+		vc_error(m, NULL, "node '%s' (%s): legacy broadcast axis is not supported", nm, op);
+		return NULL;
+	}
+	if (!strcmp(op, "Sum") && n_in != 2) {
+		vc_error(m, NULL, "node '%s' (Sum): only two inputs are supported", nm);
+		return NULL;
+	}
+	return vc_build(m, !strcmp(op, "Mul") ? VC_OP_MUL : VC_OP_ADD, in, 2, &a, nm);
+}
+
+static vc_node *op_relu(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	return vc_build(m, VC_OP_RELU, in, 1, &a, nm);
+}
+
+static vc_node *op_sigmoid(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	return vc_build(m, VC_OP_SIGMOID, in, 1, &a, nm);
+}
+
+static vc_node *op_hard_sigmoid(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *op = ctx->op;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	/* max(0, min(1, alpha x + beta)) (HardSwish: alpha 1/6, beta 1/2,
+	 * times x) as the float ops libvta runs: mul, add, clip */
+	int swish = op[4] == 'S' && op[5] == 'w';
+	double alpha = swish ? 1.0 / 6.0 : attr_f(np, "alpha", 0.2), beta = swish ? 0.5 : attr_f(np, "beta", 0.5);
+	return hard_sigmoid(m, in[0], alpha, beta, swish, nm);
+}
+
+static vc_node *op_reduce_mean(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	return reduce_mean(m, np, in[0], nm);
+}
+
+static vc_node *op_pad(const onnx_node *ctx)
+{
+	importer *im = ctx->im;
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	int n_in = ctx->n_in;
+	return pad(m, np, in, n_in, im->opset, nm);
+}
+
+static vc_node *op_clip(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	int n_in = ctx->n_in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.lo = attr_f(np, "min", -INFINITY);
+	a.hi = attr_f(np, "max", INFINITY);
+	for (int k = 1; k < n_in; k++) {
+		if (in[k]->op != VC_OP_CONST || vc_type_elems(&in[k]->type) != 1) {
+			vc_error(m, NULL, "node '%s' (Clip): min/max must be constant scalars", nm);
+			return NULL;
+		}
+		*(k == 1 ? &a.lo : &a.hi) = ((float *)in[k]->data)[0];
+	}
+	return vc_build(m, VC_OP_CLIP, in, 1, &a, nm);
+}
+
+static vc_node *op_pool(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *op = ctx->op;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	int is_max = op[0] == 'M';
+	if (in[0]->type.rank != 4) {
+		vc_error(m, NULL, "node '%s' (%s): only 2-D pooling (4-D tensors) is supported", nm, op);
+		return NULL;
+	}
+	if (!attr(np, "kernel_shape")) {
+		vc_error(m, NULL, "node '%s' (%s): kernel_shape is required", nm, op);
+		return NULL;
+	}
+	if (spatial(m, np, &a, in[0]->type.dim[2], in[0]->type.dim[3], NULL))
+		return NULL;
+	if (attr_i(np, "storage_order", 0) != 0 || np->n_output > 1) {
+		vc_error(m, NULL, "node '%s' (MaxPool): the Indices output / storage_order are not supported", nm);
+		return NULL;
+	}
+	a.ceil_mode = (int)attr_i(np, "ceil_mode", 0);
+	a.count_include_pad = (int)attr_i(np, "count_include_pad", 0);
+	return vc_build(m, is_max ? VC_OP_MAXPOOL : VC_OP_AVGPOOL, in, 1, &a, nm);
+}
+
+static vc_node *op_gap(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	return vc_build(m, VC_OP_GAP, in, 1, &a, nm);
+}
+
+static vc_node *op_reshape(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	int n_in = ctx->n_in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	if (attr_i(np, "allowzero", 0)) {
+		vc_error(m, NULL, "node '%s' (Reshape): allowzero=1 is not supported", nm);
+		return NULL;
+	}
+	int64_t c = 0;
+	if (n_in >= 2) {
+		if (in[1]->op != VC_OP_CONST || in[1]->type.rank != 1 || in[1]->type.dim[0] > VC_MAX_RANK) {
+			vc_error(m, NULL, "node '%s' (Reshape): the shape must be a constant of at most %d entries", nm,
+				 VC_MAX_RANK);
+			return NULL;
+		}
+		c = in[1]->type.dim[0];
+		for (int64_t i = 0; i < c; i++)
+			a.shape[i] = (int64_t)((float *)in[1]->data)[i];
+	} else if (attr_ints(np, "shape", a.shape, VC_MAX_RANK, &c) < 0) {
+		vc_error(m, NULL, "node '%s' (Reshape): shape of rank > %d", nm, VC_MAX_RANK);
+		return NULL;
+	}
+	a.nshape = (int)c;
+	return vc_build(m, VC_OP_RESHAPE, in, 1, &a, nm);
+}
+
+static vc_node *op_flatten(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.axis = attr_i(np, "axis", 1);
+	return vc_build(m, VC_OP_FLATTEN, in, 1, &a, nm);
+}
+
+static vc_node *op_softmax(const onnx_node *ctx)
+{
+	importer *im = ctx->im;
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.coerce2d = im->opset < 13;
+	a.axis = attr_i(np, "axis", im->opset < 13 ? 1 : -1);
+	return vc_build(m, VC_OP_SOFTMAX, in, 1, &a, nm);
+}
+
+static vc_node *op_batchnorm(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	if (attr_i(np, "training_mode", 0) || np->n_output > 1) {
+		vc_error(m, NULL, "node '%s' (BatchNormalization): training mode is not supported", nm);
+		return NULL;
+	}
+	if (attr_i(np, "spatial", 1) != 1) {
+		vc_error(m, NULL, "node '%s' (BatchNormalization): spatial=0 is not supported", nm);
+		return NULL;
+	}
+	a.eps = attr_f(np, "epsilon", 1e-5);
+	return vc_build(m, VC_OP_BATCHNORM, in, 5, &a, nm);
+}
+
+static vc_node *op_concat(const onnx_node *ctx)
+{
+	importer *im = ctx->im;
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	int n_in = ctx->n_in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	if (!attr(np, "axis") && im->opset >= 4) {
+		vc_error(m, NULL, "node '%s' (Concat): attribute axis is required", nm);
+		return NULL;
+	}
+	a.axis = attr_i(np, "axis", 1);
+	/* a node takes at most 16 operands (the .vtam format's limit):
+	 * more (DenseNet's last blocks) are concatenated 16 at a time */
+	vc_node *y = vc_build(m, VC_OP_CONCAT, in, n_in < 16 ? n_in : 16, &a, n_in <= 16 ? nm : NULL);
+	for (int k = 16; y && k < n_in; k += 15) {
+		vc_node *part[16] = {y};
+		int cnt = n_in - k < 15 ? n_in - k : 15;
+		memcpy(part + 1, in + k, (size_t)cnt * sizeof *part);
+		y = vc_build(m, VC_OP_CONCAT, part, cnt + 1, &a, k + cnt == n_in ? nm : NULL);
+	}
+	return y;
+}
+
+static vc_node *op_identity(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const char *op = ctx->op;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	int n_in = ctx->n_in;
+	if (n_in > 1 && !strcmp(op, "Dropout")) {
+		vc_error(m, NULL, "node '%s' (Dropout): ratio/training_mode inputs are not supported", nm);
+		return NULL;
+	}
+	return in[0];
+}
+
+static vc_node *op_constant(const onnx_node *ctx)
+{
+	importer *im = ctx->im;
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	const Onnx__AttributeProto *v = attr(np, "value");
+	if (!v || !v->t) {
+		vc_error(m, NULL, "node '%s' (Constant): only the tensor 'value' form is supported", nm);
+		return NULL;
+	}
+	vc_node *c = tensor_const(m, v->t, nm);
+	return c && v->t->data_type != ONNX_FLOAT && mark_int(im, c) ? NULL : c;
+}
+
+static vc_node *op_shape(const onnx_node *ctx)
+{
+	importer *im = ctx->im;
+	vc_module *m = ctx->im->m;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	int64_t r = in[0]->type.rank;
+	vc_node *c = vc_const(m, nm, VC_F32, 1, &r, NULL);
+	for (int64_t i = 0; c && i < r; i++)
+		((float *)c->data)[i] = (float)in[0]->type.dim[i];
+	return c && mark_int(im, c) ? NULL : c;
+}
+
+static vc_node *op_gather(const onnx_node *ctx)
+{
+	importer *im = ctx->im;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	return gather(im, np, in[0], in[1], nm);
+}
+
+static vc_node *op_slice(const onnx_node *ctx)
+{
+	importer *im = ctx->im;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	int n_in = ctx->n_in;
+	return slice(im, np, in, n_in, nm);
+}
+
+static vc_node *op_transpose(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	const char *nm = ctx->nm;
+	vc_node *const *in = ctx->in;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	int64_t c;
+	if (attr_ints(np, "perm", a.shape, VC_MAX_RANK, &c) < 0 || (c && c != in[0]->type.rank)) {
+		vc_error(m, NULL, "node '%s' (Transpose): perm does not have an entry per dimension", nm);
+		return NULL;
+	}
+	a.nshape = in[0]->type.rank;
+	for (int i = 0; !c && i < a.nshape; i++) /* default: the dimensions reversed */
+		a.shape[i] = a.nshape - 1 - i;
+	return vc_build(m, VC_OP_TRANSPOSE, in, 1, &a, nm);
+}
+
+#define NO_ATTRS ((const char *const[]){NULL})
+
+/* The op types of the default domain the importer takes: the attributes
+ * each may carry, its least number of inputs, and its handler. */
+static const struct onnx_op {
+	const char *name;
+	const char *const *attrs;
+	int min_in;
+	vc_node *(*fn)(const onnx_node *ctx);
+} onnx_ops[] = {
+	{"Conv", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "group", "auto_pad", NULL}, 2, op_conv},
+	{"Gemm", (const char *const[]){"alpha", "beta", "transA", "transB", "broadcast", NULL}, 2, op_gemm},
+	{"MatMul", NO_ATTRS, 2, op_matmul},
+	{"Add", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith},
+	{"Sum", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith},
+	{"Mul", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith},
+	{"Sub", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith},
+	{"Div", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith},
+	{"Relu", NO_ATTRS, 1, op_relu},
+	{"Sigmoid", NO_ATTRS, 1, op_sigmoid},
+	{"HardSigmoid", (const char *const[]){"alpha", "beta", NULL}, 1, op_hard_sigmoid},
+	{"HardSwish", NO_ATTRS, 1, op_hard_sigmoid},
+	{"ReduceMean", (const char *const[]){"axes", "keepdims", NULL}, 1, op_reduce_mean},
+	{"Pad", (const char *const[]){"mode", "pads", "value", NULL}, 1, op_pad},
+	{"Clip", (const char *const[]){"min", "max", NULL}, 1, op_clip},
+	{"MaxPool", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode", "storage_order", NULL}, 1, op_pool},
+	{"AveragePool", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode", "count_include_pad", NULL}, 1, op_pool},
+	{"GlobalAveragePool", NO_ATTRS, 1, op_gap},
+	{"Reshape", (const char *const[]){"shape", "allowzero", NULL}, 1, op_reshape},
+	{"Flatten", (const char *const[]){"axis", NULL}, 1, op_flatten},
+	{"Softmax", (const char *const[]){"axis", NULL}, 1, op_softmax},
+	{"BatchNormalization", (const char *const[]){"epsilon", "momentum", "spatial", "is_test", "consumed_inputs", "training_mode", NULL}, 5, op_batchnorm},
+	{"Concat", (const char *const[]){"axis", NULL}, 1, op_concat},
+	{"Identity", (const char *const[]){"ratio", "is_test", "seed", NULL}, 1, op_identity},
+	{"Dropout", (const char *const[]){"ratio", "is_test", "seed", NULL}, 1, op_identity},
+	{"Constant", (const char *const[]){"value", NULL}, 0, op_constant},
+	{"Shape", NO_ATTRS, 1, op_shape},
+	{"Gather", (const char *const[]){"axis", NULL}, 2, op_gather},
+	{"Slice", (const char *const[]){"starts", "ends", "axes", NULL}, 1, op_slice},
+	{"Transpose", (const char *const[]){"perm", NULL}, 1, op_transpose},
+};
+
+static const struct onnx_op *onnx_op_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof onnx_ops / sizeof onnx_ops[0]; i++)
+		if (!strcmp(onnx_ops[i].name, name))
+			return &onnx_ops[i];
+	return NULL;
+}
+
+/* The node np through its op's handler, after its inputs, domain,
+ * attributes and number of inputs are checked. */
 static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 {
 	vc_module *m = im->m;
 	const char *op = np->op_type ? np->op_type : "";
 	const char *nm = np->name && np->name[0] ? np->name : (np->n_output ? np->output[0] : op);
-	vc_node *in[VC_ONNX_MAX_IN];
+	onnx_node ctx = {im, np, op, nm, {0}, 0};
+	vc_node **in = ctx.in;
 	int n_in = 0;
 	if (np->n_input > VC_ONNX_MAX_IN) {
 		vc_error(m, NULL, "node '%s' (%s): more than %d inputs", nm, op, VC_ONNX_MAX_IN);
@@ -540,333 +1031,22 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 		vc_error(m, NULL, "node '%s': op %s of domain '%s' is not supported", nm, op, np->domain);
 		return NULL;
 	}
-	vc_attrs a;
-	vc_attrs_init(&a);
-#define ATTRS(...)                                                               \
-	do {                                                                     \
-		static const char *const known_[] = {__VA_ARGS__, NULL};          \
-		if (check_attrs(m, np, known_))                                  \
-			return NULL;                                             \
-	} while (0)
-#define NEED_IN(k)                                                                                          \
-	do {                                                                                                \
-		if (n_in < (k)) {                                                                           \
-			vc_error(m, NULL, "node '%s' (%s): needs %d inputs, has %d", nm, op, (k), n_in); \
-			return NULL;                                                                        \
-		}                                                                                           \
-	} while (0)
-
-	if (!strcmp(op, "Conv")) {
-		ATTRS("kernel_shape", "strides", "pads", "dilations", "group", "auto_pad");
-		NEED_IN(2);
-		if (in[0]->type.rank != 4 || in[1]->type.rank != 4) {
-			vc_error(m, NULL, "node '%s' (Conv): only 2-D convolution (4-D tensors) is supported", nm);
-			return NULL;
-		}
-		int64_t kd[2] = {in[1]->type.dim[2], in[1]->type.dim[3]};
-		if (spatial(m, np, &a, in[0]->type.dim[2], in[0]->type.dim[3], kd))
-			return NULL;
-		if (a.kernel[0] != kd[0] || a.kernel[1] != kd[1]) {
-			vc_error(m, NULL, "node '%s' (Conv): kernel_shape differs from the weights", nm);
-			return NULL;
-		}
-		a.group = attr_i(np, "group", 1);
-		return vc_build(m, VC_OP_CONV, in, n_in, &a, nm);
+	const struct onnx_op *o = onnx_op_find(op);
+	if (!o) {
+		vc_error(m, NULL, "node '%s': op %s is not supported", nm, op);
+		return NULL;
 	}
-	if (!strcmp(op, "Gemm")) {
-		ATTRS("alpha", "beta", "transA", "transB", "broadcast");
-		NEED_IN(2);
-		double alpha = attr_f(np, "alpha", 1.0), beta = attr_f(np, "beta", 1.0);
-		int64_t ta = attr_i(np, "transA", 0), tb = attr_i(np, "transB", 0);
-		if (ta || in[1]->op != VC_OP_CONST || in[1]->type.rank != 2 || in[0]->type.rank != 2 ||
-		    (n_in > 2 && in[2]->op != VC_OP_CONST)) {
-			vc_error(m, NULL, "node '%s' (Gemm): only transA=0 with constant 2-D B and C is supported", nm);
-			return NULL;
-		}
-		vc_node *w = tb ? in[1] : transpose2d(m, in[1], nm);
-		if (!w)
-			return NULL;
-		if (alpha != 1.0) {
-			vc_node *s = vc_const(m, NULL, VC_F32, 2, w->type.dim, w->data);
-			if (!s)
-				return NULL;
-			for (int64_t i = 0; i < vc_type_elems(&s->type); i++)
-				((float *)s->data)[i] *= (float)alpha;
-			w = s;
-		}
-		vc_node *args[3] = {in[0], w, NULL};
-		int nargs = 2;
-		int64_t O = w->type.dim[0], N = in[0]->type.dim[0];
-		vc_node *bias_full = NULL;
-		if (n_in > 2) {
-			const vc_type *ct = &in[2]->type;
-			int64_t ce = vc_type_elems(ct);
-			if (ce == O && (ct->rank == 1 || ct->dim[0] == 1)) {
-				int64_t d1[1] = {O};
-				vc_node *b = vc_const(m, NULL, VC_F32, 1, d1, in[2]->data);
-				if (!b)
-					return NULL;
-				for (int64_t i = 0; i < O; i++)
-					((float *)b->data)[i] *= (float)beta;
-				args[nargs++] = b;
-			} else {
-				bias_full = in[2]; /* general broadcast: add after */
-			}
-		}
-		vc_node *y = vc_build(m, VC_OP_DENSE, args, nargs, &a, nm);
-		if (y && bias_full) {
-			(void)N;
-			if (beta != 1.0) {
-				vc_error(m, NULL, "node '%s' (Gemm): beta != 1 with a non-vector C is not supported", nm);
-				return NULL;
-			}
-			vc_node *ab[2] = {y, bias_full};
-			y = vc_build(m, VC_OP_ADD, ab, 2, NULL, NULL);
-		}
-		return y;
+	if (check_attrs(m, np, o->attrs))
+		return NULL;
+	if (n_in < o->min_in) {
+		vc_error(m, NULL, "node '%s' (%s): needs %d inputs, has %d", nm, op, o->min_in, n_in);
+		return NULL;
 	}
-	if (!strcmp(op, "MatMul")) {
-		ATTRS("");
-		NEED_IN(2);
-		if (in[1]->op == VC_OP_CONST && in[1]->type.rank == 2 && in[0]->type.rank == 2) {
-			vc_node *w = transpose2d(m, in[1], NULL);
-			if (!w)
-				return NULL;
-			vc_node *args[2] = {in[0], w};
-			return vc_build(m, VC_OP_DENSE, args, 2, &a, nm);
-		}
-		return vc_build(m, VC_OP_MATMUL, in, 2, &a, nm);
-	}
-	if (!strcmp(op, "Add") || !strcmp(op, "Sum") || !strcmp(op, "Mul") || !strcmp(op, "Sub") || !strcmp(op, "Div")) {
-		ATTRS("broadcast", "axis");
-		NEED_IN(2);
-		char k = !strcmp(op, "Sub") ? 'S' : !strcmp(op, "Div") ? 'D' : !strcmp(op, "Mul") ? 'M' : 'A';
-		if (in[0]->op == VC_OP_CONST && in[1]->op == VC_OP_CONST && n_in == 2 &&
-		    (simple_pair(in[0], in[1]) || k == 'S' || k == 'D'))
-			return const_arith(im, k, in[0], in[1], nm);
-		if (k == 'S' || k == 'D') {
-			vc_error(m, NULL, "node '%s' (%s): only constants are supported", nm, op);
-			return NULL;
-		}
-		if (attr(np, "axis")) {
-			vc_error(m, NULL, "node '%s' (%s): legacy broadcast axis is not supported", nm, op);
-			return NULL;
-		}
-		if (!strcmp(op, "Sum") && n_in != 2) {
-			vc_error(m, NULL, "node '%s' (Sum): only two inputs are supported", nm);
-			return NULL;
-		}
-		return vc_build(m, !strcmp(op, "Mul") ? VC_OP_MUL : VC_OP_ADD, in, 2, &a, nm);
-	}
-	if (!strcmp(op, "Relu")) {
-		ATTRS("");
-		NEED_IN(1);
-		return vc_build(m, VC_OP_RELU, in, 1, &a, nm);
-	}
-	if (!strcmp(op, "Sigmoid")) {
-		ATTRS("");
-		NEED_IN(1);
-		return vc_build(m, VC_OP_SIGMOID, in, 1, &a, nm);
-	}
-	if (!strcmp(op, "HardSigmoid") || !strcmp(op, "HardSwish")) {
-		/* max(0, min(1, alpha x + beta)) (HardSwish: alpha 1/6, beta 1/2,
-		 * times x) as the float ops libvta runs: mul, add, clip */
-		int swish = op[4] == 'S' && op[5] == 'w';
-		if (swish)
-			ATTRS("");
-		else
-			ATTRS("alpha", "beta");
-		NEED_IN(1);
-		double alpha = swish ? 1.0 / 6.0 : attr_f(np, "alpha", 0.2), beta = swish ? 0.5 : attr_f(np, "beta", 0.5);
-		return hard_sigmoid(m, in[0], alpha, beta, swish, nm);
-	}
-	if (!strcmp(op, "ReduceMean")) {
-		ATTRS("axes", "keepdims");
-		NEED_IN(1);
-		return reduce_mean(m, np, in[0], nm);
-	}
-	if (!strcmp(op, "Pad")) {
-		ATTRS("mode", "pads", "value");
-		NEED_IN(1);
-		return pad(m, np, in, n_in, im->opset, nm);
-	}
-	if (!strcmp(op, "Clip")) {
-		ATTRS("min", "max");
-		NEED_IN(1);
-		a.lo = attr_f(np, "min", -INFINITY);
-		a.hi = attr_f(np, "max", INFINITY);
-		for (int k = 1; k < n_in; k++) {
-			if (in[k]->op != VC_OP_CONST || vc_type_elems(&in[k]->type) != 1) {
-				vc_error(m, NULL, "node '%s' (Clip): min/max must be constant scalars", nm);
-				return NULL;
-			}
-			*(k == 1 ? &a.lo : &a.hi) = ((float *)in[k]->data)[0];
-		}
-		return vc_build(m, VC_OP_CLIP, in, 1, &a, nm);
-	}
-	if (!strcmp(op, "MaxPool") || !strcmp(op, "AveragePool")) {
-		int is_max = op[0] == 'M';
-		if (is_max)
-			ATTRS("kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode", "storage_order");
-		else
-			ATTRS("kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode", "count_include_pad");
-		NEED_IN(1);
-		if (in[0]->type.rank != 4) {
-			vc_error(m, NULL, "node '%s' (%s): only 2-D pooling (4-D tensors) is supported", nm, op);
-			return NULL;
-		}
-		if (!attr(np, "kernel_shape")) {
-			vc_error(m, NULL, "node '%s' (%s): kernel_shape is required", nm, op);
-			return NULL;
-		}
-		if (spatial(m, np, &a, in[0]->type.dim[2], in[0]->type.dim[3], NULL))
-			return NULL;
-		if (attr_i(np, "storage_order", 0) != 0 || np->n_output > 1) {
-			vc_error(m, NULL, "node '%s' (MaxPool): the Indices output / storage_order are not supported", nm);
-			return NULL;
-		}
-		a.ceil_mode = (int)attr_i(np, "ceil_mode", 0);
-		a.count_include_pad = (int)attr_i(np, "count_include_pad", 0);
-		return vc_build(m, is_max ? VC_OP_MAXPOOL : VC_OP_AVGPOOL, in, 1, &a, nm);
-	}
-	if (!strcmp(op, "GlobalAveragePool")) {
-		ATTRS("");
-		NEED_IN(1);
-		return vc_build(m, VC_OP_GAP, in, 1, &a, nm);
-	}
-	if (!strcmp(op, "Reshape")) {
-		ATTRS("shape", "allowzero");
-		NEED_IN(1);
-		if (attr_i(np, "allowzero", 0)) {
-			vc_error(m, NULL, "node '%s' (Reshape): allowzero=1 is not supported", nm);
-			return NULL;
-		}
-		int64_t c = 0;
-		if (n_in >= 2) {
-			if (in[1]->op != VC_OP_CONST || in[1]->type.rank != 1 || in[1]->type.dim[0] > VC_MAX_RANK) {
-				vc_error(m, NULL, "node '%s' (Reshape): the shape must be a constant of at most %d entries", nm,
-					 VC_MAX_RANK);
-				return NULL;
-			}
-			c = in[1]->type.dim[0];
-			for (int64_t i = 0; i < c; i++)
-				a.shape[i] = (int64_t)((float *)in[1]->data)[i];
-		} else if (attr_ints(np, "shape", a.shape, VC_MAX_RANK, &c) < 0) {
-			vc_error(m, NULL, "node '%s' (Reshape): shape of rank > %d", nm, VC_MAX_RANK);
-			return NULL;
-		}
-		a.nshape = (int)c;
-		return vc_build(m, VC_OP_RESHAPE, in, 1, &a, nm);
-	}
-	if (!strcmp(op, "Flatten")) {
-		ATTRS("axis");
-		NEED_IN(1);
-		a.axis = attr_i(np, "axis", 1);
-		return vc_build(m, VC_OP_FLATTEN, in, 1, &a, nm);
-	}
-	if (!strcmp(op, "Softmax")) {
-		ATTRS("axis");
-		NEED_IN(1);
-		a.coerce2d = im->opset < 13;
-		a.axis = attr_i(np, "axis", im->opset < 13 ? 1 : -1);
-		return vc_build(m, VC_OP_SOFTMAX, in, 1, &a, nm);
-	}
-	if (!strcmp(op, "BatchNormalization")) {
-		ATTRS("epsilon", "momentum", "spatial", "is_test", "consumed_inputs", "training_mode");
-		NEED_IN(5);
-		if (attr_i(np, "training_mode", 0) || np->n_output > 1) {
-			vc_error(m, NULL, "node '%s' (BatchNormalization): training mode is not supported", nm);
-			return NULL;
-		}
-		if (attr_i(np, "spatial", 1) != 1) {
-			vc_error(m, NULL, "node '%s' (BatchNormalization): spatial=0 is not supported", nm);
-			return NULL;
-		}
-		a.eps = attr_f(np, "epsilon", 1e-5);
-		return vc_build(m, VC_OP_BATCHNORM, in, 5, &a, nm);
-	}
-	if (!strcmp(op, "Concat")) {
-		ATTRS("axis");
-		NEED_IN(1);
-		if (!attr(np, "axis") && im->opset >= 4) {
-			vc_error(m, NULL, "node '%s' (Concat): attribute axis is required", nm);
-			return NULL;
-		}
-		a.axis = attr_i(np, "axis", 1);
-		/* a node takes at most 16 operands (the .vtam format's limit):
-		 * more (DenseNet's last blocks) are concatenated 16 at a time */
-		vc_node *y = vc_build(m, VC_OP_CONCAT, in, n_in < 16 ? n_in : 16, &a, n_in <= 16 ? nm : NULL);
-		for (int k = 16; y && k < n_in; k += 15) {
-			vc_node *part[16] = {y};
-			int cnt = n_in - k < 15 ? n_in - k : 15;
-			memcpy(part + 1, in + k, (size_t)cnt * sizeof *part);
-			y = vc_build(m, VC_OP_CONCAT, part, cnt + 1, &a, k + cnt == n_in ? nm : NULL);
-		}
-		return y;
-	}
-	if (!strcmp(op, "Identity") || !strcmp(op, "Dropout")) {
-		ATTRS("ratio", "is_test", "seed");
-		NEED_IN(1);
-		if (n_in > 1 && !strcmp(op, "Dropout")) {
-			vc_error(m, NULL, "node '%s' (Dropout): ratio/training_mode inputs are not supported", nm);
-			return NULL;
-		}
-		return in[0];
-	}
-	if (!strcmp(op, "Constant")) {
-		ATTRS("value");
-		const Onnx__AttributeProto *v = attr(np, "value");
-		if (!v || !v->t) {
-			vc_error(m, NULL, "node '%s' (Constant): only the tensor 'value' form is supported", nm);
-			return NULL;
-		}
-		vc_node *c = tensor_const(m, v->t, nm);
-		return c && v->t->data_type != ONNX_FLOAT && mark_int(im, c) ? NULL : c;
-	}
-	if (!strcmp(op, "Shape")) { /* known at import: the shapes are static */
-		ATTRS("");
-		NEED_IN(1);
-		int64_t r = in[0]->type.rank;
-		vc_node *c = vc_const(m, nm, VC_F32, 1, &r, NULL);
-		for (int64_t i = 0; c && i < r; i++)
-			((float *)c->data)[i] = (float)in[0]->type.dim[i];
-		return c && mark_int(im, c) ? NULL : c;
-	}
-	if (!strcmp(op, "Gather")) {
-		ATTRS("axis");
-		NEED_IN(2);
-		return gather(im, np, in[0], in[1], nm);
-	}
-	if (!strcmp(op, "Slice")) {
-		ATTRS("starts", "ends", "axes");
-		NEED_IN(1);
-		return slice(im, np, in, n_in, nm);
-	}
-	if (!strcmp(op, "Transpose")) {
-		ATTRS("perm");
-		NEED_IN(1);
-		int64_t c;
-		if (attr_ints(np, "perm", a.shape, VC_MAX_RANK, &c) < 0 || (c && c != in[0]->type.rank)) {
-			vc_error(m, NULL, "node '%s' (Transpose): perm does not have an entry per dimension", nm);
-			return NULL;
-		}
-		a.nshape = in[0]->type.rank;
-		for (int i = 0; !c && i < a.nshape; i++) /* default: the dimensions reversed */
-			a.shape[i] = a.nshape - 1 - i;
-		return vc_build(m, VC_OP_TRANSPOSE, in, 1, &a, nm);
-	}
-	vc_error(m, NULL, "node '%s': op %s is not supported", nm, op);
-	return NULL;
+	ctx.n_in = n_in;
+	return o->fn(&ctx);
 }
 
-/* The op types import_node takes (of the default domain). */
-static const char *const known_ops[] = {
-	"Conv", "Gemm", "MatMul", "Add", "Sum", "Sub", "Mul", "Div", "Relu", "Clip", "MaxPool", "AveragePool",
-	"GlobalAveragePool", "ReduceMean", "Reshape", "Flatten", "Softmax", "BatchNormalization", "Concat", "Identity",
-	"Dropout", "Constant", "Sigmoid", "HardSigmoid", "HardSwish", "Pad", "Transpose", "Slice", "Shape", "Gather",
-	NULL};
-
-/* Every node whose op import_node does not take, and sparse initializers,
+/* Every node whose op the importer does not take (onnx_ops), and sparse initializers,
  * in one diagnostic before anything else of the graph is read. */
 static int unsupported_ops(vc_module *m, const Onnx__GraphProto *g)
 {
@@ -888,10 +1068,7 @@ static int unsupported_ops(vc_module *m, const Onnx__GraphProto *g)
 			vc_unsup_add(&u, type, nm);
 			continue;
 		}
-		const char *const *k = known_ops;
-		while (*k && strcmp(*k, np->op_type))
-			k++;
-		if (*k)
+		if (onnx_op_find(np->op_type))
 			continue;
 		vc_unsup_add(&u, np->op_type, nm);
 		if (!strcmp(np->op_type, "LSTM") || !strcmp(np->op_type, "GRU") || !strcmp(np->op_type, "RNN"))
