@@ -129,6 +129,42 @@ static int bad(vta_error_t *err, const vta_mnode_t *n, uint32_t i, const char *w
 			     vta_mop_name(n->op), what);
 }
 
+/* A permutation of x's dimensions (attribute shape) gives y's. */
+static int transpose_ok(const vta_mtype_t *x, const vta_mtype_t *y, const vta_mattrs_t *a)
+{
+	int ok = x->rank >= 1 && x->rank == y->rank && a->nshape == x->rank && x->dtype == y->dtype &&
+		 x->layout == 0 && y->layout == 0, seen = 0;
+	for (int d = 0; ok && d < x->rank; d++) {
+		int64_t p = a->shape[d];
+		ok = p >= 0 && p < x->rank && !(seen >> p & 1) && y->dim[d] == x->dim[p];
+		seen |= ok ? 1 << p : 0;
+	}
+	return ok;
+}
+
+/* y is x cut by pad[0] and pad[2] entries along axis. */
+static int slice_ok(const vta_mtype_t *x, const vta_mtype_t *y, const vta_mattrs_t *a)
+{
+	int ok = x->rank == y->rank && x->dtype == y->dtype && x->layout == 0 && y->layout == 0 && a->axis >= 0 &&
+		 a->axis < x->rank && a->pad[0] >= 0 && a->pad[2] >= 0;
+	for (int d = 0; ok && d < x->rank; d++)
+		ok = d == a->axis ? a->pad[0] <= x->dim[d] && a->pad[2] <= x->dim[d] &&
+					    y->dim[d] == x->dim[d] - a->pad[0] - a->pad[2]
+				  : y->dim[d] == x->dim[d];
+	return ok;
+}
+
+/* Darknet's upsample (by stride) or shortcut alignment of plain 4-D data. */
+static int resample_ok(int upsample, const vta_mtype_t *x, const vta_mtype_t *y, const vta_mattrs_t *a)
+{
+	int ok = x->rank == 4 && y->rank == 4 && x->layout == 0 && y->layout == 0 && x->dtype == y->dtype &&
+		 x->dtype != VTA_MDT_I32 && x->dim[0] == y->dim[0];
+	if (upsample)
+		ok = ok && a->stride[0] >= 1 && a->stride[0] <= 64 && a->stride[1] >= 1 && a->stride[1] <= 64 &&
+		     x->dim[1] == y->dim[1] && y->dim[2] == x->dim[2] * a->stride[0] && y->dim[3] == x->dim[3] * a->stride[1];
+	return ok;
+}
+
 int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 {
 	const vta_mnode_t *n = &g->nodes[i];
@@ -162,26 +198,11 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 		}
 		return ok ? 0 : bad(err, n, i, "needs float operands that broadcast to the result");
 	}
-	case VTA_MOP_TRANSPOSE: {
-		int ok = x->rank >= 1 && x->rank == y->rank && n->a.nshape == x->rank && x->dtype == y->dtype &&
-			 x->layout == 0 && y->layout == 0, seen = 0;
-		for (int d = 0; ok && d < x->rank; d++) {
-			int64_t p = n->a.shape[d];
-			ok = p >= 0 && p < x->rank && !(seen >> p & 1) && y->dim[d] == x->dim[p];
-			seen |= ok ? 1 << p : 0;
-		}
-		return ok ? 0 : bad(err, n, i, "needs plain data and a permutation of its dimensions to the result's");
-	}
-	case VTA_MOP_SLICE: {
-		const vta_mattrs_t *a = &n->a;
-		int ok = x->rank == y->rank && x->dtype == y->dtype && x->layout == 0 && y->layout == 0 && a->axis >= 0 &&
-			 a->axis < x->rank && a->pad[0] >= 0 && a->pad[2] >= 0;
-		for (int d = 0; ok && d < x->rank; d++)
-			ok = d == a->axis ? a->pad[0] <= x->dim[d] && a->pad[2] <= x->dim[d] &&
-						    y->dim[d] == x->dim[d] - a->pad[0] - a->pad[2]
-					  : y->dim[d] == x->dim[d];
-		return ok ? 0 : bad(err, n, i, "needs plain data cut along an axis inside it to the result");
-	}
+	case VTA_MOP_TRANSPOSE:
+		return transpose_ok(x, y, &n->a) ? 0
+			: bad(err, n, i, "needs plain data and a permutation of its dimensions to the result's");
+	case VTA_MOP_SLICE:
+		return slice_ok(x, y, &n->a) ? 0 : bad(err, n, i, "needs plain data cut along an axis inside it to the result");
 	case VTA_MOP_SIGMOID:
 		return same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 ? 0
 			: bad(err, n, i, "needs float in and out of one shape");
@@ -191,16 +212,9 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 			       ? 0
 			       : bad(err, n, i, "needs float in and out of one shape and a shift in [1,15]");
 	case VTA_MOP_UPSAMPLE:
-	case VTA_MOP_ALIGN: {
-		const vta_mattrs_t *a = &n->a;
-		int ok = x->rank == 4 && y->rank == 4 && x->layout == 0 && y->layout == 0 && x->dtype == y->dtype &&
-			 x->dtype != VTA_MDT_I32 && x->dim[0] == y->dim[0];
-		if (n->op == VTA_MOP_UPSAMPLE)
-			ok = ok && a->stride[0] >= 1 && a->stride[0] <= 64 && a->stride[1] >= 1 && a->stride[1] <= 64 &&
-			     x->dim[1] == y->dim[1] && y->dim[2] == x->dim[2] * a->stride[0] &&
-			     y->dim[3] == x->dim[3] * a->stride[1];
-		return ok ? 0 : bad(err, n, i, "needs plain 4-D float or int8 data of matching shapes");
-	}
+	case VTA_MOP_ALIGN:
+		return resample_ok(n->op == VTA_MOP_UPSAMPLE, x, y, &n->a) ? 0
+			: bad(err, n, i, "needs plain 4-D float or int8 data of matching shapes");
 	case VTA_MOP_YOLO: {
 		const vta_mnode_t *an = &g->nodes[n->in[1]];
 		int ok = same_dims(x, y) && x->rank == 4 && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 &&
