@@ -39,17 +39,6 @@ int vc_exp_for(double r)
 	return e;
 }
 
-int vc_calib_method_parse(const char *s, vc_calib_method *out)
-{
-	static const char *const names[] = {"max", "percentile", "mse"};
-	for (int i = 0; i < 3; i++)
-		if (!strcmp(s, names[i])) {
-			*out = (vc_calib_method)i;
-			return 0;
-		}
-	return -1;
-}
-
 /* One calibration worker: samples first, first + step, ... below n. */
 typedef struct cal_job {
 	vc_module *m;

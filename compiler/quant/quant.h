@@ -18,7 +18,6 @@
 extern const vc_pass_desc vc_pass_quantize;
 
 typedef enum vc_calib_method { VC_CALIB_MAX, VC_CALIB_PERCENTILE, VC_CALIB_MSE } vc_calib_method;
-int vc_calib_method_parse(const char *s, vc_calib_method *out); /* "max", "percentile", "mse" */
 
 typedef struct vc_calib_opts {
 	vc_calib_method method;

@@ -769,27 +769,25 @@ static int quantize_residual_add(vc_pass *p, qstate *s, vc_node *n)
 	return 0;
 }
 
+/* The choices of the weights and scales options, in their order. */
+enum { WEIGHTS_MAX, WEIGHTS_MSE };
+enum { SCALES_FLOAT, SCALES_POW2 };
+
 static int quantize(vc_pass *p, vc_module *m, vc_unit *u)
 {
 	(void)u;
 	if (vc_opt_int(p, "bits") != 8)
 		return vc_error(m, NULL, "quantize: bits=%lld; only 8 is supported", (long long)vc_opt_int(p, "bits"));
 	qstate s = {.m = m, .ids = m->g->next_id};
-	vc_calib_method wm;
-	if (vc_calib_method_parse(vc_opt_str(p, "method"), &s.co.method) ||
-	    vc_calib_method_parse(vc_opt_str(p, "weights"), &wm) || wm == VC_CALIB_PERCENTILE)
-		return vc_error(m, NULL, "quantize: method=%s weights=%s; methods are max, percentile and mse (weights: max, mse)",
-				vc_opt_str(p, "method"), vc_opt_str(p, "weights"));
-	s.wmethod = (int)wm;
+	/* the method option's choices are vc_calib_method's names, in its order */
+	s.co.method = (vc_calib_method)vc_opt_int(p, "method");
+	s.wmethod = vc_opt_int(p, "weights") == WEIGHTS_MAX ? VC_CALIB_MAX : VC_CALIB_MSE;
 	s.co.percentile = vc_opt_float(p, "percentile");
 	if (!(s.co.percentile > 50.0 && s.co.percentile <= 100.0))
 		return vc_error(m, NULL, "quantize: percentile=%g is not in (50, 100]", s.co.percentile);
 	s.per_channel = (int)vc_opt_int(p, "per-channel");
 	s.input_offset = s.unsigned_acts = (int)vc_opt_int(p, "unsigned");
-	const char *sc = vc_opt_str(p, "scales");
-	if (strcmp(sc, "float") && strcmp(sc, "pow2"))
-		return vc_error(m, NULL, "quantize: scales=%s; scales are float and pow2", sc);
-	s.float_scales = !strcmp(sc, "float");
+	s.float_scales = vc_opt_int(p, "scales") == SCALES_FLOAT;
 	s.bias_correct = (int)vc_opt_int(p, "bias-correct");
 	const char *skip = vc_opt_str(p, "skip");
 	int count;
@@ -916,12 +914,13 @@ const vc_pass_desc vc_pass_quantize = {
 	.opts = {{"calib", VC_OPT_INT, "0", "calibration samples to use (0: all given)", NULL},
 		 {"skip", VC_OPT_STRING, "", "layers kept in float: names or node ids separated by ':'", NULL},
 		 {"bits", VC_OPT_INT, "8", "activation and weight bits (8)", NULL},
-		 {"method", VC_OPT_STRING, "mse", "activation ranges: mse (measured best), percentile or max", NULL},
+		 {"method", VC_OPT_ENUM, "mse", "activation ranges: mse (measured best), percentile or max",
+		  "max|percentile|mse"},
 		 {"percentile", VC_OPT_FLOAT, "99.99", "the percentile of method=percentile", NULL},
-		 {"weights", VC_OPT_STRING, "mse", "weight exponents: mse (measured best) or max", NULL},
+		 {"weights", VC_OPT_ENUM, "mse", "weight exponents: mse (measured best) or max", "max|mse"},
 		 {"per-channel", VC_OPT_BOOL, "true", "one weight exponent per output channel", NULL},
-		 {"scales", VC_OPT_STRING, "float",
-		  "activation steps: float (m * 2^e, m folded into the weights) or pow2", NULL},
+		 {"scales", VC_OPT_ENUM, "float", "activation steps: float (m * 2^e, m folded into the weights) or pow2",
+		  "float|pow2"},
 		 {"bias-correct", VC_OPT_BOOL, "true", "take the mean shift of each channel's weight rounding back in its bias", NULL},
 		 {"unsigned", VC_OPT_BOOL, "true",
 		  "never-negative inputs (pixels) and activations after relu as q - 128: 256 levels", NULL}},
