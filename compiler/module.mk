@@ -35,7 +35,7 @@ $(OBJ)/gen/onnx.pb-c.o: $(CC_GEN)/onnx.pb-c.c
 
 $(OBJ)/compiler/%.o: compiler/%.c $(CONFIG_H) | $(CC_GEN)/onnx.pb-c.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Icompiler -Iruntime -I$(CC_GEN) $(OPENBLAS_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) -Icompiler -I$(CC_GEN) $(OPENBLAS_CFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIB)/libvtacc.a: $(VC_OBJS)
 	@mkdir -p $(dir $@)
@@ -52,7 +52,7 @@ ALL_TARGETS += $(LIB)/libvtacc.a
 # Tests and benches of the compiler.
 $(OBJ)/tests/compiler/%.o: tests/compiler/%.c $(CONFIG_H) | $(CC_GEN)/onnx.pb-c.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests -Icompiler -Iruntime -I$(CC_GEN) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) -Itests -Icompiler -I$(CC_GEN) $(CFLAGS) -MMD -MP -c $< -o $@
 
 define vc_test
 TEST_PROGS += $(BIN)/tests/compiler/$(1)

@@ -33,7 +33,6 @@ $(BIN)/tests/runtime/test_vtam: $(OBJ)/tests/runtime/test_vtam.o $(TEST_HARNESS)
 
 # The GRAPH section's decoder, on graphs written by hand.
 TEST_PROGS += $(BIN)/tests/runtime/test_mgraph
-$(OBJ)/tests/runtime/test_mgraph.o: CPPFLAGS += -Iruntime
 $(BIN)/tests/runtime/test_mgraph: $(OBJ)/tests/runtime/test_mgraph.o $(TEST_HARNESS) $(LIB)/libvta.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -10,7 +10,7 @@
  *             rest on the host by the compiler's reference; the tests'
  *             independent oracle (the commands run libvta's model API)
  *
- * The GRAPH section's format is libvta's: runtime/model/graph.h, where
+ * The GRAPH section's format is libvta's: internal/vta/model/graph.h, where
  * libvta decodes it (read.c rebuilds the IR from that decoding).
  */
 #ifndef VC_ARTIFACT_H
@@ -20,7 +20,7 @@
 
 #include "exec/exec.h"
 #include "ir/kernel.h"
-#include "model/graph.h"
+#include <vta/model/graph.h>
 
 
 int vc_artifact_write(vc_module *m, const char *path);

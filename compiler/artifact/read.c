@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reading a .vtam file: libvta checks the container (<vta/vtam.h>) and
- * decodes the GRAPH section (runtime/model/graph.h, where the format is
+ * decodes the GRAPH section (internal/vta/model/graph.h, where the format is
  * described and every count, offset and size is checked); the IR is rebuilt
  * from that decoding through the typed builder.
  */

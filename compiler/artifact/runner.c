@@ -11,7 +11,7 @@
 #include <vta/runtime.h>
 
 #include "artifact/artifact.h"
-#include "model/segments.h"
+#include <vta/model/segments.h>
 
 struct vc_runner {
 	vc_module *m;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Writing a .vtam file from an emitted module (format: runtime/model/graph.h). Compiling
+ * Writing a .vtam file from an emitted module (format: internal/vta/model/graph.h). Compiling
  * the same model twice gives identical bytes.
  */
 #include <errno.h>

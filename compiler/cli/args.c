@@ -10,7 +10,7 @@
 #include <vta/vtam.h>
 
 #include "cli/cli.h"
-#include "model/graph.h"
+#include <vta/model/graph.h>
 
 static const char *opt_val(const char *arg, const char *name)
 {

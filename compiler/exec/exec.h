@@ -30,7 +30,7 @@ typedef struct vc_tensor {
 
 int vc_tensor_alloc(vc_tensor *x, const vc_type *t);
 void vc_tensor_free(vc_tensor *x);
-/* The type in libvta's form (runtime/model/graph.h), for the host ops the
+/* The type in libvta's form (internal/vta/model/graph.h), for the host ops the
  * compiler's reference shares with libvta. */
 struct vta_mtype;
 void vc_to_mtype(const vc_type *t, struct vta_mtype *m);

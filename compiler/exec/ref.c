@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "exec/exec.h"
-#include "model/hostops.h"
+#include <vta/model/hostops.h>
 
 /* libvta's pooling, as deployed. */
 static void pool(const vc_node *n, const vc_tensor *x, vc_tensor *y)

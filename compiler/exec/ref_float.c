@@ -12,8 +12,8 @@
 #include <cblas.h>
 
 #include "exec/exec.h"
-#include "model/hostgemm.h"
-#include "model/hostops.h"
+#include <vta/model/hostgemm.h>
+#include <vta/model/hostops.h>
 
 /*
  * Convolution as im2col + sgemm (OpenBLAS): per image and group, the

@@ -10,8 +10,8 @@
 #include <math.h>
 
 #include "exec/exec.h"
-#include "model/hostgemm.h"
-#include "model/hostops.h"
+#include <vta/model/hostgemm.h>
+#include <vta/model/hostops.h>
 
 int8_t vc_quantize_value(float x, int exp)
 {

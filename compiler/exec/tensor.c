@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "exec/exec.h"
-#include "model/graph.h"
+#include <vta/model/graph.h>
 
 int vc_tensor_alloc(vc_tensor *x, const vc_type *t)
 {

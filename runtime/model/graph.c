@@ -10,7 +10,7 @@
 
 #include <vta/bytes.h>
 
-#include "graph.h"
+#include <vta/model/graph.h>
 
 typedef struct rbuf {
 	const uint8_t *p;

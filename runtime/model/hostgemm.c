@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hostgemm.h"
+#include <vta/model/hostgemm.h>
 
 /* Bounds of the checks: window sizes, strides, exponents (the compiler's
  * are far inside them), and the taps of one output (its column height). */

@@ -14,8 +14,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "hostgemm.h"
-#include "hostops.h"
+#include <vta/model/hostgemm.h>
+#include <vta/model/hostops.h>
 
 const char *vta_mop_name(uint32_t op)
 {

@@ -18,11 +18,11 @@
 #include <vta/model.h>
 #include <vta/runtime.h>
 #include <vta/util.h>
+#include <vta/model/hostops.h>
+#include <vta/model/segments.h>
 #include <vta/vtam.h>
 
 #include "../context.h"
-#include "hostops.h"
-#include "segments.h"
 
 /* A bound on the host memory of one run (the sum of all its values, far
  * above what the networks of docs/compiler.md need), so that a crafted file

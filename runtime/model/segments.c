@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include <vta/isa.h>
+#include <vta/model/segments.h>
 
 #include "../context.h"
-#include "segments.h"
 
 static size_t seg_bytes(const vta_mseg_t *s, int i)
 {

@@ -30,7 +30,7 @@ FUZZ_BINS := $(FUZZ_ALL:%=$(BIN)/fuzz/fuzz_%)
 
 $(OBJ)/tests/fuzz/%.o: tests/fuzz/%.c $(CONFIG_H) $$(BOARDS_H) | $$(CC_GEN)/onnx.pb-c.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Itests/fuzz -Itests -Iboards/flash -Icompiler -Iruntime -I$(CC_GEN) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) -Itests/fuzz -Itests -Iboards/flash -Icompiler -I$(CC_GEN) $(CFLAGS) -MMD -MP -c $< -o $@
 -include $(FUZZ_ALL:%=$(OBJ)/tests/fuzz/fuzz_%.d)
 
 $(BIN)/fuzz/fuzz_isa $(BIN)/fuzz/fuzz_asm $(BIN)/fuzz/fuzz_program: $(BIN)/fuzz/fuzz_%: $(OBJ)/tests/fuzz/fuzz_%.o $(LIB)/libvta.a

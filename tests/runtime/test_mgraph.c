@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * libvta's decoder of the GRAPH section (runtime/model/graph.h), with no
+ * libvta's decoder of the GRAPH section (internal/vta/model/graph.h), with no
  * compiler involved: a graph written here byte by byte from the format's
  * description decodes to the values written; every truncation, a trailing
  * byte, and each field edited to something impossible is refused with a
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/graph.h"
+#include <vta/model/graph.h>
 
 #include "../test.h"
 

@@ -10,7 +10,7 @@
 
 #include <vta/runtime.h>
 
-#include "graph.h"
+#include <vta/model/graph.h>
 
 typedef struct vta_mseg {
 	int n;

@@ -10,7 +10,7 @@
 #ifndef VTA_MODEL_HOSTGEMM_H
 #define VTA_MODEL_HOSTGEMM_H
 
-#include "hostops.h"
+#include <vta/model/hostops.h>
 
 /* 1 if op is one of this file's. */
 int vta_hostgemm_op(uint32_t op);

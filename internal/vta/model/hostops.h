@@ -5,7 +5,7 @@
 #ifndef VTA_MODEL_HOSTOPS_H
 #define VTA_MODEL_HOSTOPS_H
 
-#include "graph.h"
+#include <vta/model/graph.h>
 
 /* A value during a run: its type (the producing node's) and data. */
 typedef struct vta_mval {
