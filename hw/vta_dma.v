@@ -457,5 +457,32 @@ module vta_dma #(
   // overflow (issue stops at RdOut / WrOut)
   wire unused_ok = ^{m_axi_rlast, m_axi_rresp[0], m_axi_bresp[0], rf_full, wf_full, bf_full,
                      bf_valid, wf_count, bf_count, pick_len[8], w_len[8]};
+  // Parameter checks at elaboration (Verilator and Yosys stop on them;
+  // Icarus 11, which only the equivalence testbenches use, does not take
+  // $error outside procedures).
+`ifndef __ICARUS__
+  if (NumRd < 1 || NumRd > 8) begin : g_bad_num_rd
+    $error("%m: NumRd = %0d read clients: 1 to 8", NumRd);
+  end
+  if (MaxBurst < 2 || MaxBurst > 16 || (MaxBurst & (MaxBurst - 1)) != 0) begin : g_bad_max_burst
+    $error("%m: MaxBurst = %0d: the HP ports are AXI3, a power of two up to 16 beats", MaxBurst);
+  end
+  if (RdOut < 2 || (RdOut & (RdOut - 1)) != 0) begin : g_bad_rd_out
+    $error("%m: RdOut = %0d: the read bursts in flight are counted modulo a power of two (at least 2)", RdOut);
+  end
+  if (WrOut < 2 || (WrOut & (WrOut - 1)) != 0) begin : g_bad_wr_out
+    $error("%m: WrOut = %0d: the write bursts in flight are counted modulo a power of two (at least 2)", WrOut);
+  end
+  if (MaxBurst * (BusBits / 8) > 4096) begin : g_bad_burst_bytes
+    $error("%m: a burst of %0d beats of %0d bits crosses a 4 KiB boundary", MaxBurst, BusBits);
+  end
+  if (AddrWidth < 32 || AddrWidth > 64) begin : g_bad_addr_width
+    $error("%m: AddrWidth = %0d: AXI addresses of 32 to 64 bits", AddrWidth);
+  end
+  if (BeatWidth < LenW || TagW < 1) begin : g_bad_widths
+    $error("%m: BeatWidth = %0d below the %0d bits of a burst length, or TagW = %0d", BeatWidth, LenW, TagW);
+  end
+`endif
+
 endmodule
 `resetall

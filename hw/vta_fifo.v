@@ -145,5 +145,14 @@ module vta_fifo #(
       assign out_data_o = head_q;
     end
   endgenerate
+  // Parameter checks at elaboration (Verilator and Yosys stop on them;
+  // Icarus 11, which only the equivalence testbenches use, does not take
+  // $error outside procedures).
+`ifndef __ICARUS__
+  if (Width < 1 || LogDepth < 1 || LogDepth > 16 || (HeadReg != 0 && HeadReg != 1)) begin : g_bad_params
+    $error("%m: Width = %0d, LogDepth = %0d (1..16), HeadReg = %0d (0 or 1)", Width, LogDepth, HeadReg);
+  end
+`endif
+
 endmodule
 `resetall

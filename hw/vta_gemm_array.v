@@ -219,5 +219,17 @@ module vta_gemm_array (
       end
     end
   endgenerate
+  // Parameter checks at elaboration (Verilator and Yosys stop on them;
+  // Icarus 11, which only the equivalence testbenches use, does not take
+  // $error outside procedures).
+`ifndef __ICARUS__
+  if (InpW != 8 || WgtW != 8) begin : g_bad_operand_width
+    $error("%m: the products are int8 x int8 (INP_WIDTH %0d, WGT_WIDTH %0d)", InpW, WgtW);
+  end
+  if (BlkIn < 2 || BlkIn > 32 || (BlkIn & (BlkIn - 1)) != 0) begin : g_bad_block_in
+    $error("%m: BLOCK_IN = %0d: the adder tree sums a power of two of 2 to 32 products", BlkIn);
+  end
+`endif
+
 endmodule
 `resetall

@@ -519,5 +519,17 @@ module vta_load2d #(
       endcase
     end
   end
+  // Parameter checks at elaboration (Verilator and Yosys stop on them;
+  // Icarus 11, which only the equivalence testbenches use, does not take
+  // $error outside procedures).
+`ifndef __ICARUS__
+  if (DataBits < 8 || (DataBits & (DataBits - 1)) != 0) begin : g_bad_data_bits
+    $error("%m: DataBits = %0d: elements of a power of two of bytes", DataBits);
+  end
+  if (AddrWidth < 32 || AddrWidth > 64) begin : g_bad_addr_width
+    $error("%m: AddrWidth = %0d: AXI addresses of 32 to 64 bits", AddrWidth);
+  end
+`endif
+
 endmodule
 `resetall

@@ -49,5 +49,14 @@ module vta_sram #(
       assign rd_data_o = rd_q;
     end
   endgenerate
+  // Parameter checks at elaboration (Verilator and Yosys stop on them;
+  // Icarus 11, which only the equivalence testbenches use, does not take
+  // $error outside procedures).
+`ifndef __ICARUS__
+  if (Width < 1 || LogDepth < 1 || LogDepth > 16 || (OutReg != 0 && OutReg != 1)) begin : g_bad_params
+    $error("%m: Width = %0d, LogDepth = %0d (1..16), OutReg = %0d (0 or 1)", Width, LogDepth, OutReg);
+  end
+`endif
+
 endmodule
 `resetall

@@ -6,7 +6,7 @@
 `default_nettype none
 `include "vta_config.vh"
 module vta_tokq #(
-    parameter CntW = 9   // bits of the count: enough for VTA_TOKEN_QUEUE_DEPTH
+    parameter CntW = $clog2(`VTA_TOKEN_QUEUE_DEPTH + 1)  // bits of the count: enough for VTA_TOKEN_QUEUE_DEPTH
 ) (
     input  wire clk_i,
     input  wire rst_i,
@@ -36,5 +36,14 @@ module vta_tokq #(
         count_o <= push_i ? count_o + 1'b1 : count_o - 1'b1;
     end
   end
+  // Parameter checks at elaboration (Verilator and Yosys stop on them;
+  // Icarus 11, which only the equivalence testbenches use, does not take
+  // $error outside procedures).
+`ifndef __ICARUS__
+  if ((1 << CntW) <= `VTA_TOKEN_QUEUE_DEPTH) begin : g_bad_cnt_w
+    $error("%m: CntW = %0d bits cannot count %0d tokens", CntW, `VTA_TOKEN_QUEUE_DEPTH);
+  end
+`endif
+
 endmodule
 `resetall

@@ -869,5 +869,20 @@ module vta_top #(
   wire unused_ok = ^{s_axil_awaddr[1:0], s_axil_araddr[1:0], s_axil_wstrb, ldq_full, cpq_full,
                      stq_full, m_axi_rresp[0], m_axi_bresp[0],
                      m_axi_rlast, f_err_off};
+  // Parameter checks at elaboration (Verilator and Yosys stop on them;
+  // Icarus 11, which only the equivalence testbenches use, does not take
+  // $error outside procedures).
+`ifndef __ICARUS__
+  if (AddrWidth < 32 || AddrWidth > 64) begin : g_bad_addr_width
+    $error("%m: AddrWidth = %0d: AXI addresses of 32 to 64 bits", AddrWidth);
+  end
+  if (`VTA_BUS_WIDTH < 32 || `VTA_BUS_WIDTH > 512) begin : g_bad_bus_width
+    $error("%m: VTA_BUS_WIDTH = %0d: an AXI data bus of 32 to 512 bits", `VTA_BUS_WIDTH);
+  end
+  if (`VTA_INP_WIDTH != 8 || `VTA_WGT_WIDTH != 8 || `VTA_ACC_WIDTH != 32) begin : g_bad_operand_width
+    $error("%m: int8 inputs and weights, int32 accumulators (INP %0d, WGT %0d, ACC %0d)", `VTA_INP_WIDTH, `VTA_WGT_WIDTH, `VTA_ACC_WIDTH);
+  end
+`endif
+
 endmodule
 `resetall

@@ -85,3 +85,24 @@ test-sram-equiv:
 	$(VVP) -n $$out/tb.vvp +seed=$(SRAM_SEED) $(if $(SRAM_CYCLES),+cycles=$(SRAM_CYCLES)) >> $$out/run.log 2>&1; \
 	if grep -q '^PASS sram-equiv' $$out/run.log; then grep '^PASS sram-equiv' $$out/run.log >> $(RESULTS); \
 	else tail -20 $$out/run.log; echo "FAIL sram-equiv: see $$out/run.log" >> $(RESULTS); fi
+
+# test-rtl-params: the RTL's elaboration checks stop Verilator and Yosys on
+# parameters the design cannot take, naming the parameter (a DMA whose
+# in-flight count is not a power of two, a burst longer than AXI3's 16
+# beats, a FIFO whose HeadReg is neither 0 nor 1), and let the shipped
+# values through.
+TEST_EXTRA += test-rtl-params
+.PHONY: test-rtl-params
+test-rtl-params: $(GEN)/vta_config.vh
+	@mkdir -p $(dir $(RESULTS)); \
+	lint="verilator --lint-only -Wall -I$(GEN) hw/lint.vlt hw/vta_dma.v hw/vta_fifo.v hw/vta_sram.v --top-module vta_dma"; \
+	for c in "RdOut=6:RdOut = 6" "WrOut=1:WrOut = 1" "MaxBurst=32:MaxBurst = 32"; do \
+		p=$${c%%:*}; want=$${c#*:}; \
+		if $$lint -G$$p 2>&1 | grep -q "USERERROR.*$$want"; then echo "PASS rtl-params/dma-$$p refused" >> $(RESULTS); \
+		else echo "FAIL rtl-params/dma-$$p: no elaboration error naming $$want" >> $(RESULTS); fi; \
+	done; \
+	if $$lint > /dev/null 2>&1; then echo "PASS rtl-params/dma-defaults" >> $(RESULTS); \
+	else echo "FAIL rtl-params/dma-defaults: the shipped parameters are refused" >> $(RESULTS); fi; \
+	if yosys -q -p "read_verilog -I$(GEN) hw/vta_fifo.v hw/vta_sram.v; chparam -set HeadReg 2 vta_fifo; hierarchy -top vta_fifo" 2>&1 \
+		| grep -q "ERROR.*HeadReg"; then echo "PASS rtl-params/fifo-headreg-yosys refused" >> $(RESULTS); \
+	else echo "FAIL rtl-params/fifo-headreg-yosys: Yosys took HeadReg = 2" >> $(RESULTS); fi
