@@ -944,6 +944,106 @@ static vc_node *op_transpose(const onnx_node *ctx)
 	return vc_build(m, VC_OP_TRANSPOSE, in, 1, &a, nm);
 }
 
+/* GlobalMaxPool: max pooling over the whole image (4-D). */
+static vc_node *op_global_max_pool(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	vc_node *const *in = ctx->in;
+	if (in[0]->type.rank != 4) {
+		vc_error(m, NULL, "node '%s' (GlobalMaxPool): only 4-D data is supported", ctx->nm);
+		return NULL;
+	}
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.kernel[0] = in[0]->type.dim[2], a.kernel[1] = in[0]->type.dim[3];
+	a.stride[0] = a.stride[1] = 1;
+	return vc_build(m, VC_OP_MAXPOOL, in, 1, &a, ctx->nm);
+}
+
+/* The whole factor out/in of a resize along one axis; 0 if it is not one. */
+static int64_t whole_scale(double scale, int64_t in, int64_t out)
+{
+	int64_t k = out > 0 && in > 0 && out % in == 0 ? out / in : 0;
+	return k >= 1 && fabs(scale - (double)k) < 1e-6 * (double)k ? k : 0;
+}
+
+/*
+ * Resize (opset 10 and later) and Upsample (7-9) as the upsample op:
+ * nearest neighbour by whole factors of the rows and columns, which is
+ * every ONNX coordinate mode whose source pixel of output y is y / k rounded
+ * down: asymmetric with nearest_mode floor (PyTorch's nn.Upsample), or with
+ * round_prefer_floor at a factor of 2 (no tie rounds up), and half_pixel or
+ * pytorch_half_pixel with round_prefer_floor or round_prefer_ceil (no
+ * fraction reaches one half). Scales or sizes must be constants.
+ */
+static vc_node *op_resize(const onnx_node *ctx)
+{
+	vc_module *m = ctx->im->m;
+	const Onnx__NodeProto *np = ctx->np;
+	vc_node *const *in = ctx->in;
+	const char *nm = ctx->nm, *op = ctx->op;
+	const vc_type *xt = &in[0]->type;
+	int upsample = !strcmp(op, "Upsample");
+	char mode[32] = "nearest", ctm[32] = "half_pixel", nmode[32] = "round_prefer_floor";
+	attr_s(np, "mode", mode, sizeof mode);
+	if (upsample || ctx->im->opset < 11) /* before opset 11: asymmetric, floor */
+		snprintf(ctm, sizeof ctm, "asymmetric"), snprintf(nmode, sizeof nmode, "floor");
+	attr_s(np, "coordinate_transformation_mode", ctm, sizeof ctm);
+	attr_s(np, "nearest_mode", nmode, sizeof nmode);
+	if (strcmp(mode, "nearest")) {
+		vc_error(m, NULL, "node '%s' (%s): mode '%s' is not supported (only nearest)", nm, op, mode);
+		return NULL;
+	}
+	if (xt->rank != 4) {
+		vc_error(m, NULL, "node '%s' (%s): only 4-D data is supported", nm, op);
+		return NULL;
+	}
+	/* the scales: an attribute (Upsample 7), input 1 (Upsample 9, Resize 10),
+	 * input 2 or the sizes in input 3 (Resize 11 and later) */
+	double sc[4] = {1, 1, 1, 1};
+	int64_t out[4] = {xt->dim[0], xt->dim[1], xt->dim[2], xt->dim[3]};
+	int si = upsample || ctx->im->opset < 11 ? 1 : 2;
+	const vc_node *sv = ctx->n_in > si ? in[si] : NULL, *zv = ctx->n_in > 3 && !upsample ? in[3] : NULL;
+	const Onnx__AttributeProto *sa = upsample ? attr(np, "scales") : NULL;
+	if (sa && sa->n_floats == 4) {
+		for (int i = 0; i < 4; i++)
+			sc[i] = sa->floats[i];
+	} else if (sv && vc_type_elems(&sv->type) == 4 && sv->op == VC_OP_CONST) {
+		for (int i = 0; i < 4; i++)
+			sc[i] = ((const float *)sv->data)[i];
+	} else if (zv && vc_type_elems(&zv->type) == 4 && zv->op == VC_OP_CONST) {
+		for (int i = 0; i < 4; i++)
+			sc[i] = (double)(out[i] = as_index(((const float *)zv->data)[i])) / (double)xt->dim[i];
+	} else {
+		vc_error(m, NULL, "node '%s' (%s): the scales or sizes must be a constant of 4 entries", nm, op);
+		return NULL;
+	}
+	for (int i = 0; i < 4; i++)
+		if (!zv || sv)
+			out[i] = (int64_t)floor((double)xt->dim[i] * sc[i] + 1e-9);
+	int64_t kh = whole_scale(sc[2], xt->dim[2], out[2]), kw = whole_scale(sc[3], xt->dim[3], out[3]);
+	if (out[0] != xt->dim[0] || out[1] != xt->dim[1] || !kh || !kw || kh > 64 || kw > 64) {
+		vc_error(m, NULL, "node '%s' (%s): only whole upscaling factors of 1 to 64 of the rows and columns are "
+			 "supported (scales %g, %g, %g, %g)", nm, op, sc[0], sc[1], sc[2], sc[3]);
+		return NULL;
+	}
+	int64_t k = kh > kw ? kh : kw;
+	int floor_like = (!strcmp(ctm, "asymmetric") && (!strcmp(nmode, "floor") || (k <= 2 && !strcmp(nmode, "round_prefer_floor")))) ||
+			 ((!strcmp(ctm, "half_pixel") || !strcmp(ctm, "pytorch_half_pixel")) &&
+			  (!strcmp(nmode, "round_prefer_floor") || !strcmp(nmode, "round_prefer_ceil")));
+	if (!floor_like && k > 1) {
+		vc_error(m, NULL, "node '%s' (%s): coordinate_transformation_mode '%s' with nearest_mode '%s' is not "
+			 "supported (asymmetric with floor, or half_pixel with round_prefer_floor/ceil)", nm, op, ctm, nmode);
+		return NULL;
+	}
+	if (kh == 1 && kw == 1)
+		return in[0];
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.stride[0] = kh, a.stride[1] = kw;
+	return vc_build(m, VC_OP_UPSAMPLE, in, 1, &a, nm);
+}
+
 #define NO_ATTRS ((const char *const[]){NULL})
 
 /* The op types of the default domain the importer takes: the attributes
@@ -953,37 +1053,42 @@ static const struct onnx_op {
 	const char *const *attrs;
 	int min_in;
 	vc_node *(*fn)(const onnx_node *ctx);
+	int holes; /* optional inputs may be left out before given ones (the handler checks for NULL) */
 } onnx_ops[] = {
-	{"Conv", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "group", "auto_pad", NULL}, 2, op_conv},
-	{"Gemm", (const char *const[]){"alpha", "beta", "transA", "transB", "broadcast", NULL}, 2, op_gemm},
-	{"MatMul", NO_ATTRS, 2, op_matmul},
-	{"Add", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith},
-	{"Sum", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith},
-	{"Mul", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith},
-	{"Sub", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith},
-	{"Div", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith},
-	{"Relu", NO_ATTRS, 1, op_relu},
-	{"Sigmoid", NO_ATTRS, 1, op_sigmoid},
-	{"HardSigmoid", (const char *const[]){"alpha", "beta", NULL}, 1, op_hard_sigmoid},
-	{"HardSwish", NO_ATTRS, 1, op_hard_sigmoid},
-	{"ReduceMean", (const char *const[]){"axes", "keepdims", NULL}, 1, op_reduce_mean},
-	{"Pad", (const char *const[]){"mode", "pads", "value", NULL}, 1, op_pad},
-	{"Clip", (const char *const[]){"min", "max", NULL}, 1, op_clip},
-	{"MaxPool", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode", "storage_order", NULL}, 1, op_pool},
-	{"AveragePool", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode", "count_include_pad", NULL}, 1, op_pool},
-	{"GlobalAveragePool", NO_ATTRS, 1, op_gap},
-	{"Reshape", (const char *const[]){"shape", "allowzero", NULL}, 1, op_reshape},
-	{"Flatten", (const char *const[]){"axis", NULL}, 1, op_flatten},
-	{"Softmax", (const char *const[]){"axis", NULL}, 1, op_softmax},
-	{"BatchNormalization", (const char *const[]){"epsilon", "momentum", "spatial", "is_test", "consumed_inputs", "training_mode", NULL}, 5, op_batchnorm},
-	{"Concat", (const char *const[]){"axis", NULL}, 1, op_concat},
-	{"Identity", (const char *const[]){"ratio", "is_test", "seed", NULL}, 1, op_identity},
-	{"Dropout", (const char *const[]){"ratio", "is_test", "seed", NULL}, 1, op_identity},
-	{"Constant", (const char *const[]){"value", NULL}, 0, op_constant},
-	{"Shape", NO_ATTRS, 1, op_shape},
-	{"Gather", (const char *const[]){"axis", NULL}, 2, op_gather},
-	{"Slice", (const char *const[]){"starts", "ends", "axes", NULL}, 1, op_slice},
-	{"Transpose", (const char *const[]){"perm", NULL}, 1, op_transpose},
+	{"Conv", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "group", "auto_pad", NULL}, 2, op_conv, 0},
+	{"Gemm", (const char *const[]){"alpha", "beta", "transA", "transB", "broadcast", NULL}, 2, op_gemm, 0},
+	{"MatMul", NO_ATTRS, 2, op_matmul, 0},
+	{"Add", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith, 0},
+	{"Sum", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith, 0},
+	{"Mul", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith, 0},
+	{"Sub", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith, 0},
+	{"Div", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith, 0},
+	{"Relu", NO_ATTRS, 1, op_relu, 0},
+	{"Sigmoid", NO_ATTRS, 1, op_sigmoid, 0},
+	{"HardSigmoid", (const char *const[]){"alpha", "beta", NULL}, 1, op_hard_sigmoid, 0},
+	{"HardSwish", NO_ATTRS, 1, op_hard_sigmoid, 0},
+	{"ReduceMean", (const char *const[]){"axes", "keepdims", NULL}, 1, op_reduce_mean, 0},
+	{"Pad", (const char *const[]){"mode", "pads", "value", NULL}, 1, op_pad, 0},
+	{"Clip", (const char *const[]){"min", "max", NULL}, 1, op_clip, 0},
+	{"MaxPool", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode", "storage_order", NULL}, 1, op_pool, 0},
+	{"AveragePool", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode", "count_include_pad", NULL}, 1, op_pool, 0},
+	{"GlobalAveragePool", NO_ATTRS, 1, op_gap, 0},
+	{"Reshape", (const char *const[]){"shape", "allowzero", NULL}, 1, op_reshape, 0},
+	{"Flatten", (const char *const[]){"axis", NULL}, 1, op_flatten, 0},
+	{"Softmax", (const char *const[]){"axis", NULL}, 1, op_softmax, 0},
+	{"BatchNormalization", (const char *const[]){"epsilon", "momentum", "spatial", "is_test", "consumed_inputs", "training_mode", NULL}, 5, op_batchnorm, 0},
+	{"Concat", (const char *const[]){"axis", NULL}, 1, op_concat, 0},
+	{"Identity", (const char *const[]){"ratio", "is_test", "seed", NULL}, 1, op_identity, 0},
+	{"Dropout", (const char *const[]){"ratio", "is_test", "seed", NULL}, 1, op_identity, 0},
+	{"Constant", (const char *const[]){"value", NULL}, 0, op_constant, 0},
+	{"Shape", NO_ATTRS, 1, op_shape, 0},
+	{"Gather", (const char *const[]){"axis", NULL}, 2, op_gather, 0},
+	{"Slice", (const char *const[]){"starts", "ends", "axes", NULL}, 1, op_slice, 0},
+	{"Transpose", (const char *const[]){"perm", NULL}, 1, op_transpose, 0},
+	{"GlobalMaxPool", NO_ATTRS, 1, op_global_max_pool, 0},
+	{"Resize", (const char *const[]){"mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a",
+				 "exclude_outside", "extrapolation_value", NULL}, 1, op_resize, 1},
+	{"Upsample", (const char *const[]){"mode", "scales", NULL}, 1, op_resize, 0},
 };
 
 static const struct onnx_op *onnx_op_find(const char *name)
@@ -1022,11 +1127,6 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 	}
 	while (n_in > 0 && !in[n_in - 1])
 		n_in--;
-	for (int i = 0; i < n_in; i++)
-		if (!in[i]) {
-			vc_error(m, NULL, "node '%s' (%s): optional input %d left out before a given one", nm, op, i);
-			return NULL;
-		}
 	if (np->domain && np->domain[0] && strcmp(np->domain, "ai.onnx")) {
 		vc_error(m, NULL, "node '%s': op %s of domain '%s' is not supported", nm, op, np->domain);
 		return NULL;
@@ -1036,6 +1136,11 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 		vc_error(m, NULL, "node '%s': op %s is not supported", nm, op);
 		return NULL;
 	}
+	for (int i = 0; i < n_in && !o->holes; i++)
+		if (!in[i]) {
+			vc_error(m, NULL, "node '%s' (%s): optional input %d left out before a given one", nm, op, i);
+			return NULL;
+		}
 	if (check_attrs(m, np, o->attrs))
 		return NULL;
 	if (n_in < o->min_in) {

@@ -28,7 +28,7 @@ static const char *const ops[] = {"conv",    "gemm",    "matmul",  "add",     "r
 				  "clip",    "maxpool", "averagepool", "globalaveragepool",
 				  "reshape", "flatten", "softmax", "batchnorm", "concat", "sigmoid",
 				  "hardsigmoid", "hardswish", "reduce_mean", "constant_pad", "transpose", "mul",
-				  "slice", NULL};
+				  "slice", "globalmaxpool", NULL};
 
 /* 1: passes, 0: imported but wrong, -1: refused by the importer. */
 static int run_case(const char *dir, char *why, size_t wn)
@@ -356,14 +356,14 @@ static void import_msg(const onode *nodes, int n, const int64_t *dims, int rank,
 /* Every op type the importer does not take is named in one message, with
  * its count and first nodes, before any structural check: the graph input
  * has a dimension 0, the LSTMs miss their weights and one leaves an optional
- * input out before a given one, as does the Resize. */
+ * input out before a given one, as does the RoiAlign. */
 static void unsupported_all(void)
 {
 	static const int64_t bad_dims[4] = {1, 3, 0, 8}, dims[4] = {1, 3, 8, 8};
 	onode nodes[20] = {
 		{"LSTM", "lstm_1", NULL, 3, 2, {"x", "W", "R"}, {"", "h1"}},
 		{"Relu", "r", NULL, 1, 1, {"h1"}, {"r"}},
-		{"Resize", "up1", NULL, 3, 1, {"r", "", "scales"}, {"up"}},
+		{"RoiAlign", "up1", NULL, 3, 1, {"r", "", "scales"}, {"up"}},
 		{"LSTM", "lstm_2", NULL, 4, 1, {"up", "", "", "B"}, {"h2"}},
 	};
 	int n = 4;
@@ -371,7 +371,7 @@ static void unsupported_all(void)
 					    "sig_6", "sig_7", "sig_8", "sig_9", "sig_10", "sig_11"};
 	for (int i = 0; i < 12; i++)
 		nodes[n++] = (onode)N1("Erf", sig[i], i ? sig[i - 1] : "h2");
-	const char *want = "3 op types are not supported: LSTM (2 nodes: lstm_1, lstm_2), Resize (1 node: up1), "
+	const char *want = "3 op types are not supported: LSTM (2 nodes: lstm_1, lstm_2), RoiAlign (1 node: up1), "
 			   "Erf (12 nodes: sig_0, sig_1, sig_2, ...); recurrent ops are not supported";
 	char msg[1024];
 	import_msg(nodes, n, bad_dims, 4, 0, msg, sizeof msg);
@@ -426,7 +426,7 @@ static void unsupported_all(void)
 	import_msg(relu, 1, dims, 4, 1, msg, sizeof msg);
 	CHECK(!strcmp(msg, "sparse tensors are not supported (1 sparse initializer: 'sw')"));
 	import_msg(nodes + 2, 1, dims, 4, 1, msg, sizeof msg);
-	CHECK(!strcmp(msg, "1 op type is not supported: Resize (1 node: up1); sparse tensors are not supported "
+	CHECK(!strcmp(msg, "1 op type is not supported: RoiAlign (1 node: up1); sparse tensors are not supported "
 			   "(1 sparse initializer: 'sw')"));
 
 	/* the longest type and node names an entry keeps: cut, never past the buffers */
@@ -578,6 +578,17 @@ static void ob_attr(ob *b, const char *name, int is_float, double v, int nints, 
 	b->nodes[b->graph.n_node - 1].n_attribute++;
 }
 
+/* A string attribute of the last node. */
+static void ob_attr_s(ob *b, const char *name, const char *value)
+{
+	ob_attr(b, name, 0, 0, 0, NULL);
+	Onnx__AttributeProto *a = &b->attrs[b->n_attrs - 1];
+	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
+	a->has_i = 0;
+	a->has_s = 1;
+	a->s = (ProtobufCBinaryData){strlen(value), (uint8_t *)value};
+}
+
 /* An initializer: float (f) or int64 (i) values. */
 static void ob_const(ob *b, const char *name, int rank, const int64_t *dim, const float *f, const int64_t *i)
 {
@@ -704,11 +715,7 @@ static void build_pad(ob *b)
 	ob_const(b, "pads", 1, (const int64_t[]){8}, NULL, (const int64_t[]){0, 0, 1, 2, 0, 0, 2, 1});
 	ob_const(b, "value", 0, NULL, (const float[]){0.25f}, NULL);
 	ob_node(b, "Pad", "out", 3, (const char *[]){"y", "pads", "value"});
-	ob_attr(b, "mode", 0, 0, 0, NULL);
-	b->attrs[b->n_attrs - 1].type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING;
-	b->attrs[b->n_attrs - 1].has_i = 0;
-	b->attrs[b->n_attrs - 1].has_s = 1;
-	b->attrs[b->n_attrs - 1].s = (ProtobufCBinaryData){8, (uint8_t *)"constant"};
+	ob_attr_s(b, "mode", "constant");
 }
 static int64_t ref_pad(const float *x, const double *y, double *out)
 {
@@ -840,6 +847,78 @@ static int64_t ref_grouped(const float *x, const double *y, double *out)
 	return C_OUT * P;
 }
 
+/* Resize (opset 13) nearest by 2 rows and 3 columns, the default
+ * half_pixel coordinates: output pixel (h, w) is y's (h / 2, w / 3). The
+ * roi input is left out before the scales. */
+static void build_resize(ob *b)
+{
+	ob_const(b, "scales", 1, (const int64_t[]){4}, (const float[]){1, 1, 2, 3}, NULL);
+	ob_node(b, "Resize", "out", 3, (const char *[]){"y", "", "scales"});
+	ob_attr_s(b, "mode", "nearest");
+}
+static int64_t ref_resize(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int o = 0; o < C_OUT; o++)
+		for (int h = 0; h < 2 * HW; h++)
+			for (int w = 0; w < 3 * HW; w++)
+				out[(o * 2 * HW + h) * 3 * HW + w] = y[o * P + (h / 2) * HW + w / 3];
+	return C_OUT * 6 * P;
+}
+
+/* Resize to sizes by 4, as PyTorch's nn.Upsample(scale_factor=4) exports
+ * it (asymmetric coordinates, nearest_mode floor). */
+static void build_resize_sizes(ob *b)
+{
+	ob_const(b, "sizes", 1, (const int64_t[]){4}, NULL, (const int64_t[]){1, C_OUT, 4 * HW, 4 * HW});
+	ob_node(b, "Resize", "out", 4, (const char *[]){"y", "", "", "sizes"});
+	ob_attr_s(b, "mode", "nearest");
+	ob_attr_s(b, "coordinate_transformation_mode", "asymmetric");
+	ob_attr_s(b, "nearest_mode", "floor");
+}
+static int64_t ref_resize_sizes(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int o = 0; o < C_OUT; o++)
+		for (int h = 0; h < 4 * HW; h++)
+			for (int w = 0; w < 4 * HW; w++)
+				out[(o * 4 * HW + h) * 4 * HW + w] = y[o * P + (h / 4) * HW + w / 4];
+	return C_OUT * 16 * P;
+}
+
+/* Upsample (opset 9: the scales an input) nearest by 2. */
+static void build_upsample(ob *b)
+{
+	ob_const(b, "scales", 1, (const int64_t[]){4}, (const float[]){1, 1, 2, 2}, NULL);
+	ob_node(b, "Upsample", "out", 2, (const char *[]){"y", "scales"});
+	ob_attr_s(b, "mode", "nearest");
+}
+static int64_t ref_upsample(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int o = 0; o < C_OUT; o++)
+		for (int h = 0; h < 2 * HW; h++)
+			for (int w = 0; w < 2 * HW; w++)
+				out[(o * 2 * HW + h) * 2 * HW + w] = y[o * P + (h / 2) * HW + w / 2];
+	return C_OUT * 4 * P;
+}
+
+/* GlobalMaxPool: [1,16,1,1], each channel's largest value. */
+static void build_gmp(ob *b)
+{
+	ob_node(b, "GlobalMaxPool", "out", 1, (const char *[]){"y"});
+}
+static int64_t ref_gmp(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int o = 0; o < C_OUT; o++) {
+		out[o] = y[o * P];
+		for (int p = 1; p < P; p++)
+			out[o] = fmax(out[o], y[o * P + p]);
+	}
+	return C_OUT;
+}
+
 static const struct host_case {
 	const char *name;
 	int64_t opset;
@@ -854,6 +933,10 @@ static const struct host_case {
 	{"Concat of 20", 13, build_concat20, ref_concat20},
 	{"Reshape, Transpose, Shape..Slice (shuffle)", 13, build_shuffle, ref_shuffle},
 	{"Conv with 4 groups (int8 on the host)", 13, build_grouped, ref_grouped},
+	{"Resize nearest x2,x3 (half_pixel, roi left out)", 13, build_resize, ref_resize},
+	{"Resize nearest to sizes x4 (asymmetric, floor)", 13, build_resize_sizes, ref_resize_sizes},
+	{"Upsample nearest x2 (opset 9)", 9, build_upsample, ref_upsample},
+	{"GlobalMaxPool", 13, build_gmp, ref_gmp},
 };
 
 /* Largest |got - want| and |want| over n values. */
