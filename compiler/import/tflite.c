@@ -51,13 +51,17 @@ enum { TT_FLOAT32 = 0, TT_INT32 = 2, TT_UINT8 = 3, TT_INT64 = 4, TT_INT8 = 9 };
 
 /* BuiltinOperator codes taken */
 enum {
-	B_ADD = 0, B_AVERAGE_POOL_2D = 1, B_CONV_2D = 3, B_DEPTHWISE_CONV_2D = 4, B_DEQUANTIZE = 6,
-	B_FULLY_CONNECTED = 9, B_MAX_POOL_2D = 17, B_RESHAPE = 22, B_SOFTMAX = 25, B_PAD = 34, B_MEAN = 40,
-	B_QUANTIZE = 114,
+	B_ADD = 0, B_AVERAGE_POOL_2D = 1, B_CONCATENATION = 2, B_CONV_2D = 3, B_DEPTHWISE_CONV_2D = 4,
+	B_DEQUANTIZE = 6, B_FULLY_CONNECTED = 9, B_LOGISTIC = 14, B_MAX_POOL_2D = 17, B_MUL = 18, B_RELU = 19,
+	B_RELU_N1_TO_1 = 20, B_RELU6 = 21, B_RESHAPE = 22, B_SOFTMAX = 25, B_PAD = 34, B_MEAN = 40,
+	B_RESIZE_NEAREST_NEIGHBOR = 97, B_QUANTIZE = 114,
 };
 
 /* BuiltinOptions union members taken (1-based position in the union) */
-enum { O_CONV = 1, O_DEPTHWISE = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_ADD = 11, O_RESHAPE = 17, O_REDUCER = 27 };
+enum {
+	O_CONV = 1, O_DEPTHWISE = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_CONCATENATION = 10, O_ADD = 11,
+	O_RESHAPE = 17, O_MUL = 21, O_REDUCER = 27, O_RESIZE_NEAREST = 74,
+};
 
 /* ActivationFunctionType and Padding */
 enum { ACT_NONE, ACT_RELU, ACT_RELU_N1_TO_1, ACT_RELU6, ACT_TANH, ACT_SIGN_BIT };
@@ -774,11 +778,13 @@ static vc_node *fully_connected(importer *im, const vc_fb_table *op, const int *
 	return d ? activation(im, d, act) : NULL;
 }
 
-static vc_node *add(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm)
+/* ADD and MUL (mul set): same shapes, or a per-channel constant
+ * broadcast onto a 4-D value; then the fused activation. */
+static vc_node *add(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm, int mul)
 {
 	vc_fb *fb = &im->fb;
 	int bad;
-	vc_fb_table o = options(im, op, O_ADD, &bad);
+	vc_fb_table o = options(im, op, mul ? O_MUL : O_ADD, &bad);
 	if (bad)
 		return NULL;
 	int act = vc_fb_u8(fb, &o, 0, 0);
@@ -805,15 +811,124 @@ static vc_node *add(importer *im, const vc_fb_table *op, const int *in, int n_in
 		const vc_node *c = args[k], *x = args[1 - k];
 		if (c->op != VC_OP_CONST || x->type.rank != 4 || vc_type_elems(&c->type) != x->type.dim[1] ||
 		    (c->type.rank != 1 && c->type.rank != 4)) {
-			op_error(im, "adds tensors of different shapes; only a per-channel constant broadcasts");
+			op_error(im, "%s tensors of different shapes; only a per-channel constant broadcasts",
+				 mul ? "multiplies" : "adds");
 			return NULL;
 		}
 		int64_t d[3] = {x->type.dim[1], 1, 1};
 		if (!(args[k] = vc_const(im->m, c->name, VC_F32, 3, d, c->data)))
 			return NULL;
 	}
-	vc_node *s = vc_build(im->m, VC_OP_ADD, args, 2, NULL, nm);
+	vc_node *s = vc_build(im->m, mul ? VC_OP_MUL : VC_OP_ADD, args, 2, NULL, nm);
 	return s ? activation(im, s, act) : NULL;
+}
+
+/* The NCHW axis of axis ax (negative: from the end) of a TFLite tensor of
+ * the given rank (4-D tensors are NHWC there, NCHW here); -1 if outside. */
+static int64_t nchw_axis(int64_t ax, int rank)
+{
+	if (ax < 0)
+		ax += rank;
+	if (ax < 0 || ax >= rank)
+		return -1;
+	static const int64_t from_nhwc[4] = {0, 2, 3, 1};
+	return rank == 4 ? from_nhwc[ax] : ax;
+}
+
+/* CONCATENATION along an axis of its operands (2 to 16 of them). */
+static vc_node *concatenation(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm)
+{
+	vc_fb *fb = &im->fb;
+	int bad;
+	vc_fb_table o = options(im, op, O_CONCATENATION, &bad);
+	if (bad)
+		return NULL;
+	int64_t ax = vc_fb_i32(fb, &o, 0, 0);
+	int act = vc_fb_u8(fb, &o, 1, 0);
+	if (fb->bad) {
+		fb_error(im, "its options");
+		return NULL;
+	}
+	if (n_in < 1 || n_in > 8) {
+		op_error(im, "has %d inputs (1 to 8 taken)", n_in);
+		return NULL;
+	}
+	vc_node *args[8];
+	for (int k = 0; k < n_in; k++)
+		if (!(args[k] = value(im, in[k])))
+			return NULL;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	if ((a.axis = nchw_axis(ax, im->ts[in[0]].rank)) < 0) {
+		op_error(im, "axis %lld is outside its %d-D operands", (long long)ax, im->ts[in[0]].rank);
+		return NULL;
+	}
+	vc_node *c = vc_build(im->m, VC_OP_CONCAT, args, n_in, &a, nm);
+	return c ? activation(im, c, act) : NULL;
+}
+
+/* LOGISTIC and the standalone RELU, RELU_N1_TO_1 and RELU6: one operand. */
+static vc_node *unary(importer *im, int code, const int *in, int n_in, const char *nm)
+{
+	if (n_in != 1) {
+		op_error(im, "has %d inputs (1 expected)", n_in);
+		return NULL;
+	}
+	vc_node *x = value(im, in[0]);
+	if (!x)
+		return NULL;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	switch (code) {
+	case B_LOGISTIC:
+		return vc_build(im->m, VC_OP_SIGMOID, &x, 1, &a, nm);
+	case B_RELU:
+		return vc_build(im->m, VC_OP_RELU, &x, 1, &a, nm);
+	default: /* RELU6, RELU_N1_TO_1 */
+		a.lo = code == B_RELU6 ? 0.0 : -1.0;
+		a.hi = code == B_RELU6 ? 6.0 : 1.0;
+		return vc_build(im->m, VC_OP_CLIP, &x, 1, &a, nm);
+	}
+}
+
+/* RESIZE_NEAREST_NEIGHBOR to a constant size, whole factors of the rows and
+ * columns of NHWC data: the upsample op. Without align_corners the source
+ * row of output row y is y / k rounded down whether or not half_pixel_centers
+ * is set (the fraction (r + 0.5) / k stays below one). */
+static vc_node *resize_nearest(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm)
+{
+	vc_fb *fb = &im->fb;
+	int bad;
+	vc_fb_table o = options(im, op, O_RESIZE_NEAREST, &bad);
+	if (bad)
+		return NULL;
+	int align = vc_fb_u8(fb, &o, 0, 0);
+	if (fb->bad) {
+		fb_error(im, "its options");
+		return NULL;
+	}
+	int64_t size[2], ns;
+	vc_node *x = n_in == 2 ? value(im, in[0]) : NULL;
+	if (n_in != 2) {
+		op_error(im, "has %d inputs (2 expected)", n_in);
+		return NULL;
+	}
+	if (!x || const_ints(im, in[1], size, 2, &ns))
+		return NULL;
+	int64_t h = x->type.rank == 4 ? x->type.dim[2] : 0, w = x->type.rank == 4 ? x->type.dim[3] : 0;
+	int64_t kh = ns == 2 && h > 0 && size[0] % h == 0 ? size[0] / h : 0;
+	int64_t kw = ns == 2 && w > 0 && size[1] % w == 0 ? size[1] / w : 0;
+	if (align || kh < 1 || kw < 1 || kh > 64 || kw > 64) {
+		op_error(im, "RESIZE_NEAREST_NEIGHBOR is supported by whole factors of 1 to 64 of a 4-D tensor's rows "
+			 "and columns without align_corners");
+		return NULL;
+	}
+	if (kh == 1 && kw == 1)
+		return x;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.stride[0] = kh, a.stride[1] = kw;
+	return vc_build(im->m, VC_OP_UPSAMPLE, &x, 1, &a, nm);
 }
 
 static vc_node *mean(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm, const tensor *out)
@@ -1018,7 +1133,20 @@ static int import_op(importer *im, const vc_fb_table *op)
 		n = fully_connected(im, op, in, n_in, nm, out);
 		break;
 	case B_ADD:
-		n = add(im, op, in, n_in, nm);
+	case B_MUL:
+		n = add(im, op, in, n_in, nm, code == B_MUL);
+		break;
+	case B_CONCATENATION:
+		n = concatenation(im, op, in, n_in, nm);
+		break;
+	case B_LOGISTIC:
+	case B_RELU:
+	case B_RELU6:
+	case B_RELU_N1_TO_1:
+		n = unary(im, code, in, n_in, nm);
+		break;
+	case B_RESIZE_NEAREST_NEIGHBOR:
+		n = resize_nearest(im, op, in, n_in, nm);
 		break;
 	case B_MEAN:
 		n = mean(im, op, in, n_in, nm, out);
@@ -1061,7 +1189,8 @@ static int supported_code(int code)
 	switch (code) {
 	case B_ADD: case B_AVERAGE_POOL_2D: case B_CONV_2D: case B_DEPTHWISE_CONV_2D: case B_DEQUANTIZE:
 	case B_FULLY_CONNECTED: case B_MAX_POOL_2D: case B_RESHAPE: case B_SOFTMAX: case B_PAD: case B_MEAN:
-	case B_QUANTIZE:
+	case B_QUANTIZE: case B_MUL: case B_CONCATENATION: case B_LOGISTIC: case B_RELU: case B_RELU6:
+	case B_RELU_N1_TO_1: case B_RESIZE_NEAREST_NEIGHBOR:
 		return 1;
 	default:
 		return 0;

@@ -24,9 +24,11 @@
 #include "test.h"
 
 /* BuiltinOperator and BuiltinOptions numbers of schema.fbs */
-enum { ADD = 0, AVERAGE_POOL_2D = 1, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, DEQUANTIZE = 6, FULLY_CONNECTED = 9,
-       MAX_POOL_2D = 17, RESHAPE = 22, SOFTMAX = 25, TANH = 28, PAD = 34, MEAN = 40, QUANTIZE = 114 };
-enum { O_CONV = 1, O_DW = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_ADD = 11, O_RESHAPE = 17, O_REDUCER = 27 };
+enum { ADD = 0, AVERAGE_POOL_2D = 1, CONCATENATION = 2, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, DEQUANTIZE = 6,
+       FULLY_CONNECTED = 9, LOGISTIC = 14, MAX_POOL_2D = 17, MUL = 18, RELU6 = 21, RESHAPE = 22, SOFTMAX = 25,
+       TANH = 28, PAD = 34, MEAN = 40, RESIZE_NEAREST_NEIGHBOR = 97, QUANTIZE = 114 };
+enum { O_CONV = 1, O_DW = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_CONCAT = 10, O_ADD = 11, O_RESHAPE = 17,
+       O_MUL = 21, O_REDUCER = 27, O_RESIZE_NEAREST = 74 };
 enum { SAME = 0, VALID = 1, A_NONE = 0, A_RELU = 1, A_RELU6 = 3, A_TANH = 4 };
 
 static uint64_t seed = 11;
@@ -266,6 +268,51 @@ static int build_cases(tcase *cs)
 	c->md.output = 4;
 	for (int i = 0; i < 6 * 6 * 16; i++)
 		c->want.d[i] = act(c->want.d[i] + c->x.d[i], A_RELU);
+
+	/* SiLU and a concatenation with the input along the channels:
+	 * y = conv(x), out = concat(x, y * logistic(y)) */
+	c = &cs[k++];
+	conv_case(c, "LOGISTIC, MUL (SiLU), CONCATENATION", 6, 16, 16, 3, 1, SAME, A_NONE, 0, 1);
+	T(4, "s", TFL_FLOAT32, 4, 1, 6, 6, 16);
+	T(5, "z", TFL_FLOAT32, 4, 1, 6, 6, 16);
+	T(6, "out", TFL_FLOAT32, 4, 1, 6, 6, 32);
+	c->md.nt = 7;
+	op(c, LOGISTIC, 0, 4, 1, 3, 0, 0);
+	OPT(op(c, MUL, O_MUL, 5, 2, 3, 4, 0), TFL_OPT_U8, 0, A_NONE);
+	OPT(op(c, CONCATENATION, O_CONCAT, 6, 2, 0, 5, 0), TFL_OPT_I32, 0, 3);
+	c->md.output = 6;
+	nhwc cat = alloc_nhwc(1, 6, 6, 32);
+	for (int h = 0; h < 6; h++)
+		for (int w = 0; w < 6; w++)
+			for (int ch = 0; ch < 16; ch++) {
+				float v = *at(&c->want, 0, h, w, ch);
+				*at(&cat, 0, h, w, ch) = *at(&c->x, 0, h, w, ch);
+				*at(&cat, 0, h, w, 16 + ch) = (float)(v / (1.0 + exp(-(double)v)));
+			}
+	free(c->want.d);
+	c->want = cat;
+
+	/* a standalone RELU6, then RESIZE_NEAREST_NEIGHBOR to twice the rows
+	 * and columns (half_pixel_centers): output (h, w) is (h / 2, w / 2) */
+	static const int32_t size_8x8[2] = {8, 8};
+	c = &cs[k++];
+	c->name = "RELU6, RESIZE_NEAREST_NEIGHBOR x2";
+	input(c, 1, 4, 4, 16);
+	for (int i = 0; i < 4 * 4 * 16; i++)
+		c->x.d[i] *= 8; /* reach past 6 */
+	T(1, "r", TFL_FLOAT32, 4, 1, 4, 4, 16);
+	T(2, "size", TFL_INT32, 1, 2);
+	c->md.t[2].data = size_8x8, c->md.t[2].bytes = 8;
+	T(3, "y", TFL_FLOAT32, 4, 1, 8, 8, 16);
+	c->md.nt = 4;
+	op(c, RELU6, 0, 1, 1, 0, 0, 0);
+	OPT(op(c, RESIZE_NEAREST_NEIGHBOR, O_RESIZE_NEAREST, 3, 2, 1, 2, 0), TFL_OPT_U8, 1, 1);
+	c->md.output = 3;
+	c->want = alloc_nhwc(1, 8, 8, 16);
+	for (int h = 0; h < 8; h++)
+		for (int w = 0; w < 8; w++)
+			for (int ch = 0; ch < 16; ch++)
+				*at(&c->want, 0, h, w, ch) = act(*at(&c->x, 0, h / 2, w / 2, ch), A_RELU6);
 
 	/* MEAN over H, W (keep_dims), then FULLY_CONNECTED from the 4-D [1,1,1,16] */
 	c = &cs[k++];
