@@ -18,7 +18,7 @@
 # outputs copied back (those the model sets only at its initialization, the
 # constant ones, only with clk 0: power-on makes such a call first). With clk 1 it is a whole clock cycle: the rising edge,
 # then the clock set low without an evaluation (the model keeps the clock's
-# last value for its edge detection, __Vtrigrprev__TOP__clk in Verilator
+# last value for its edge detection, __Vtrigrprev__TOP__clk_i in Verilator
 # 5.006: set to 0 with it; the model has no falling-edge logic), so the next
 # call with clk 1 is the next rising edge and a cycle costs one evaluation.
 # The outputs copied back are those of the new state with the inputs of the
@@ -43,8 +43,8 @@ cpp=$2
 dir=$(dirname "$cpp")
 topv=$(sed -n 's/^#include "\(V[A-Za-z0-9_]*\)\.h"$/\1/p' "$cpp" | head -1)
 if [ "$3" = glue ]; then
-grep -q '__Vtrigrprev__TOP__clk;' "$dir/${topv}___024root.h" 2>/dev/null ||
-	{ echo "protogen: $dir/${topv}___024root.h: no __Vtrigrprev__TOP__clk (not Verilator 5.006?)" >&2; exit 1; }
+grep -q '__Vtrigrprev__TOP__clk_i;' "$dir/${topv}___024root.h" 2>/dev/null ||
+	{ echo "protogen: $dir/${topv}___024root.h: no __Vtrigrprev__TOP__clk_i (not Verilator 5.006?)" >&2; exit 1; }
 # the identifiers the generated code names after the model's initialization
 # (all but the __Slow files, which hold the initial and settle code): an output
 # never named there is a constant, copied back only by an evaluation with clk 0
@@ -100,13 +100,13 @@ END {
 	print "extern \"C\" void " lib "_eval(void *h, " lib "_ports_t *p, int clk)\n{"
 	print cast
 	printf "%s", ins
-	print "\tm->clk = clk;"
+	print "\tm->clk_i = clk;"
 	print "\tm->eval();"
 	printf "%s", outs
 	print "\tif (clk) {"
 	print "\t\t// the falling edge, with nothing to evaluate"
-	print "\t\tm->clk = 0;"
-	print "\t\tm->rootp->__Vtrigrprev__TOP__clk = 0;"
+	print "\t\tm->clk_i = 0;"
+	print "\t\tm->rootp->__Vtrigrprev__TOP__clk_i = 0;"
 	if (consts != "") { print "\t} else {\n\t\t// the outputs the model sets only at its initialization"; printf "%s", consts }
 	print "\t}"
 	print "}"

@@ -11,8 +11,8 @@
 module vta_top #(
     parameter AddrWidth = 64   // AXI4 master address bits
 ) (
-    input  wire                        clk,
-    input  wire                        rst,          // active-high, synchronous: power-on only
+    input  wire                        clk_i,
+    input  wire                        rst_i,          // active-high, synchronous: power-on only
     // AXI4-Lite control slave
     input  wire [15:0]                 s_axil_awaddr,
     input  wire                        s_axil_awvalid,
@@ -101,7 +101,7 @@ module vta_top #(
   // next burst boundary (dma_hold): bursts already on the bus complete, no new
   // one starts, and it goes idle. Then core_rst resets every module, queue and
   // counter for SrResetCycles cycles. The AXI4-Lite slave and the configuration
-  // registers see only the power-on rst.
+  // registers see only the power-on rst_i.
   localparam [1:0] SrIdle = 2'd0, SrDrain = 2'd1, SrReset = 2'd2;
   reg [1:0] sr_state_q;
   reg       fetch_start, start_busy, sr_req;  // a write's request, acting one cycle after it
@@ -113,23 +113,23 @@ module vta_top #(
   // with the request, cleared when the last reset cycle ends
   reg       sr_active;
   reg       dma_hold;  // sr_active for the DMA (make timing: sr_active's fanout)
-  wire      core_rst  = rst || core_rst_q;  // fetch's, the queues' and top's own reset
+  wire      core_rst  = rst_i || core_rst_q;  // fetch's, the queues' and top's own reset
   // The reset of load, compute, store and the DMA: a register each that holds
-  // rst or the soft reset (make timing: core_rst, one LUT after core_rst_q,
+  // rst_i or the soft reset (make timing: core_rst, one LUT after core_rst_q,
   // had ~3,900 loads). In a soft reset the same cycles as core_rst; at
-  // power-on one cycle later, from the second rst cycle to the first cycle
-  // after rst. Kept apart (keep: Yosys would merge equal flip-flops).
+  // power-on one cycle later, from the second rst_i cycle to the first cycle
+  // after rst_i. Kept apart (keep: Yosys would merge equal flip-flops).
   reg       rst_ld_q, rst_cp_q, rst_st_q, rst_dma_q;
-  wire      rst_mod_d   = rst || (sr_state_q == SrReset);                 // their next value
-  wire      sr_active_d = !rst && (sr_req || (sr_state_q != SrIdle));     // sr_active's, dma_hold's
-  (* keep *) always @(posedge clk) rst_ld_q  <= rst_mod_d;
-  (* keep *) always @(posedge clk) rst_cp_q  <= rst_mod_d;
-  (* keep *) always @(posedge clk) rst_st_q  <= rst_mod_d;
-  (* keep *) always @(posedge clk) rst_dma_q <= rst_mod_d;
-  (* keep *) always @(posedge clk) sr_active <= sr_active_d;
-  (* keep *) always @(posedge clk) dma_hold  <= sr_active_d;
-  always @(posedge clk) begin
-    core_rst_q <= !rst && (sr_state_q == SrReset);
+  wire      rst_mod_d   = rst_i || (sr_state_q == SrReset);                 // their next value
+  wire      sr_active_d = !rst_i && (sr_req || (sr_state_q != SrIdle));     // sr_active's, dma_hold's
+  (* keep *) always @(posedge clk_i) rst_ld_q  <= rst_mod_d;
+  (* keep *) always @(posedge clk_i) rst_cp_q  <= rst_mod_d;
+  (* keep *) always @(posedge clk_i) rst_st_q  <= rst_mod_d;
+  (* keep *) always @(posedge clk_i) rst_dma_q <= rst_mod_d;
+  (* keep *) always @(posedge clk_i) sr_active <= sr_active_d;
+  (* keep *) always @(posedge clk_i) dma_hold  <= sr_active_d;
+  always @(posedge clk_i) begin
+    core_rst_q <= !rst_i && (sr_state_q == SrReset);
     dma_idle_q <= dma_idle;
   end
 
@@ -185,17 +185,17 @@ module vta_top #(
       start_decode = {start_wr && !busy, start_wr && busy};
     end
   endfunction
-  wire [1:0] start_d = start_decode(rst, wr_go, wa, wd[0], dev_busy);  // {accepted, refused}
+  wire [1:0] start_d = start_decode(rst_i, wr_go, wa, wd[0], dev_busy);  // {accepted, refused}
   // fetch_start for load, compute and store (their flush): copies, kept apart
   // (make timing: fetch_start's fanout; keep: Yosys merges equal flip-flops)
   reg        flush_ld_q, flush_cp_q, flush_st_q;
-  (* keep *) always @(posedge clk) flush_ld_q <= start_d[1];
-  (* keep *) always @(posedge clk) flush_cp_q <= start_d[1];
-  (* keep *) always @(posedge clk) flush_st_q <= start_d[1];
+  (* keep *) always @(posedge clk_i) flush_ld_q <= start_d[1];
+  (* keep *) always @(posedge clk_i) flush_cp_q <= start_d[1];
+  (* keep *) always @(posedge clk_i) flush_st_q <= start_d[1];
   // (keep here too: Yosys merged fetch_start into a kept copy)
-  (* keep *) always @(posedge clk) begin
+  (* keep *) always @(posedge clk_i) begin
     {fetch_start, start_busy} <= start_d;
-    sr_req      <= !rst && wr_go && wa == `VTA_REG_CONTROL && wd[`VTA_CONTROL_SOFT_RESET] &&
+    sr_req      <= !rst_i && wr_go && wa == `VTA_REG_CONTROL && wd[`VTA_CONTROL_SOFT_RESET] &&
                    (sr_state_q == SrIdle);
   end
 
@@ -249,7 +249,7 @@ module vta_top #(
   wire [`VTA_BUS_WIDTH-1:0] wr_data;
 
   vta_fetch #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_fetch (
-      .clk_i(clk), .rst_i(core_rst), .start_i(fetch_start), .halt_i(halt_q), .nodisp_nx_i(f_nodisp_nx),
+      .clk_i(clk_i), .rst_i(core_rst), .start_i(fetch_start), .halt_i(halt_q), .nodisp_nx_i(f_nodisp_nx),
       .insn_addr_i(insn_addr_q[AddrWidth-1:0]), .insn_count_i(insn_count_q),
       .busy_o(f_busy), .quiet_o(f_quiet), .quiet_nx_o(f_quiet_nx), .err_dram_o(f_err_dram), .err_illegal_o(f_err_illegal),
       .dma_req_valid_o(rd_req_valid[0]), .dma_req_addr_o(rd_req_addr[0*AddrWidth +: AddrWidth]),
@@ -260,24 +260,24 @@ module vta_top #(
       .progress_o(f_progress));
 
   vta_fifo #(.Width(TagW+128), .LogDepth(LogInsnQ)) u_ldq (
-      .clk_i(clk), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_ld_push), .push_data_i({disp_idx_q, f_insn}), .full_o(ldq_full),
+      .clk_i(clk_i), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_ld_push), .push_data_i({disp_idx_q, f_insn}), .full_o(ldq_full),
       .out_valid_o(ldq_valid), .out_data_o(ldq_data), .pop_i(ldq_pop), .count_o(ldq_cnt));
   // the compute queue's head in flip-flops: its opcode bits decide, through the
   // FINISH gate and compute's pop, the queue's own take (make timing)
   vta_fifo #(.Width(TagW+128), .LogDepth(LogInsnQ), .HeadReg(1)) u_cpq (
-      .clk_i(clk), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_cp_push), .push_data_i({disp_idx_q, f_insn}), .full_o(cpq_full),
+      .clk_i(clk_i), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_cp_push), .push_data_i({disp_idx_q, f_insn}), .full_o(cpq_full),
       .out_valid_o(cpq_valid), .out_data_o(cpq_data), .pop_i(cpq_pop), .count_o(cpq_cnt));
   vta_fifo #(.Width(TagW+128), .LogDepth(LogInsnQ)) u_stq (
-      .clk_i(clk), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_st_push), .push_data_i({disp_idx_q, f_insn}), .full_o(stq_full),
+      .clk_i(clk_i), .rst_i(core_rst), .clear_i(fetch_start), .push_i(f_st_push), .push_data_i({disp_idx_q, f_insn}), .full_o(stq_full),
       .out_valid_o(stq_valid), .out_data_o(stq_data), .pop_i(stq_pop), .count_o(stq_cnt));
 
-  vta_tokq #(.CntW(TokW)) u_l2g (.clk_i(clk), .rst_i(core_rst), .push_i(l2g_push), .pop_i(l2g_pop),
+  vta_tokq #(.CntW(TokW)) u_l2g (.clk_i(clk_i), .rst_i(core_rst), .push_i(l2g_push), .pop_i(l2g_pop),
                   .avail_o(l2g_avail), .overflow_o(l2g_ovf), .count_o(l2g_cnt));
-  vta_tokq #(.CntW(TokW)) u_g2l (.clk_i(clk), .rst_i(core_rst), .push_i(g2l_push), .pop_i(g2l_pop),
+  vta_tokq #(.CntW(TokW)) u_g2l (.clk_i(clk_i), .rst_i(core_rst), .push_i(g2l_push), .pop_i(g2l_pop),
                   .avail_o(g2l_avail), .overflow_o(g2l_ovf), .count_o(g2l_cnt));
-  vta_tokq #(.CntW(TokW)) u_g2s (.clk_i(clk), .rst_i(core_rst), .push_i(g2s_push), .pop_i(g2s_pop),
+  vta_tokq #(.CntW(TokW)) u_g2s (.clk_i(clk_i), .rst_i(core_rst), .push_i(g2s_push), .pop_i(g2s_pop),
                   .avail_o(g2s_avail), .overflow_o(g2s_ovf), .count_o(g2s_cnt));
-  vta_tokq #(.CntW(TokW)) u_s2g (.clk_i(clk), .rst_i(core_rst), .push_i(s2g_push), .pop_i(s2g_pop),
+  vta_tokq #(.CntW(TokW)) u_s2g (.clk_i(clk_i), .rst_i(core_rst), .push_i(s2g_push), .pop_i(s2g_pop),
                   .avail_o(s2g_avail), .overflow_o(s2g_ovf), .count_o(s2g_cnt));
 
   // SRAMs shared between modules
@@ -289,10 +289,10 @@ module vta_top #(
   wire [`VTA_WGT_MATRIX_WIDTH-1:0] wgt_wr_data, wgt_rd_data;
   wire [`VTA_OUT_MATRIX_WIDTH-1:0] out_wr_data, out_rd_data;
   vta_sram #(.Width(`VTA_INP_MATRIX_WIDTH), .LogDepth(`VTA_LOG_INP_BUFF_DEPTH)) u_inp (
-      .clk_i(clk), .wr_en_i(inp_wr_en), .wr_addr_i(inp_wr_addr), .wr_data_i(inp_wr_data),
+      .clk_i(clk_i), .wr_en_i(inp_wr_en), .wr_addr_i(inp_wr_addr), .wr_data_i(inp_wr_data),
       .rd_en_i(inp_rd_en), .rd_addr_i(inp_rd_addr), .rd_data_o(inp_rd_data));
   vta_sram #(.Width(`VTA_WGT_MATRIX_WIDTH), .LogDepth(`VTA_LOG_WGT_BUFF_DEPTH)) u_wgt (
-      .clk_i(clk), .wr_en_i(wgt_wr_en), .wr_addr_i(wgt_wr_addr), .wr_data_i(wgt_wr_data),
+      .clk_i(clk_i), .wr_en_i(wgt_wr_en), .wr_addr_i(wgt_wr_addr), .wr_data_i(wgt_wr_data),
       .rd_en_i(wgt_rd_en), .rd_addr_i(wgt_rd_addr), .rd_data_o(wgt_rd_data));
   // OUT in four banks (row % 4) like ACC: compute writes the GEMM unit's
   // results (port G) and the ALU's (port A) in the same cycle, in different banks
@@ -302,7 +302,7 @@ module vta_top #(
   wire [`VTA_OUT_MATRIX_WIDTH-1:0] out_a_wr_data;
   wire [4*`VTA_OUT_MATRIX_WIDTH-1:0] out_bk_rd_data;
   reg  [1:0] out_rd_bank_q;
-  always @(posedge clk) if (out_rd_en) out_rd_bank_q <= out_rd_addr[1:0];
+  always @(posedge clk_i) if (out_rd_en) out_rd_bank_q <= out_rd_addr[1:0];
   assign out_rd_data = out_bk_rd_data[out_rd_bank_q*`VTA_OUT_MATRIX_WIDTH +: `VTA_OUT_MATRIX_WIDTH];
   genvar gob;
   generate
@@ -310,7 +310,7 @@ module vta_top #(
       wire g_hit = out_wr_en && out_wr_addr[1:0] == gob;
       wire a_hit = out_a_wr_en && out_a_wr_addr[1:0] == gob;
       vta_sram #(.Width(`VTA_OUT_MATRIX_WIDTH), .LogDepth(LogOutRow)) u_out (
-          .clk_i(clk), .wr_en_i(g_hit || a_hit),
+          .clk_i(clk_i), .wr_en_i(g_hit || a_hit),
           .wr_addr_i(g_hit ? out_wr_addr[`VTA_LOG_OUT_BUFF_DEPTH-1:2] : out_a_wr_addr[`VTA_LOG_OUT_BUFF_DEPTH-1:2]),
           .wr_data_i(g_hit ? out_wr_data : out_a_wr_data),
           .rd_en_i(out_rd_en && out_rd_addr[1:0] == gob), .rd_addr_i(out_rd_addr[`VTA_LOG_OUT_BUFF_DEPTH-1:2]),
@@ -323,7 +323,7 @@ module vta_top #(
   wire [2:0] ld_elem_type, cp_elem_type;
   wire [TagW-1:0] ld_err_idx, ld_push_idx;  // a load error's and the last l2g push's instruction
   vta_load #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth), .IdxW(TagW)) u_load (
-      .clk_i(clk), .rst_i(rst_ld_q), .run_i(running_q), .flush_i(flush_ld_q),
+      .clk_i(clk_i), .rst_i(rst_ld_q), .run_i(running_q), .flush_i(flush_ld_q),
       .insn_valid_i(ldq_valid), .insn_i(ldq_data[127:0]), .insn_idx_i(ldq_data[TagW+127:128]),
       .insn_pop_o(ldq_pop),
       .g2l_avail_i(g2l_avail), .g2l_pop_o(g2l_pop), .l2g_push_o(l2g_push),
@@ -379,7 +379,7 @@ module vta_top #(
   // accepted only once fetch is idle) (make timing: running_q's fanout)
   assign f_nodisp_nx = halt_d || fin_hold_wd;
   wire cpq_valid_gated = cpq_valid && !(cpq_finish && !f_quiet && !fin_hold_q);
-  always @(posedge clk) begin
+  always @(posedge clk_i) begin
     fin_hold_wq <= fin_hold_wd;
     if (core_rst || fetch_start) begin
       fin_seen_q  <= 1'b0;
@@ -390,7 +390,7 @@ module vta_top #(
     end
   end
   vta_compute #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_compute (
-      .clk_i(clk), .rst_i(rst_cp_q), .run_i(running_q), .flush_i(flush_cp_q),
+      .clk_i(clk_i), .rst_i(rst_cp_q), .run_i(running_q), .flush_i(flush_cp_q),
       .insn_valid_i(cpq_valid_gated), .insn_i(cpq_data[127:0]), .insn_pop_o(cpq_pop),
       .l2g_avail_i(l2g_avail), .s2g_avail_i(s2g_avail), .l2g_pop_o(l2g_pop), .s2g_pop_o(s2g_pop),
       .g2l_push_o(g2l_push), .g2s_push_o(g2s_push),
@@ -410,7 +410,7 @@ module vta_top #(
 
   wire st_err_illegal, st_err_range, st_busy, st_tokwait, st_progress, st_elem;
   vta_store #(.AddrWidth(AddrWidth), .BeatWidth(BeatWidth)) u_store (
-      .clk_i(clk), .rst_i(rst_st_q), .run_i(running_q), .flush_i(flush_st_q),
+      .clk_i(clk_i), .rst_i(rst_st_q), .run_i(running_q), .flush_i(flush_st_q),
       .insn_valid_i(stq_valid), .insn_i(stq_data[127:0]), .insn_pop_o(stq_pop),
       .g2s_avail_i(g2s_avail), .g2s_pop_o(g2s_pop), .s2g_push_o(s2g_push),
       .out_base_i(out_base_q[AddrWidth-1:0]),
@@ -422,7 +422,7 @@ module vta_top #(
       .tokwait_o(st_tokwait), .progress_o(st_progress), .elem_o(st_elem));
 
   vta_dma #(.NumRd(3), .AddrWidth(AddrWidth), .BeatWidth(BeatWidth), .TagW(TagW)) u_dma (
-      .clk_i(clk), .rst_i(rst_dma_q), .hold_i(dma_hold),
+      .clk_i(clk_i), .rst_i(rst_dma_q), .hold_i(dma_hold),
       .rd_req_valid_i(rd_req_valid), .rd_req_addr_i(rd_req_addr), .rd_req_beats_i(rd_req_beats),
       .rd_req_ready_o(rd_req_ready), .rd_valid_o(rd_valid), .rd_ready_i(rd_ready),
       .rd_data_o(rd_data), .rd_err_o(rd_err),
@@ -477,7 +477,7 @@ module vta_top #(
     end
   endfunction
   reg ldq_full_q, cpq_full_q, stq_full_q;
-  always @(posedge clk) begin
+  always @(posedge clk_i) begin
     // a start empties the queues (a module may still hold an instruction)
     if (core_rst || fetch_start) begin
       ldq_full_q <= 1'b0;
@@ -498,7 +498,7 @@ module vta_top #(
                   !stq_valid && wr_idle;
   // as the registers show them: one cycle old (the busy flags come late in the cycle)
   reg  all_idle_q, f_idle_q;
-  always @(posedge clk) begin
+  always @(posedge clk_i) begin
     all_idle_q <= all_idle;
     f_idle_q   <= !f_busy;
   end   // writes of finished STOREs may still await B
@@ -517,7 +517,7 @@ module vta_top #(
                    err_busy_q;
   // WATCHDOG = 0 disables the watchdog
   wire wd_fire   = wd_hit_q && running_q;
-  always @(posedge clk) begin
+  always @(posedge clk_i) begin
     progress_q <= progress;
     wd_hit_q   <= !core_rst && running_q && !progress_q && (watchdog_q != 32'd0) &&
                   (wd_cnt_q >= watchdog_q);
@@ -532,8 +532,8 @@ module vta_top #(
   // flip-flop (make timing: fetch_start fans out to every module, and the
   // halt is the first gate of fetch's dispatch)
   // (fetch_start's next value: start_d[1])
-  assign halt_d = rst || (!running_d && !start_d[1]);
-  always @(posedge clk) halt_q <= halt_d;
+  assign halt_d = rst_i || (!running_d && !start_d[1]);
+  always @(posedge clk_i) halt_q <= halt_d;
 
   reg [2:0] err_src;
   always @* begin
@@ -555,7 +555,7 @@ module vta_top #(
   // Instruction indices for ERR_INSN: each queued instruction carries its index
   // in the stream (disp_idx_q when fetch dispatched it); a module's current
   // instruction is the last one it popped.
-  always @(posedge clk) begin
+  always @(posedge clk_i) begin
     if (core_rst || fetch_start) disp_idx_q <= 0;
     else if (f_ld_push || f_cp_push || f_st_push) disp_idx_q <= disp_idx_q + 1'b1;
     if (ldq_pop) ld_idx_q <= ldq_data[TagW+127:128];
@@ -569,7 +569,7 @@ module vta_top #(
   // holds still; the watchdog fires at least three cycles after the last
   // progress): the stream's last instruction, then each busy module's.
   reg [TagW-1:0] wd_a_q, wd_b_q, wd_c_q, wd_d_q, wd_ab_q, wd_cd_q, wd_idx, err_idx;
-  always @(posedge clk) begin
+  always @(posedge clk_i) begin
     wd_a_q  <= insn_count_q - 1'b1;
     wd_b_q  <= ld_busy ? ld_idx_q : {TagW{1'b1}};
     wd_c_q  <= cp_busy ? cp_idx_q : {TagW{1'b1}};
@@ -600,10 +600,10 @@ module vta_top #(
   reg  [2:0]      err_src_q;
   reg  [TagW-1:0] err_idx_q;
   reg             err_rec_q;  // err_src_q is the first error since the flags were clear
-  always @(posedge clk) begin
+  always @(posedge clk_i) begin
     err_src_q <= err_src;
     err_idx_q <= err_idx;
-    err_rec_q <= !rst && !fetch_start && !sr_req && !any_err && err_src != 0;
+    err_rec_q <= !rst_i && !fetch_start && !sr_req && !any_err && err_src != 0;
   end
 
   // increment of each counter: bus bytes, element bytes of a memory type, or 1
@@ -639,7 +639,7 @@ module vta_top #(
   reg                 cnt_clr_q;
   wire [NumCnt-1:0]   cnt_inc = {rd_inc_q, cnt_inc_q[CiInsns] ? (8'd1 << disp_op_q) : 8'd0,
                                  cnt_inc_q};
-  always @(posedge clk) begin
+  always @(posedge clk_i) begin
     cnt_inc_q[CiCycles]    <= running_q;
     cnt_inc_q[CiLoadBusy]  <= ld_busy;
     cnt_inc_q[CiGemmBusy]  <= cp_busy_gemm;
@@ -667,14 +667,14 @@ module vta_top #(
   // 1,920-bit vector assembled from them every clock (docs/rtl.md, Simulation speed).
   // The clear is the last branch so that the increments read the vector first.
   integer ci;
-  always @(posedge clk) begin
-    if (!(rst || cnt_clr_q)) begin
+  always @(posedge clk_i) begin
+    if (!(rst_i || cnt_clr_q)) begin
       for (ci = 0; ci < NumCnt; ci = ci + 1)
         if (cnt_inc[ci]) cnt_q[ci*64 +: 64] <= cnt_q[ci*64 +: 64] + {48'd0, CntStep[ci*16 +: 16]};
     end else cnt_q <= {(NumCnt*64){1'b0}};
   end
-  always @(posedge clk) begin
-    if (rst) begin
+  always @(posedge clk_i) begin
+    if (rst_i) begin
       fetch_start_q  <= 1'b0;
       fetch_done_q   <= 1'b0;
       compute_done_q <= 1'b0;

@@ -129,8 +129,8 @@ if {abs($act - $fclk_mhz) > 0.01 * $fclk_mhz} {
 # VTA: the RTL top as a module reference, 32-bit AXI addresses (DDR is below 4 GiB).
 set vta [create_bd_cell -type module -reference vta_top vta]
 set_property CONFIG.AddrWidth 32 $vta
-set_property CONFIG.POLARITY ACTIVE_HIGH [get_bd_pins vta/rst]
-set_property CONFIG.ASSOCIATED_BUSIF {s_axil:m_axi} [get_bd_pins vta/clk]
+set_property CONFIG.POLARITY ACTIVE_HIGH [get_bd_pins vta/rst_i]
+set_property CONFIG.ASSOCIATED_BUSIF {s_axil:m_axi} [get_bd_pins vta/clk_i]
 
 # Reset: an active-high synchronous reset for VTA, active-low for the fabric.
 set rst [create_bd_cell -type ip -vlnv [ipdef proc_sys_reset] rst]
@@ -149,8 +149,8 @@ set_property -dict [list CONFIG.NUM_SI 1 CONFIG.NUM_MI 1] $sc_mem
 connect_bd_intf_net [get_bd_intf_pins vta/m_axi] [get_bd_intf_pins sc_mem/S00_AXI]
 connect_bd_intf_net [get_bd_intf_pins sc_mem/M00_AXI] $mem_slave
 
-connect_bd_net $clk [get_bd_pins vta/clk] [get_bd_pins sc_ctl/aclk] [get_bd_pins sc_mem/aclk]
-connect_bd_net [get_bd_pins rst/peripheral_reset] [get_bd_pins vta/rst]
+connect_bd_net $clk [get_bd_pins vta/clk_i] [get_bd_pins sc_ctl/aclk] [get_bd_pins sc_mem/aclk]
+connect_bd_net [get_bd_pins rst/peripheral_reset] [get_bd_pins vta/rst_i]
 connect_bd_net [get_bd_pins rst/interconnect_aresetn] \
     [get_bd_pins sc_ctl/aresetn] [get_bd_pins sc_mem/aresetn]
 connect_bd_net [get_bd_pins vta/irq] $irq_pin

@@ -147,7 +147,7 @@ static unsigned stall(vta_rtlsim_t *s, unsigned max)
 static void combo(vta_rtlsim_t *s)
 {
 	TRACE_FROM(10 * s->cycle);
-	s->p.clk = 0;
+	s->p.clk_i = 0;
 	vtartl_eval(s->h, &s->p, 0);
 }
 
@@ -194,7 +194,7 @@ static int comb_needed(const vta_rtlsim_t *s)
 static void eval_cycle(vta_rtlsim_t *s)
 {
 	TRACE_TIME(10 * s->cycle + 5);
-	s->p.clk = 1;
+	s->p.clk_i = 1;
 	vtartl_eval(s->h, &s->p, 1);
 	s->cycle++;
 }
@@ -250,7 +250,7 @@ static void monitor(vta_rtlsim_t *s)
 {
 	const vtartl_ports_t *p = &s->p;
 	mon_t *m = &s->mon;
-	if (p->rst)
+	if (p->rst_i)
 		return;
 	int ar_v = p->m_axi_arvalid;
 	if (m->ar_wait && s->drop_arvalid) {
@@ -545,11 +545,11 @@ static int power_on(vta_rtlsim_t *s, vta_error_t *err)
 		vta_vl_calc_unused_sigs(vta_vl_last_context, 1);
 	TRACE_TIME(10 * s->cycle);
 #endif
-	set1(&s->p.rst, 1);
+	set1(&s->p.rst_i, 1);
 	combo(s);
 	for (int i = 0; i < 4; i++)
 		cycle(s);
-	set1(&s->p.rst, 0);
+	set1(&s->p.rst_i, 0);
 	cycle(s);
 	memset(&s->counters, 0, sizeof s->counters);
 	return 0;
