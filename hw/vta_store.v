@@ -173,6 +173,22 @@ module vta_store #(
   wire done     = (state_q == SRun) && sent_all && !req_busy;
   assign progress_o = beat_ok || out_rd_en_o || insn_pop_o || push_go || done;
 
+  // the next state; the clocked block below loads each state's registers
+  reg [2:0] state_d;
+  always @* begin
+    state_d = state_q;
+    case (state_q)
+      SIdle: if (insn_valid_i && run_i) state_d = SDec;
+      SDec: state_d = flush_i ? SIdle : SChk;
+      SChk: state_d = flush_i ? SIdle : STok;
+      STok: if (flush_i) state_d = SIdle;
+            else if (tok_ready) state_d = bad_q ? SIdle : (f_xsize != 0 && f_ysize != 0) ? SRun : SPush;
+      SRun: if (done) state_d = SPush;
+      SPush: if (push_go) state_d = SIdle;
+      default: state_d = SIdle;
+    endcase
+  end
+
   integer si;
   always @(posedge clk_i) begin
     if (rst_i) begin
@@ -188,26 +204,22 @@ module vta_store #(
     end else begin
       err_illegal_o <= 1'b0;
       err_range_o   <= 1'b0;
+      state_q <= state_d;
+      // each state's registers (the next state is state_d, above)
       case (state_q)
-        SIdle: if (insn_valid_i && run_i) begin
-          insn_q  <= insn_i;
-          state_q <= SDec;
-        end
-        SDec: if (flush_i) state_q <= SIdle;
-        else begin
+        SIdle: if (insn_valid_i && run_i) insn_q <= insn_i;
+        SDec: if (!flush_i) begin
           elems_q <= {16'd0, f_ysize} * {16'd0, f_xsize};
           lim_neg_q <= ({16'd0, f_sram} > (32'd1 << LogOut));
           lim_q     <= lim_full[LogOut:0];
           merge_q <= (f_xstr == f_xsize);
           addr_q  <= out_base_i + ({{(AddrWidth-32){1'b0}}, f_dram} << LogOutE);
-          state_q <= SChk;
         end
-        SChk: if (flush_i) state_q <= SIdle;
-        else begin
+        SChk: if (!flush_i) begin
           bad_q   <= (lim_neg_q || (elems_q[31:LogOut+1] != 0) || (elems_q[LogOut:0] > lim_q)) &&
                      (f_xsize != 0);
           // the data side's registers, used only from SRun on: loaded here, so
-          // the token handshake below enables only the state (make timing)
+          // the token handshake enables only the state (make timing)
           seg_n_q    <= f_seg;
           seg_left_q <= 0;
           stride_q   <= f_xstr;
@@ -215,21 +227,12 @@ module vta_store #(
           rd_left_q  <= (f_xsize == 0) ? 32'd0 : elems_q;
           rd_nz_q    <= (f_xsize != 0) && (elems_q != 0);
           seg_off_q  <= addr_q[LogBusBytes-1:0];
-          state_q <= STok;
         end
-        STok: if (flush_i) state_q <= SIdle;
-        else if (tok_ready) begin
+        STok: if (!flush_i && tok_ready) begin
           if (pop_next || push_next || (f_xsize != 0 && f_pads != 0)) err_illegal_o <= 1'b1;
-          if (bad_q) begin
-            err_range_o <= 1'b1;   // the golden model checks before it writes anything
-            state_q     <= SIdle;
-          end else begin
-            state_q    <= (f_xsize != 0 && f_ysize != 0) ? SRun : SPush;
-          end
+          if (bad_q) err_range_o <= 1'b1;   // the golden model checks before it writes anything
         end
-        SRun: if (done) state_q <= SPush;
-        SPush: if (push_go) state_q <= SIdle;
-        default: state_q <= SIdle;
+        default: ;
       endcase
 
 
