@@ -510,454 +510,318 @@ static vc_node *slice(importer *im, const Onnx__NodeProto *np, vc_node *const *i
  * dropped) and its name (else its first output, else its op). */
 typedef struct onnx_node {
 	importer *im;
+	vc_module *m;
 	const Onnx__NodeProto *np;
 	const char *op, *nm;
 	vc_node *in[VC_ONNX_MAX_IN];
 	int n_in;
+	vc_attrs a; /* initialized: the handler sets what its op takes */
 } onnx_node;
 
-static vc_node *op_conv(const onnx_node *ctx)
+static vc_node *op_conv(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	int n_in = ctx->n_in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	if (in[0]->type.rank != 4 || in[1]->type.rank != 4) {
-		vc_error(m, NULL, "node '%s' (Conv): only 2-D convolution (4-D tensors) is supported", nm);
+	if (on->in[0]->type.rank != 4 || on->in[1]->type.rank != 4) {
+		vc_error(on->m, NULL, "node '%s' (Conv): only 2-D convolution (4-D tensors) is supported", on->nm);
 		return NULL;
 	}
-	int64_t kd[2] = {in[1]->type.dim[2], in[1]->type.dim[3]};
-	if (spatial(m, np, &a, in[0]->type.dim[2], in[0]->type.dim[3], kd))
+	int64_t kd[2] = {on->in[1]->type.dim[2], on->in[1]->type.dim[3]};
+	if (spatial(on->m, on->np, &on->a, on->in[0]->type.dim[2], on->in[0]->type.dim[3], kd))
 		return NULL;
-	if (a.kernel[0] != kd[0] || a.kernel[1] != kd[1]) {
-		vc_error(m, NULL, "node '%s' (Conv): kernel_shape differs from the weights", nm);
+	if (on->a.kernel[0] != kd[0] || on->a.kernel[1] != kd[1]) {
+		vc_error(on->m, NULL, "node '%s' (Conv): kernel_shape differs from the weights", on->nm);
 		return NULL;
 	}
-	a.group = attr_i(np, "group", 1);
-	return vc_build(m, VC_OP_CONV, in, n_in, &a, nm);
+	on->a.group = attr_i(on->np, "group", 1);
+	return vc_build(on->m, VC_OP_CONV, on->in, on->n_in, &on->a, on->nm);
 }
 
-static vc_node *op_gemm(const onnx_node *ctx)
+static vc_node *op_gemm(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	int n_in = ctx->n_in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	double alpha = attr_f(np, "alpha", 1.0), beta = attr_f(np, "beta", 1.0);
-	int64_t ta = attr_i(np, "transA", 0), tb = attr_i(np, "transB", 0);
-	if (ta || in[1]->op != VC_OP_CONST || in[1]->type.rank != 2 || in[0]->type.rank != 2 ||
-	    (n_in > 2 && in[2]->op != VC_OP_CONST)) {
-		vc_error(m, NULL, "node '%s' (Gemm): only transA=0 with constant 2-D B and C is supported", nm);
+	double alpha = attr_f(on->np, "alpha", 1.0), beta = attr_f(on->np, "beta", 1.0);
+	int64_t ta = attr_i(on->np, "transA", 0), tb = attr_i(on->np, "transB", 0);
+	if (ta || on->in[1]->op != VC_OP_CONST || on->in[1]->type.rank != 2 || on->in[0]->type.rank != 2 ||
+	    (on->n_in > 2 && on->in[2]->op != VC_OP_CONST)) {
+		vc_error(on->m, NULL, "node '%s' (Gemm): only transA=0 with constant 2-D B and C is supported", on->nm);
 		return NULL;
 	}
-	vc_node *w = tb ? in[1] : transpose2d(m, in[1], nm);
+	vc_node *w = tb ? on->in[1] : transpose2d(on->m, on->in[1], on->nm);
 	if (!w)
 		return NULL;
 	if (alpha != 1.0) {
-		vc_node *s = vc_const(m, NULL, VC_F32, 2, w->type.dim, w->data);
+		vc_node *s = vc_const(on->m, NULL, VC_F32, 2, w->type.dim, w->data);
 		if (!s)
 			return NULL;
 		for (int64_t i = 0; i < vc_type_elems(&s->type); i++)
 			((float *)s->data)[i] *= (float)alpha;
 		w = s;
 	}
-	vc_node *args[3] = {in[0], w, NULL};
+	vc_node *args[3] = {on->in[0], w, NULL};
 	int nargs = 2;
-	int64_t O = w->type.dim[0], N = in[0]->type.dim[0];
+	int64_t O = w->type.dim[0], N = on->in[0]->type.dim[0];
 	vc_node *bias_full = NULL;
-	if (n_in > 2) {
-		const vc_type *ct = &in[2]->type;
+	if (on->n_in > 2) {
+		const vc_type *ct = &on->in[2]->type;
 		int64_t ce = vc_type_elems(ct);
 		if (ce == O && (ct->rank == 1 || ct->dim[0] == 1)) {
 			int64_t d1[1] = {O};
-			vc_node *b = vc_const(m, NULL, VC_F32, 1, d1, in[2]->data);
+			vc_node *b = vc_const(on->m, NULL, VC_F32, 1, d1, on->in[2]->data);
 			if (!b)
 				return NULL;
 			for (int64_t i = 0; i < O; i++)
 				((float *)b->data)[i] *= (float)beta;
 			args[nargs++] = b;
 		} else {
-			bias_full = in[2]; /* general broadcast: add after */
+			bias_full = on->in[2]; /* general broadcast: add after */
 		}
 	}
-	vc_node *y = vc_build(m, VC_OP_DENSE, args, nargs, &a, nm);
+	vc_node *y = vc_build(on->m, VC_OP_DENSE, args, nargs, &on->a, on->nm);
 	if (y && bias_full) {
 		(void)N;
 		if (beta != 1.0) {
-			vc_error(m, NULL, "node '%s' (Gemm): beta != 1 with a non-vector C is not supported", nm);
+			vc_error(on->m, NULL, "node '%s' (Gemm): beta != 1 with a non-vector C is not supported", on->nm);
 			return NULL;
 		}
 		vc_node *ab[2] = {y, bias_full};
-		y = vc_build(m, VC_OP_ADD, ab, 2, NULL, NULL);
+		y = vc_build(on->m, VC_OP_ADD, ab, 2, NULL, NULL);
 	}
 	return y;
 }
 
-static vc_node *op_matmul(const onnx_node *ctx)
+static vc_node *op_matmul(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	if (in[1]->op == VC_OP_CONST && in[1]->type.rank == 2 && in[0]->type.rank == 2) {
-		vc_node *w = transpose2d(m, in[1], NULL);
+	if (on->in[1]->op == VC_OP_CONST && on->in[1]->type.rank == 2 && on->in[0]->type.rank == 2) {
+		vc_node *w = transpose2d(on->m, on->in[1], NULL);
 		if (!w)
 			return NULL;
-		vc_node *args[2] = {in[0], w};
-		return vc_build(m, VC_OP_DENSE, args, 2, &a, nm);
+		vc_node *args[2] = {on->in[0], w};
+		return vc_build(on->m, VC_OP_DENSE, args, 2, &on->a, on->nm);
 	}
-	return vc_build(m, VC_OP_MATMUL, in, 2, &a, nm);
+	return vc_build(on->m, VC_OP_MATMUL, on->in, 2, &on->a, on->nm);
 }
 
-static vc_node *op_arith(const onnx_node *ctx)
+static vc_node *op_arith(onnx_node *on)
 {
-	importer *im = ctx->im;
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *op = ctx->op;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	int n_in = ctx->n_in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	char k = !strcmp(op, "Sub") ? 'S' : !strcmp(op, "Div") ? 'D' : !strcmp(op, "Mul") ? 'M' : 'A';
-	if (in[0]->op == VC_OP_CONST && in[1]->op == VC_OP_CONST && n_in == 2 &&
-	    (simple_pair(in[0], in[1]) || k == 'S' || k == 'D'))
-		return const_arith(im, k, in[0], in[1], nm);
+	char k = !strcmp(on->op, "Sub") ? 'S' : !strcmp(on->op, "Div") ? 'D' : !strcmp(on->op, "Mul") ? 'M' : 'A';
+	if (on->in[0]->op == VC_OP_CONST && on->in[1]->op == VC_OP_CONST && on->n_in == 2 &&
+	    (simple_pair(on->in[0], on->in[1]) || k == 'S' || k == 'D'))
+		return const_arith(on->im, k, on->in[0], on->in[1], on->nm);
 	if (k == 'S' || k == 'D') {
-		vc_error(m, NULL, "node '%s' (%s): only constants are supported", nm, op);
+		vc_error(on->m, NULL, "node '%s' (%s): only constants are supported", on->nm, on->op);
 		return NULL;
 	}
-	if (attr(np, "axis")) {
-		vc_error(m, NULL, "node '%s' (%s): legacy broadcast axis is not supported", nm, op);
+	if (attr(on->np, "axis")) {
+		vc_error(on->m, NULL, "node '%s' (%s): legacy broadcast axis is not supported", on->nm, on->op);
 		return NULL;
 	}
-	if (!strcmp(op, "Sum") && n_in != 2) {
-		vc_error(m, NULL, "node '%s' (Sum): only two inputs are supported", nm);
+	if (!strcmp(on->op, "Sum") && on->n_in != 2) {
+		vc_error(on->m, NULL, "node '%s' (Sum): only two inputs are supported", on->nm);
 		return NULL;
 	}
-	return vc_build(m, !strcmp(op, "Mul") ? VC_OP_MUL : VC_OP_ADD, in, 2, &a, nm);
+	return vc_build(on->m, !strcmp(on->op, "Mul") ? VC_OP_MUL : VC_OP_ADD, on->in, 2, &on->a, on->nm);
 }
 
-static vc_node *op_relu(const onnx_node *ctx)
+static vc_node *op_relu(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	return vc_build(m, VC_OP_RELU, in, 1, &a, nm);
+	return vc_build(on->m, VC_OP_RELU, on->in, 1, &on->a, on->nm);
 }
 
-static vc_node *op_sigmoid(const onnx_node *ctx)
+static vc_node *op_sigmoid(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	return vc_build(m, VC_OP_SIGMOID, in, 1, &a, nm);
+	return vc_build(on->m, VC_OP_SIGMOID, on->in, 1, &on->a, on->nm);
 }
 
-static vc_node *op_hard_sigmoid(const onnx_node *ctx)
+static vc_node *op_hard_sigmoid(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *op = ctx->op;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
 	/* max(0, min(1, alpha x + beta)) (HardSwish: alpha 1/6, beta 1/2,
 	 * times x) as the float ops libvta runs: mul, add, clip */
-	int swish = op[4] == 'S' && op[5] == 'w';
-	double alpha = swish ? 1.0 / 6.0 : attr_f(np, "alpha", 0.2), beta = swish ? 0.5 : attr_f(np, "beta", 0.5);
-	return hard_sigmoid(m, in[0], alpha, beta, swish, nm);
+	int swish = on->op[4] == 'S' && on->op[5] == 'w';
+	double alpha = swish ? 1.0 / 6.0 : attr_f(on->np, "alpha", 0.2), beta = swish ? 0.5 : attr_f(on->np, "beta", 0.5);
+	return hard_sigmoid(on->m, on->in[0], alpha, beta, swish, on->nm);
 }
 
-static vc_node *op_reduce_mean(const onnx_node *ctx)
+static vc_node *op_reduce_mean(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	return reduce_mean(m, np, in[0], nm);
+	return reduce_mean(on->m, on->np, on->in[0], on->nm);
 }
 
-static vc_node *op_pad(const onnx_node *ctx)
+static vc_node *op_pad(onnx_node *on)
 {
-	importer *im = ctx->im;
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	int n_in = ctx->n_in;
-	return pad(m, np, in, n_in, im->opset, nm);
+	return pad(on->m, on->np, on->in, on->n_in, on->im->opset, on->nm);
 }
 
-static vc_node *op_clip(const onnx_node *ctx)
+static vc_node *op_clip(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	int n_in = ctx->n_in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	a.lo = attr_f(np, "min", -INFINITY);
-	a.hi = attr_f(np, "max", INFINITY);
-	for (int k = 1; k < n_in; k++) {
-		if (in[k]->op != VC_OP_CONST || vc_type_elems(&in[k]->type) != 1) {
-			vc_error(m, NULL, "node '%s' (Clip): min/max must be constant scalars", nm);
+	on->a.lo = attr_f(on->np, "min", -INFINITY);
+	on->a.hi = attr_f(on->np, "max", INFINITY);
+	for (int k = 1; k < on->n_in; k++) {
+		if (on->in[k]->op != VC_OP_CONST || vc_type_elems(&on->in[k]->type) != 1) {
+			vc_error(on->m, NULL, "node '%s' (Clip): min/max must be constant scalars", on->nm);
 			return NULL;
 		}
-		*(k == 1 ? &a.lo : &a.hi) = ((float *)in[k]->data)[0];
+		*(k == 1 ? &on->a.lo : &on->a.hi) = ((float *)on->in[k]->data)[0];
 	}
-	return vc_build(m, VC_OP_CLIP, in, 1, &a, nm);
+	return vc_build(on->m, VC_OP_CLIP, on->in, 1, &on->a, on->nm);
 }
 
-static vc_node *op_pool(const onnx_node *ctx)
+static vc_node *op_pool(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *op = ctx->op;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	int is_max = op[0] == 'M';
-	if (in[0]->type.rank != 4) {
-		vc_error(m, NULL, "node '%s' (%s): only 2-D pooling (4-D tensors) is supported", nm, op);
+	int is_max = on->op[0] == 'M';
+	if (on->in[0]->type.rank != 4) {
+		vc_error(on->m, NULL, "node '%s' (%s): only 2-D pooling (4-D tensors) is supported", on->nm, on->op);
 		return NULL;
 	}
-	if (!attr(np, "kernel_shape")) {
-		vc_error(m, NULL, "node '%s' (%s): kernel_shape is required", nm, op);
+	if (!attr(on->np, "kernel_shape")) {
+		vc_error(on->m, NULL, "node '%s' (%s): kernel_shape is required", on->nm, on->op);
 		return NULL;
 	}
-	if (spatial(m, np, &a, in[0]->type.dim[2], in[0]->type.dim[3], NULL))
+	if (spatial(on->m, on->np, &on->a, on->in[0]->type.dim[2], on->in[0]->type.dim[3], NULL))
 		return NULL;
-	if (attr_i(np, "storage_order", 0) != 0 || np->n_output > 1) {
-		vc_error(m, NULL, "node '%s' (MaxPool): the Indices output / storage_order are not supported", nm);
+	if (attr_i(on->np, "storage_order", 0) != 0 || on->np->n_output > 1) {
+		vc_error(on->m, NULL, "node '%s' (MaxPool): the Indices output / storage_order are not supported", on->nm);
 		return NULL;
 	}
-	a.ceil_mode = (int)attr_i(np, "ceil_mode", 0);
-	a.count_include_pad = (int)attr_i(np, "count_include_pad", 0);
-	return vc_build(m, is_max ? VC_OP_MAXPOOL : VC_OP_AVGPOOL, in, 1, &a, nm);
+	on->a.ceil_mode = (int)attr_i(on->np, "ceil_mode", 0);
+	on->a.count_include_pad = (int)attr_i(on->np, "count_include_pad", 0);
+	return vc_build(on->m, is_max ? VC_OP_MAXPOOL : VC_OP_AVGPOOL, on->in, 1, &on->a, on->nm);
 }
 
-static vc_node *op_gap(const onnx_node *ctx)
+static vc_node *op_gap(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	return vc_build(m, VC_OP_GAP, in, 1, &a, nm);
+	return vc_build(on->m, VC_OP_GAP, on->in, 1, &on->a, on->nm);
 }
 
-static vc_node *op_reshape(const onnx_node *ctx)
+static vc_node *op_reshape(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	int n_in = ctx->n_in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	if (attr_i(np, "allowzero", 0)) {
-		vc_error(m, NULL, "node '%s' (Reshape): allowzero=1 is not supported", nm);
+	if (attr_i(on->np, "allowzero", 0)) {
+		vc_error(on->m, NULL, "node '%s' (Reshape): allowzero=1 is not supported", on->nm);
 		return NULL;
 	}
 	int64_t c = 0;
-	if (n_in >= 2) {
-		if (in[1]->op != VC_OP_CONST || in[1]->type.rank != 1 || in[1]->type.dim[0] > VC_MAX_RANK) {
-			vc_error(m, NULL, "node '%s' (Reshape): the shape must be a constant of at most %d entries", nm,
+	if (on->n_in >= 2) {
+		if (on->in[1]->op != VC_OP_CONST || on->in[1]->type.rank != 1 || on->in[1]->type.dim[0] > VC_MAX_RANK) {
+			vc_error(on->m, NULL, "node '%s' (Reshape): the shape must be a constant of at most %d entries", on->nm,
 				 VC_MAX_RANK);
 			return NULL;
 		}
-		c = in[1]->type.dim[0];
+		c = on->in[1]->type.dim[0];
 		for (int64_t i = 0; i < c; i++)
-			a.shape[i] = (int64_t)((float *)in[1]->data)[i];
-	} else if (attr_ints(np, "shape", a.shape, VC_MAX_RANK, &c) < 0) {
-		vc_error(m, NULL, "node '%s' (Reshape): shape of rank > %d", nm, VC_MAX_RANK);
+			on->a.shape[i] = (int64_t)((float *)on->in[1]->data)[i];
+	} else if (attr_ints(on->np, "shape", on->a.shape, VC_MAX_RANK, &c) < 0) {
+		vc_error(on->m, NULL, "node '%s' (Reshape): shape of rank > %d", on->nm, VC_MAX_RANK);
 		return NULL;
 	}
-	a.nshape = (int)c;
-	return vc_build(m, VC_OP_RESHAPE, in, 1, &a, nm);
+	on->a.nshape = (int)c;
+	return vc_build(on->m, VC_OP_RESHAPE, on->in, 1, &on->a, on->nm);
 }
 
-static vc_node *op_flatten(const onnx_node *ctx)
+static vc_node *op_flatten(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	a.axis = attr_i(np, "axis", 1);
-	return vc_build(m, VC_OP_FLATTEN, in, 1, &a, nm);
+	on->a.axis = attr_i(on->np, "axis", 1);
+	return vc_build(on->m, VC_OP_FLATTEN, on->in, 1, &on->a, on->nm);
 }
 
-static vc_node *op_softmax(const onnx_node *ctx)
+static vc_node *op_softmax(onnx_node *on)
 {
-	importer *im = ctx->im;
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	a.coerce2d = im->opset < 13;
-	a.axis = attr_i(np, "axis", im->opset < 13 ? 1 : -1);
-	return vc_build(m, VC_OP_SOFTMAX, in, 1, &a, nm);
+	on->a.coerce2d = on->im->opset < 13;
+	on->a.axis = attr_i(on->np, "axis", on->im->opset < 13 ? 1 : -1);
+	return vc_build(on->m, VC_OP_SOFTMAX, on->in, 1, &on->a, on->nm);
 }
 
-static vc_node *op_batchnorm(const onnx_node *ctx)
+static vc_node *op_batchnorm(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	if (attr_i(np, "training_mode", 0) || np->n_output > 1) {
-		vc_error(m, NULL, "node '%s' (BatchNormalization): training mode is not supported", nm);
+	if (attr_i(on->np, "training_mode", 0) || on->np->n_output > 1) {
+		vc_error(on->m, NULL, "node '%s' (BatchNormalization): training mode is not supported", on->nm);
 		return NULL;
 	}
-	if (attr_i(np, "spatial", 1) != 1) {
-		vc_error(m, NULL, "node '%s' (BatchNormalization): spatial=0 is not supported", nm);
+	if (attr_i(on->np, "spatial", 1) != 1) {
+		vc_error(on->m, NULL, "node '%s' (BatchNormalization): spatial=0 is not supported", on->nm);
 		return NULL;
 	}
-	a.eps = attr_f(np, "epsilon", 1e-5);
-	return vc_build(m, VC_OP_BATCHNORM, in, 5, &a, nm);
+	on->a.eps = attr_f(on->np, "epsilon", 1e-5);
+	return vc_build(on->m, VC_OP_BATCHNORM, on->in, 5, &on->a, on->nm);
 }
 
-static vc_node *op_concat(const onnx_node *ctx)
+static vc_node *op_concat(onnx_node *on)
 {
-	importer *im = ctx->im;
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	int n_in = ctx->n_in;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	if (!attr(np, "axis") && im->opset >= 4) {
-		vc_error(m, NULL, "node '%s' (Concat): attribute axis is required", nm);
+	if (!attr(on->np, "axis") && on->im->opset >= 4) {
+		vc_error(on->m, NULL, "node '%s' (Concat): attribute axis is required", on->nm);
 		return NULL;
 	}
-	a.axis = attr_i(np, "axis", 1);
+	on->a.axis = attr_i(on->np, "axis", 1);
 	/* a node takes at most 16 operands (the .vtam format's limit):
 	 * more (DenseNet's last blocks) are concatenated 16 at a time */
-	vc_node *y = vc_build(m, VC_OP_CONCAT, in, n_in < 16 ? n_in : 16, &a, n_in <= 16 ? nm : NULL);
-	for (int k = 16; y && k < n_in; k += 15) {
+	vc_node *y = vc_build(on->m, VC_OP_CONCAT, on->in, on->n_in < 16 ? on->n_in : 16, &on->a, on->n_in <= 16 ? on->nm : NULL);
+	for (int k = 16; y && k < on->n_in; k += 15) {
 		vc_node *part[16] = {y};
-		int cnt = n_in - k < 15 ? n_in - k : 15;
-		memcpy(part + 1, in + k, (size_t)cnt * sizeof *part);
-		y = vc_build(m, VC_OP_CONCAT, part, cnt + 1, &a, k + cnt == n_in ? nm : NULL);
+		int cnt = on->n_in - k < 15 ? on->n_in - k : 15;
+		memcpy(part + 1, on->in + k, (size_t)cnt * sizeof *part);
+		y = vc_build(on->m, VC_OP_CONCAT, part, cnt + 1, &on->a, k + cnt == on->n_in ? on->nm : NULL);
 	}
 	return y;
 }
 
-static vc_node *op_identity(const onnx_node *ctx)
+static vc_node *op_identity(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const char *op = ctx->op;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	int n_in = ctx->n_in;
-	if (n_in > 1 && !strcmp(op, "Dropout")) {
-		vc_error(m, NULL, "node '%s' (Dropout): ratio/training_mode inputs are not supported", nm);
+	if (on->n_in > 1 && !strcmp(on->op, "Dropout")) {
+		vc_error(on->m, NULL, "node '%s' (Dropout): ratio/training_mode inputs are not supported", on->nm);
 		return NULL;
 	}
-	return in[0];
+	return on->in[0];
 }
 
-static vc_node *op_constant(const onnx_node *ctx)
+static vc_node *op_constant(onnx_node *on)
 {
-	importer *im = ctx->im;
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	const Onnx__AttributeProto *v = attr(np, "value");
+	const Onnx__AttributeProto *v = attr(on->np, "value");
 	if (!v || !v->t) {
-		vc_error(m, NULL, "node '%s' (Constant): only the tensor 'value' form is supported", nm);
+		vc_error(on->m, NULL, "node '%s' (Constant): only the tensor 'value' form is supported", on->nm);
 		return NULL;
 	}
-	vc_node *c = tensor_const(m, v->t, nm);
-	return c && v->t->data_type != ONNX_FLOAT && mark_int(im, c) ? NULL : c;
+	vc_node *c = tensor_const(on->m, v->t, on->nm);
+	return c && v->t->data_type != ONNX_FLOAT && mark_int(on->im, c) ? NULL : c;
 }
 
-static vc_node *op_shape(const onnx_node *ctx)
+static vc_node *op_shape(onnx_node *on)
 {
-	importer *im = ctx->im;
-	vc_module *m = ctx->im->m;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	int64_t r = in[0]->type.rank;
-	vc_node *c = vc_const(m, nm, VC_F32, 1, &r, NULL);
+	int64_t r = on->in[0]->type.rank;
+	vc_node *c = vc_const(on->m, on->nm, VC_F32, 1, &r, NULL);
 	for (int64_t i = 0; c && i < r; i++)
-		((float *)c->data)[i] = (float)in[0]->type.dim[i];
-	return c && mark_int(im, c) ? NULL : c;
+		((float *)c->data)[i] = (float)on->in[0]->type.dim[i];
+	return c && mark_int(on->im, c) ? NULL : c;
 }
 
-static vc_node *op_gather(const onnx_node *ctx)
+static vc_node *op_gather(onnx_node *on)
 {
-	importer *im = ctx->im;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	return gather(im, np, in[0], in[1], nm);
+	return gather(on->im, on->np, on->in[0], on->in[1], on->nm);
 }
 
-static vc_node *op_slice(const onnx_node *ctx)
+static vc_node *op_slice(onnx_node *on)
 {
-	importer *im = ctx->im;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	int n_in = ctx->n_in;
-	return slice(im, np, in, n_in, nm);
+	return slice(on->im, on->np, on->in, on->n_in, on->nm);
 }
 
-static vc_node *op_transpose(const onnx_node *ctx)
+static vc_node *op_transpose(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	const char *nm = ctx->nm;
-	vc_node *const *in = ctx->in;
-	vc_attrs a;
-	vc_attrs_init(&a);
 	int64_t c;
-	if (attr_ints(np, "perm", a.shape, VC_MAX_RANK, &c) < 0 || (c && c != in[0]->type.rank)) {
-		vc_error(m, NULL, "node '%s' (Transpose): perm does not have an entry per dimension", nm);
+	if (attr_ints(on->np, "perm", on->a.shape, VC_MAX_RANK, &c) < 0 || (c && c != on->in[0]->type.rank)) {
+		vc_error(on->m, NULL, "node '%s' (Transpose): perm does not have an entry per dimension", on->nm);
 		return NULL;
 	}
-	a.nshape = in[0]->type.rank;
-	for (int i = 0; !c && i < a.nshape; i++) /* default: the dimensions reversed */
-		a.shape[i] = a.nshape - 1 - i;
-	return vc_build(m, VC_OP_TRANSPOSE, in, 1, &a, nm);
+	on->a.nshape = on->in[0]->type.rank;
+	for (int i = 0; !c && i < on->a.nshape; i++) /* default: the dimensions reversed */
+		on->a.shape[i] = on->a.nshape - 1 - i;
+	return vc_build(on->m, VC_OP_TRANSPOSE, on->in, 1, &on->a, on->nm);
 }
 
 /* GlobalMaxPool: max pooling over the whole image (4-D). */
-static vc_node *op_global_max_pool(const onnx_node *ctx)
+static vc_node *op_global_max_pool(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	vc_node *const *in = ctx->in;
-	if (in[0]->type.rank != 4) {
-		vc_error(m, NULL, "node '%s' (GlobalMaxPool): only 4-D data is supported", ctx->nm);
+	if (on->in[0]->type.rank != 4) {
+		vc_error(on->m, NULL, "node '%s' (GlobalMaxPool): only 4-D data is supported", on->nm);
 		return NULL;
 	}
-	vc_attrs a;
-	vc_attrs_init(&a);
-	a.kernel[0] = in[0]->type.dim[2], a.kernel[1] = in[0]->type.dim[3];
-	a.stride[0] = a.stride[1] = 1;
-	return vc_build(m, VC_OP_MAXPOOL, in, 1, &a, ctx->nm);
+	on->a.kernel[0] = on->in[0]->type.dim[2], on->a.kernel[1] = on->in[0]->type.dim[3];
+	on->a.stride[0] = on->a.stride[1] = 1;
+	return vc_build(on->m, VC_OP_MAXPOOL, on->in, 1, &on->a, on->nm);
 }
 
 /* The whole factor out/in of a resize along one axis; 0 if it is not one. */
@@ -976,35 +840,31 @@ static int64_t whole_scale(double scale, int64_t in, int64_t out)
  * pytorch_half_pixel with round_prefer_floor or round_prefer_ceil (no
  * fraction reaches one half). Scales or sizes must be constants.
  */
-static vc_node *op_resize(const onnx_node *ctx)
+static vc_node *op_resize(onnx_node *on)
 {
-	vc_module *m = ctx->im->m;
-	const Onnx__NodeProto *np = ctx->np;
-	vc_node *const *in = ctx->in;
-	const char *nm = ctx->nm, *op = ctx->op;
-	const vc_type *xt = &in[0]->type;
-	int upsample = !strcmp(op, "Upsample");
+	const vc_type *xt = &on->in[0]->type;
+	int upsample = !strcmp(on->op, "Upsample");
 	char mode[32] = "nearest", ctm[32] = "half_pixel", nmode[32] = "round_prefer_floor";
-	attr_s(np, "mode", mode, sizeof mode);
-	if (upsample || ctx->im->opset < 11) /* before opset 11: asymmetric, floor */
+	attr_s(on->np, "mode", mode, sizeof mode);
+	if (upsample || on->im->opset < 11) /* before opset 11: asymmetric, floor */
 		snprintf(ctm, sizeof ctm, "asymmetric"), snprintf(nmode, sizeof nmode, "floor");
-	attr_s(np, "coordinate_transformation_mode", ctm, sizeof ctm);
-	attr_s(np, "nearest_mode", nmode, sizeof nmode);
+	attr_s(on->np, "coordinate_transformation_mode", ctm, sizeof ctm);
+	attr_s(on->np, "nearest_mode", nmode, sizeof nmode);
 	if (strcmp(mode, "nearest")) {
-		vc_error(m, NULL, "node '%s' (%s): mode '%s' is not supported (only nearest)", nm, op, mode);
+		vc_error(on->m, NULL, "node '%s' (%s): mode '%s' is not supported (only nearest)", on->nm, on->op, mode);
 		return NULL;
 	}
 	if (xt->rank != 4) {
-		vc_error(m, NULL, "node '%s' (%s): only 4-D data is supported", nm, op);
+		vc_error(on->m, NULL, "node '%s' (%s): only 4-D data is supported", on->nm, on->op);
 		return NULL;
 	}
 	/* the scales: an attribute (Upsample 7), input 1 (Upsample 9, Resize 10),
 	 * input 2 or the sizes in input 3 (Resize 11 and later) */
 	double sc[4] = {1, 1, 1, 1};
 	int64_t out[4] = {xt->dim[0], xt->dim[1], xt->dim[2], xt->dim[3]};
-	int si = upsample || ctx->im->opset < 11 ? 1 : 2;
-	const vc_node *sv = ctx->n_in > si ? in[si] : NULL, *zv = ctx->n_in > 3 && !upsample ? in[3] : NULL;
-	const Onnx__AttributeProto *sa = upsample ? attr(np, "scales") : NULL;
+	int si = upsample || on->im->opset < 11 ? 1 : 2;
+	const vc_node *sv = on->n_in > si ? on->in[si] : NULL, *zv = on->n_in > 3 && !upsample ? on->in[3] : NULL;
+	const Onnx__AttributeProto *sa = upsample ? attr(on->np, "scales") : NULL;
 	if (sa && sa->n_floats == 4) {
 		for (int i = 0; i < 4; i++)
 			sc[i] = sa->floats[i];
@@ -1015,7 +875,7 @@ static vc_node *op_resize(const onnx_node *ctx)
 		for (int i = 0; i < 4; i++)
 			sc[i] = (double)(out[i] = as_index(((const float *)zv->data)[i])) / (double)xt->dim[i];
 	} else {
-		vc_error(m, NULL, "node '%s' (%s): the scales or sizes must be a constant of 4 entries", nm, op);
+		vc_error(on->m, NULL, "node '%s' (%s): the scales or sizes must be a constant of 4 entries", on->nm, on->op);
 		return NULL;
 	}
 	for (int i = 0; i < 4; i++)
@@ -1023,8 +883,8 @@ static vc_node *op_resize(const onnx_node *ctx)
 			out[i] = (int64_t)floor((double)xt->dim[i] * sc[i] + 1e-9);
 	int64_t kh = whole_scale(sc[2], xt->dim[2], out[2]), kw = whole_scale(sc[3], xt->dim[3], out[3]);
 	if (out[0] != xt->dim[0] || out[1] != xt->dim[1] || !kh || !kw || kh > 64 || kw > 64) {
-		vc_error(m, NULL, "node '%s' (%s): only whole upscaling factors of 1 to 64 of the rows and columns are "
-			 "supported (scales %g, %g, %g, %g)", nm, op, sc[0], sc[1], sc[2], sc[3]);
+		vc_error(on->m, NULL, "node '%s' (%s): only whole upscaling factors of 1 to 64 of the rows and columns are "
+			 "supported (scales %g, %g, %g, %g)", on->nm, on->op, sc[0], sc[1], sc[2], sc[3]);
 		return NULL;
 	}
 	int64_t k = kh > kw ? kh : kw;
@@ -1032,16 +892,14 @@ static vc_node *op_resize(const onnx_node *ctx)
 			 ((!strcmp(ctm, "half_pixel") || !strcmp(ctm, "pytorch_half_pixel")) &&
 			  (!strcmp(nmode, "round_prefer_floor") || !strcmp(nmode, "round_prefer_ceil")));
 	if (!floor_like && k > 1) {
-		vc_error(m, NULL, "node '%s' (%s): coordinate_transformation_mode '%s' with nearest_mode '%s' is not "
-			 "supported (asymmetric with floor, or half_pixel with round_prefer_floor/ceil)", nm, op, ctm, nmode);
+		vc_error(on->m, NULL, "node '%s' (%s): coordinate_transformation_mode '%s' with nearest_mode '%s' is not "
+			 "supported (asymmetric with floor, or half_pixel with round_prefer_floor/ceil)", on->nm, on->op, ctm, nmode);
 		return NULL;
 	}
 	if (kh == 1 && kw == 1)
-		return in[0];
-	vc_attrs a;
-	vc_attrs_init(&a);
-	a.stride[0] = kh, a.stride[1] = kw;
-	return vc_build(m, VC_OP_UPSAMPLE, in, 1, &a, nm);
+		return on->in[0];
+	on->a.stride[0] = kh, on->a.stride[1] = kw;
+	return vc_build(on->m, VC_OP_UPSAMPLE, on->in, 1, &on->a, on->nm);
 }
 
 #define NO_ATTRS ((const char *const[]){NULL})
@@ -1052,7 +910,7 @@ static const struct onnx_op {
 	const char *name;
 	const char *const *attrs;
 	int min_in;
-	vc_node *(*fn)(const onnx_node *ctx);
+	vc_node *(*fn)(onnx_node *on);
 	int holes; /* optional inputs may be left out before given ones (the handler checks for NULL) */
 } onnx_ops[] = {
 	{"Conv", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "group", "auto_pad", NULL}, 2, op_conv, 0},
@@ -1106,7 +964,8 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 	vc_module *m = im->m;
 	const char *op = np->op_type ? np->op_type : "";
 	const char *nm = np->name && np->name[0] ? np->name : (np->n_output ? np->output[0] : op);
-	onnx_node ctx = {im, np, op, nm, {0}, 0};
+	onnx_node ctx = {.im = im, .m = m, .np = np, .op = op, .nm = nm};
+	vc_attrs_init(&ctx.a);
 	vc_node **in = ctx.in;
 	int n_in = 0;
 	if (np->n_input > VC_ONNX_MAX_IN) {
