@@ -213,11 +213,30 @@ module vta_load2d #(
     end
   endfunction
 
+  // The next phase: after a row's data its right pad, else the next row
+  // (its left pad, else its data) or the bottom pad, else done. The tasks
+  // below set the phase's other registers on the same transitions.
+  wire [2:0] row_start_s  = (xp0_q != 0) ? SLeft : SData;
+  wire [2:0] next_row_s   = more_rows_q ? row_start_s : (yp1_q != 0) ? SBottom : SIdle;
+  wire [2:0] after_data_s = (xp1_q != 0) ? SRight : next_row_s;
+  reg  [2:0] state_d;
+  always @* begin
+    state_d = state_q;
+    case (state_q)
+      SIdle:   if (take && !nx_skip_q) state_d = STop;
+      STop:    if (!cnt_nz_q) state_d = has_rows_q ? row_start_s : next_row_s;
+      SLeft:   if (!cnt_nz_q) state_d = SData;
+      SData:   if (beat_in && eend_q && cnt_one_q) state_d = after_data_s;
+      SRight:  if (!cnt_nz_q) state_d = next_row_s;
+      SBottom: if (!cnt_nz_q) state_d = SIdle;
+      default: state_d = SIdle;
+    endcase
+  end
+
   // next phase after a row's data (or its absence)
   task goto_after_data;
     begin
       if (xp1_q != 0) begin
-        state_q <= SRight;
         data_q  <= 1'b0;
         pad_q   <= 1'b1;
         cnt_q   <= {28'd0, xp1_q};
@@ -241,14 +260,12 @@ module vta_load2d #(
         row_left_q  <= 0;
         more_rows_q <= 1'b0;
         if (yp1_q != 0) begin
-          state_q <= SBottom;
           data_q  <= 1'b0;
           pad_q   <= 1'b1;
           cnt_q   <= bot_q;
           cnt_nz_q <= 1'b1;   // yp1_q != 0 and W >= x_size > 0
           cnt_one_q <= (bot_q == 1);
         end else begin
-          state_q <= SIdle;
           active_q <= 1'b0;
           data_q  <= 1'b0;
           pad_q   <= 1'b0;
@@ -263,7 +280,6 @@ module vta_load2d #(
     input adv;
     begin
       if (xp0_q != 0) begin
-        state_q <= SLeft;
         data_q  <= 1'b0;
         pad_q   <= 1'b1;
         cnt_q   <= {28'd0, xp0_q};
@@ -280,7 +296,6 @@ module vta_load2d #(
   task goto_data;
     input adv;
     begin
-      state_q <= SData;
       data_q  <= 1'b1;
       pad_q   <= 1'b0;
       cnt_q   <= {16'd0, xsize_q};
@@ -313,6 +328,7 @@ module vta_load2d #(
       nx_stage_q      <= 2'd0;
       decoded_q       <= 1'b0;
     end else begin
+      state_q     <= state_d;
       err_range_o <= 1'b0;
       err_dram_o  <= 1'b0;
       wr_en_o     <= 1'b0;
@@ -416,7 +432,6 @@ module vta_load2d #(
             if (nx_skip_q) begin
               done_o <= 1'b1;
             end else begin
-              state_q  <= STop;
               active_q <= 1'b1;
               data_q   <= 1'b0;
               pad_q    <= 1'b1;
@@ -504,14 +519,12 @@ module vta_load2d #(
           cnt_nz_q  <= !cnt_one_q;
           cnt_one_q <= (cnt_q == 2);
         end else begin
-          state_q <= SIdle;
           active_q <= 1'b0;
           data_q  <= 1'b0;
           pad_q   <= 1'b0;
           done_o  <= 1'b1;
         end
         default: begin
-          state_q <= SIdle;
           active_q <= 1'b0;
           data_q  <= 1'b0;
           pad_q   <= 1'b0;
