@@ -297,5 +297,17 @@ module vta_fetch #(
 
   // buf_full cannot happen: a group is requested only when it fits
   wire unused_ok = buf_full ^ (^req_span) ^ (^asm_q);
+  // Parameter checks at elaboration (Verilator and Yosys stop on them;
+  // Icarus 11, which only the equivalence testbenches use, does not take
+  // $error outside procedures).
+`ifndef __ICARUS__
+  if (AddrWidth < 32 || AddrWidth > 64) begin : g_bad_addr_width
+    $error("%m: AddrWidth = %0d: AXI addresses of 32 to 64 bits", AddrWidth);
+  end
+  if (BeatWidth < 16 || BeatWidth > 32) begin : g_bad_beat_width
+    $error("%m: BeatWidth = %0d: a request's beat count of 16 to 32 bits", BeatWidth);
+  end
+`endif
+
 endmodule
 `resetall

@@ -212,5 +212,20 @@ module vta_load #(
     if (err_dram_o) err_idx_o = pend_idx0_q;
     else if (err_range_o) err_idx_o = (pend_n_q == 2'd2) ? pend_idx1_q : pend_idx0_q;
   end
+  // Parameter checks at elaboration (Verilator and Yosys stop on them;
+  // Icarus 11, which only the equivalence testbenches use, does not take
+  // $error outside procedures).
+`ifndef __ICARUS__
+  if (AddrWidth < 32 || AddrWidth > 64) begin : g_bad_addr_width
+    $error("%m: AddrWidth = %0d: AXI addresses of 32 to 64 bits", AddrWidth);
+  end
+  if (BeatWidth < 16 || BeatWidth > 32) begin : g_bad_beat_width
+    $error("%m: BeatWidth = %0d: a request's beat count of 16 to 32 bits", BeatWidth);
+  end
+  if (IdxW < 1 || IdxW > 32) begin : g_bad_idx_w
+    $error("%m: IdxW = %0d: an instruction index of 1 to 32 bits", IdxW);
+  end
+`endif
+
 endmodule
 `resetall

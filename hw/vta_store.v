@@ -275,5 +275,17 @@ module vta_store #(
   end
 
   wire unused_ok = ^{stride_bytes[AddrWidth-1:LogBusBytes], lim_full[31:LogOut+1]};
+  // Parameter checks at elaboration (Verilator and Yosys stop on them;
+  // Icarus 11, which only the equivalence testbenches use, does not take
+  // $error outside procedures).
+`ifndef __ICARUS__
+  if (AddrWidth < 32 || AddrWidth > 64) begin : g_bad_addr_width
+    $error("%m: AddrWidth = %0d: AXI addresses of 32 to 64 bits", AddrWidth);
+  end
+  if (BeatWidth < 16 || BeatWidth > 32) begin : g_bad_beat_width
+    $error("%m: BeatWidth = %0d: a request's beat count of 16 to 32 bits", BeatWidth);
+  end
+`endif
+
 endmodule
 `resetall

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/bytes.h>
+
 #include "onnx.pb-c.h"
 #include "import/import.h"
 #include "import/unsupported.h"
@@ -127,16 +129,12 @@ static vc_node *tensor_const(vc_module *m, const Onnx__TensorProto *t, const cha
 		const uint8_t *p = t->raw_data.data;
 		for (int64_t i = 0; i < count; i++, p += esize) {
 			if (dt == ONNX_FLOAT) {
-				uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+				uint32_t u = vta_rd_le32(p);
 				memcpy(&out[i], &u, 4);
 			} else if (dt == ONNX_INT32) {
-				uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-				out[i] = (float)(int32_t)u;
+				out[i] = (float)(int32_t)vta_rd_le32(p);
 			} else {
-				uint64_t u = 0;
-				for (int k = 7; k >= 0; k--)
-					u = u << 8 | p[k];
-				out[i] = (float)(int64_t)u;
+				out[i] = (float)(int64_t)vta_rd_le64(p);
 			}
 		}
 		return n;
