@@ -75,7 +75,7 @@ static void arm(enum fault lo, enum fault hi)
 /* the outputs, from the state */
 static void drive(vtartl_ports_t *p)
 {
-	if (p->rst) { /* as the RTL: every VALID and READY low during reset */
+	if (p->rst_i) { /* as the RTL: every VALID and READY low during reset */
 		set1(&p->m_axi_arvalid, 0);
 		set1(&p->m_axi_awvalid, 0);
 		set1(&p->m_axi_wvalid, 0);
@@ -133,7 +133,7 @@ static void drive(vtartl_ports_t *p)
 /* the rising edge: handshakes the edge sees, then the next state */
 static void edge(const vtartl_ports_t *p)
 {
-	if (p->rst) {
+	if (p->rst_i) {
 		vtartl_protectlib_create(NULL);
 		return;
 	}
