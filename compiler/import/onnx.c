@@ -313,6 +313,54 @@ static vc_node *hard_sigmoid(vc_module *m, vc_node *x, double alpha, double beta
 	return y && swish ? vc_build(m, VC_OP_MUL, args, 2, NULL, nm) : y;
 }
 
+/* x * k, named nm (NULL: unnamed). */
+static vc_node *scale(vc_module *m, vc_node *x, double k, const char *nm)
+{
+	vc_node *args[2] = {x, scalar_const(m, k)};
+	return args[1] ? vc_build(m, VC_OP_MUL, args, 2, NULL, nm) : NULL;
+}
+
+/* 1 / c of a float constant, element by element. */
+static vc_node *reciprocal(vc_module *m, const vc_node *c)
+{
+	vc_node *r = vc_const(m, NULL, VC_F32, c->type.rank, c->type.dim, NULL);
+	for (int64_t i = 0; r && i < vc_type_elems(&r->type); i++)
+		((float *)r->data)[i] = 1.0f / ((const float *)c->data)[i];
+	return r;
+}
+
+/* ONNX LeakyRelu and PRelu: x for x >= 0, slope * x below. A slope of
+ * 2^-k is the VTA ALU's (fused into the requantization before it); any
+ * other, or PRelu's slope tensor, is relu(x) + slope * (x - relu(x)) in
+ * float on the host. */
+static vc_node *leaky_relu(vc_module *m, vc_node *x, vc_node *slope, double alpha, const char *nm)
+{
+	int k = 0;
+	if (!slope && alpha > 0 && frexp(alpha, &k) == 0.5 && k <= 0 && k >= -14) {
+		vc_attrs a;
+		vc_attrs_init(&a);
+		a.leaky = 1 - k;
+		return vc_build(m, VC_OP_LEAKY, &x, 1, &a, nm);
+	}
+	vc_node *r = vc_build(m, VC_OP_RELU, &x, 1, NULL, NULL);
+	vc_node *args[2] = {x, r ? scale(m, r, -1.0, NULL) : NULL};
+	vc_node *neg = args[1] ? vc_build(m, VC_OP_ADD, args, 2, NULL, NULL) : NULL; /* min(x, 0) */
+	args[0] = slope ? slope : scalar_const(m, alpha), args[1] = neg;
+	vc_node *s = neg && args[0] ? vc_build(m, VC_OP_MUL, args, 2, NULL, NULL) : NULL;
+	args[0] = r, args[1] = s;
+	return s ? vc_build(m, VC_OP_ADD, args, 2, NULL, nm) : NULL;
+}
+
+/* ONNX Tanh as 2 sigmoid(2x) - 1: the float ops libvta runs. */
+static vc_node *tanh_of(vc_module *m, vc_node *x, const char *nm)
+{
+	vc_node *y = scale(m, x, 2.0, NULL);
+	y = y ? vc_build(m, VC_OP_SIGMOID, &y, 1, NULL, NULL) : NULL;
+	y = y ? scale(m, y, 2.0, NULL) : NULL;
+	vc_node *args[2] = {y, scalar_const(m, -1.0)};
+	return y && args[1] ? vc_build(m, VC_OP_ADD, args, 2, NULL, nm) : NULL;
+}
+
 /* ReduceMean over the spatial axes (2 and up) of data of rank >= 3: the
  * global average pool, reshaped when keepdims is 0. */
 static vc_node *reduce_mean(vc_module *m, const Onnx__NodeProto *np, vc_node *x, const char *nm)
@@ -603,8 +651,8 @@ static vc_node *op_arith(onnx_node *on)
 	if (on->in[0]->op == VC_OP_CONST && on->in[1]->op == VC_OP_CONST && on->n_in == 2 &&
 	    (simple_pair(on->in[0], on->in[1]) || k == 'S' || k == 'D'))
 		return const_arith(on->im, k, on->in[0], on->in[1], on->nm);
-	if (k == 'S' || k == 'D') {
-		vc_error(on->m, NULL, "node '%s' (%s): only constants are supported", on->nm, on->op);
+	if (k == 'D' && on->in[1]->op != VC_OP_CONST) {
+		vc_error(on->m, NULL, "node '%s' (Div): only a constant divisor is supported", on->nm);
 		return NULL;
 	}
 	if (attr(on->np, "axis")) {
@@ -614,6 +662,12 @@ static vc_node *op_arith(onnx_node *on)
 	if (!strcmp(on->op, "Sum") && on->n_in != 2) {
 		vc_error(on->m, NULL, "node '%s' (Sum): only two inputs are supported", on->nm);
 		return NULL;
+	}
+	if (k == 'S' || k == 'D') {
+		/* a - b as a + b * -1; a / c as a * (1 / c) */
+		vc_node *r = k == 'S' ? scale(on->m, on->in[1], -1.0, NULL) : reciprocal(on->m, on->in[1]);
+		vc_node *args[2] = {on->in[0], r};
+		return r ? vc_build(on->m, k == 'S' ? VC_OP_ADD : VC_OP_MUL, args, 2, NULL, on->nm) : NULL;
 	}
 	return vc_build(on->m, !strcmp(on->op, "Mul") ? VC_OP_MUL : VC_OP_ADD, on->in, 2, &on->a, on->nm);
 }
@@ -626,6 +680,16 @@ static vc_node *op_relu(onnx_node *on)
 static vc_node *op_sigmoid(onnx_node *on)
 {
 	return vc_build(on->m, VC_OP_SIGMOID, on->in, 1, &on->a, on->nm);
+}
+
+static vc_node *op_leaky_relu(onnx_node *on)
+{
+	return leaky_relu(on->m, on->in[0], on->n_in > 1 ? on->in[1] : NULL, attr_f(on->np, "alpha", 0.01), on->nm);
+}
+
+static vc_node *op_tanh(onnx_node *on)
+{
+	return tanh_of(on->m, on->in[0], on->nm);
 }
 
 static vc_node *op_hard_sigmoid(onnx_node *on)
@@ -923,6 +987,9 @@ static const struct onnx_op {
 	{"Sigmoid", NO_ATTRS, 1, op_sigmoid, 0},
 	{"HardSigmoid", (const char *const[]){"alpha", "beta", NULL}, 1, op_hard_sigmoid, 0},
 	{"HardSwish", NO_ATTRS, 1, op_hard_sigmoid, 0},
+	{"LeakyRelu", (const char *const[]){"alpha", NULL}, 1, op_leaky_relu, 0},
+	{"PRelu", NO_ATTRS, 2, op_leaky_relu, 0},
+	{"Tanh", NO_ATTRS, 1, op_tanh, 0},
 	{"ReduceMean", (const char *const[]){"axes", "keepdims", NULL}, 1, op_reduce_mean, 0},
 	{"Pad", (const char *const[]){"mode", "pads", "value", NULL}, 1, op_pad, 0},
 	{"Clip", (const char *const[]){"min", "max", NULL}, 1, op_clip, 0},

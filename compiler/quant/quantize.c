@@ -89,7 +89,8 @@ static vc_node *scale_by(vc_module *m, vc_node *x, double c)
 	return k ? vc_build(m, VC_OP_MUL, args, 2, NULL, NULL) : NULL;
 }
 
-/* Does n reach a graph output through reshape, flatten and softmax only? */
+/* Does n reach a graph output through reshape, flatten, softmax and
+ * activations only? */
 static int feeds_output(const vc_graph *g, const vc_node *n)
 {
 	for (int hops = 0; hops < 8; hops++) {
@@ -99,7 +100,9 @@ static int feeds_output(const vc_graph *g, const vc_node *n)
 		if (n->n_users != 1)
 			return 0;
 		n = n->users[0];
-		if (n->op != VC_OP_RESHAPE && n->op != VC_OP_FLATTEN && n->op != VC_OP_SOFTMAX)
+		/* activations too: a clipped output would lose its largest values */
+		if (n->op != VC_OP_RESHAPE && n->op != VC_OP_FLATTEN && n->op != VC_OP_SOFTMAX && n->op != VC_OP_LEAKY &&
+		    n->op != VC_OP_RELU && n->op != VC_OP_CLIP)
 			return 0;
 	}
 	return 0;

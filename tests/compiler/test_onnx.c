@@ -6,7 +6,7 @@
  * that must be refused with a message, never a crash, and small models
  * written here (a 1x1 convolution and the ops PyTorch exports of
  * EfficientNet, MobileNet-V3, MNASNet, DenseNet and ShuffleNet-V2 add around
- * it) compiled for VTA and run through libvta on fsim against a float
+ * it, and LeakyRelu, PRelu, Tanh, Sub, Div) compiled for VTA and run through libvta on fsim against a float
  * reference written in the test.
  */
 #include <dirent.h>
@@ -28,7 +28,7 @@ static const char *const ops[] = {"conv",    "gemm",    "matmul",  "add",     "r
 				  "clip",    "maxpool", "averagepool", "globalaveragepool",
 				  "reshape", "flatten", "softmax", "batchnorm", "concat", "sigmoid",
 				  "hardsigmoid", "hardswish", "reduce_mean", "constant_pad", "transpose", "mul",
-				  "slice", "globalmaxpool", NULL};
+				  "slice", "globalmaxpool", "sub", "div", "leakyrelu", "prelu", "tanh", NULL};
 
 /* 1: passes, 0: imported but wrong, -1: refused by the importer. */
 static int run_case(const char *dir, char *why, size_t wn)
@@ -919,6 +919,48 @@ static int64_t ref_gmp(const float *x, const double *y, double *out)
 	return C_OUT;
 }
 
+/* LeakyRelu (PyTorch's 0.01), PRelu with a slope a channel, Tanh:
+ * out = leaky(y) * tanh(y) + prelu(y), all on the host in float. */
+static float prelu_s[C_OUT];
+static void build_leaky_prelu_tanh(ob *b)
+{
+	ob_node(b, "LeakyRelu", "l", 1, (const char *[]){"y"});
+	ob_node(b, "Tanh", "t", 1, (const char *[]){"y"});
+	ob_node(b, "Mul", "lt", 2, (const char *[]){"l", "t"});
+	ob_const(b, "s", 3, (const int64_t[]){C_OUT, 1, 1}, prelu_s, NULL);
+	ob_node(b, "PRelu", "p", 2, (const char *[]){"y", "s"});
+	ob_node(b, "Add", "out", 2, (const char *[]){"lt", "p"});
+}
+static int64_t ref_leaky_prelu_tanh(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int o = 0; o < C_OUT; o++)
+		for (int p = 0; p < P; p++) {
+			double v = y[o * P + p];
+			out[o * P + p] = (v < 0 ? 0.01 * v : v) * tanh(v) + (v < 0 ? prelu_s[o] * v : v);
+		}
+	return C_OUT * P;
+}
+
+/* LeakyRelu of slope 1/8 (VTA's, fused into the convolution's
+ * requantization), then Sub and Div by constants: (leaky(y) - 0.5) / 4. */
+static void build_leaky_sub_div(ob *b)
+{
+	ob_node(b, "LeakyRelu", "l", 1, (const char *[]){"y"});
+	ob_attr(b, "alpha", 1, 0.125, 0, NULL);
+	ob_const(b, "half", 1, (const int64_t[]){1}, (const float[]){0.5f}, NULL);
+	ob_const(b, "four", 1, (const int64_t[]){1}, (const float[]){4.0f}, NULL);
+	ob_node(b, "Sub", "d", 2, (const char *[]){"l", "half"});
+	ob_node(b, "Div", "out", 2, (const char *[]){"d", "four"});
+}
+static int64_t ref_leaky_sub_div(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int i = 0; i < C_OUT * P; i++)
+		out[i] = ((y[i] < 0 ? y[i] / 8 : y[i]) - 0.5) / 4;
+	return C_OUT * P;
+}
+
 static const struct host_case {
 	const char *name;
 	int64_t opset;
@@ -937,6 +979,8 @@ static const struct host_case {
 	{"Resize nearest to sizes x4 (asymmetric, floor)", 13, build_resize_sizes, ref_resize_sizes},
 	{"Upsample nearest x2 (opset 9)", 9, build_upsample, ref_upsample},
 	{"GlobalMaxPool", 13, build_gmp, ref_gmp},
+	{"LeakyRelu 0.01, PRelu, Tanh", 13, build_leaky_prelu_tanh, ref_leaky_prelu_tanh},
+	{"LeakyRelu 1/8 (fused), Sub, Div", 13, build_leaky_sub_div, ref_leaky_sub_div},
 };
 
 /* Largest |got - want| and |want| over n values. */
@@ -1047,12 +1091,14 @@ static void host_ops(void)
 		bn_p[2][c] = (float)(test_rand(&st) % 1001) / 1000.0f - 0.5f;
 		bn_p[3][c] = 0.5f + (float)(test_rand(&st) % 1001) / 1000.0f;
 	}
-	enum { N_CALIB = 16 };
+	enum { N_CALIB = 32 };
 	static float x[C_IN * P], calib[N_CALIB * C_IN * P];
 	for (int i = 0; i < C_IN * P; i++)
 		x[i] = (float)(test_rand(&st) % 2001) / 1000.0f - 1.0f;
 	for (int i = 0; i < N_CALIB * C_IN * P; i++)
 		calib[i] = (float)(test_rand(&st) % 2001) / 1000.0f - 1.0f;
+	for (int i = 0; i < C_OUT; i++)
+		prelu_s[i] = (float)(test_rand(&st) % 1001) / 2000.0f;
 	int ok = 0, n = (int)(sizeof host_cases / sizeof host_cases[0]);
 	for (int i = 0; i < n; i++)
 		ok += host_case(&host_cases[i], x, calib, N_CALIB);
