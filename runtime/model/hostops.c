@@ -118,11 +118,6 @@ void vta_dequantize(const vta_mtype_t *t, const void *x, float *y)
 
 /* ---- checks ------------------------------------------------------------ */
 
-static int same_dims(const vta_mtype_t *a, const vta_mtype_t *b)
-{
-	return vta_mtype_same_dims(a, b);
-}
-
 static int bad(vta_error_t *err, const vta_mnode_t *n, uint32_t i, const char *what)
 {
 	return vta_error_set(err, VTA_EINVAL, -1, "node %u ('%s', %s): %s", (unsigned)i, n->name,
@@ -204,10 +199,10 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 	case VTA_MOP_SLICE:
 		return slice_ok(x, y, &n->a) ? 0 : bad(err, n, i, "needs plain data cut along an axis inside it to the result");
 	case VTA_MOP_SIGMOID:
-		return same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 ? 0
+		return vta_mtype_same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 ? 0
 			: bad(err, n, i, "needs float in and out of one shape");
 	case VTA_MOP_LEAKY:
-		return same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 && n->a.leaky >= 1 &&
+		return vta_mtype_same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 && n->a.leaky >= 1 &&
 				       n->a.leaky <= 15
 			       ? 0
 			       : bad(err, n, i, "needs float in and out of one shape and a shift in [1,15]");
@@ -217,7 +212,7 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 			: bad(err, n, i, "needs plain 4-D float or int8 data of matching shapes");
 	case VTA_MOP_YOLO: {
 		const vta_mnode_t *an = &g->nodes[n->in[1]];
-		int ok = same_dims(x, y) && x->rank == 4 && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 &&
+		int ok = vta_mtype_same_dims(x, y) && x->rank == 4 && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 &&
 			 an->op == VTA_MOP_CONST && an->type.rank == 2 && an->type.dim[1] == 2 &&
 			 an->type.dtype == VTA_MDT_F32 && n->a.axis >= 1 && n->a.axis < (1 << 20) &&
 			 x->dim[1] == an->type.dim[0] * (n->a.axis + 5);
@@ -244,7 +239,7 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 		return xe == ye && x->dtype == y->dtype ? 0 : bad(err, n, i, "needs the same dtype and size");
 	case VTA_MOP_SOFTMAX: {
 		int64_t ax = n->a.axis < 0 ? n->a.axis + x->rank : n->a.axis;
-		return same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 && ax >= 0 &&
+		return vta_mtype_same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 && ax >= 0 &&
 				       ax < x->rank
 			       ? 0
 			       : bad(err, n, i, "needs float in and out of one shape and an axis inside it");
