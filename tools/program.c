@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <vta/asm.h>
+#include <vta/bytes.h>
 #include <vta/fsim.h>
 #include <vta/util.h>
 
@@ -112,10 +113,7 @@ static void print_region(const uint8_t *dram, const vta_print_t *r)
 		for (uint32_t x = 0; x < r->cols; x++) {
 			uint64_t i = (uint64_t)y * r->cols + x;
 			if (r->type == VTA_PRINT_I32) {
-				const uint8_t *b = dram + r->addr + 4 * i;
-				int32_t v = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 |
-						      (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
-				printf(" %8" PRId32, v);
+				printf(" %8" PRId32, (int32_t)vta_rd_le32(dram + r->addr + 4 * i));
 			} else {
 				printf(" %4d", (int8_t)dram[r->addr + i]);
 			}

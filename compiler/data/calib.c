@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include <stb/stb_image.h>
+#include <vta/bytes.h>
 
 #include "data/data.h"
 
@@ -169,8 +170,7 @@ static int from_file(vc_module *m, const char *path, const vc_type *t, int count
 			return -1;
 		}
 		for (int64_t i = 0; i < cnt * e; i++) {
-			uint32_t u = (uint32_t)buf[4 * i] | (uint32_t)buf[4 * i + 1] << 8 | (uint32_t)buf[4 * i + 2] << 16 |
-				     (uint32_t)buf[4 * i + 3] << 24;
+			uint32_t u = vta_rd_le32(buf + 4 * i);
 			memcpy(&out[i], &u, 4);
 		}
 		free(buf);

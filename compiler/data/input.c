@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stb/stb_image.h>
+#include <vta/bytes.h>
 
 #include "data/data.h"
 
@@ -21,8 +22,7 @@ int vc_read_input(const char *path, const vc_type *t, float *out, char *err, siz
 		return -1;
 	if (len == (size_t)elems * 4) {
 		for (int64_t i = 0; i < elems; i++) {
-			uint32_t u = (uint32_t)buf[4 * i] | (uint32_t)buf[4 * i + 1] << 8 | (uint32_t)buf[4 * i + 2] << 16 |
-				     (uint32_t)buf[4 * i + 3] << 24;
+			uint32_t u = vta_rd_le32(buf + 4 * i);
 			memcpy(&out[i], &u, 4);
 		}
 		free(buf);

@@ -39,6 +39,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/bytes.h>
+
 #include "import/import.h"
 #include "import/unsupported.h"
 
@@ -357,8 +359,7 @@ static int take_floats(dn *d, const char *what, int kind, int64_t n, int64_t fan
 			       what, d->wname, d->wlen, (long long)n, bytes, d->wat);
 	const uint8_t *p = d->wbuf + d->wat;
 	for (int64_t i = 0; i < n; i++) {
-		uint32_t u = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 |
-			     (uint32_t)p[4 * i + 3] << 24;
+		uint32_t u = vta_rd_le32(p + 4 * i);
 		memcpy(&out[i], &u, 4);
 		if (!isfinite(out[i]))
 			return dn_fail(d, "%s: value %lld at offset %zu of %s is not finite (corrupt weights)", what,
@@ -374,8 +375,7 @@ int vc_dn_weights_header(const uint8_t *buf, size_t len, size_t *header, char *e
 		snprintf(err, n, "%zu bytes: too short for a Darknet weights header (16 or 20 bytes)", len);
 		return -1;
 	}
-	int32_t major = (int32_t)((uint32_t)buf[0] | (uint32_t)buf[1] << 8 | (uint32_t)buf[2] << 16 | (uint32_t)buf[3] << 24);
-	int32_t minor = (int32_t)((uint32_t)buf[4] | (uint32_t)buf[5] << 8 | (uint32_t)buf[6] << 16 | (uint32_t)buf[7] << 24);
+	int32_t major = (int32_t)vta_rd_le32(buf), minor = (int32_t)vta_rd_le32(buf + 4);
 	if (major < 0 || minor < 0 || major >= 1000 || minor >= 1000) {
 		snprintf(err, n, "version %d.%d in the header: not a Darknet weights file", major, minor);
 		return -1;

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/bytes.h>
+
 #include "ir/ir.h"
 #include "ir/kernel.h"
 
@@ -512,7 +514,7 @@ int vc_verify_stream(vc_module *m)
 		}
 		for (int i = 0; i < k->n_uops; i++) {
 			const uint8_t *p = s->image + k->uop_off + 4 * i;
-			uops[i] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+			uops[i] = vta_rd_le32(p);
 		}
 		checker c = {.m = m, .k = k, .where = "stream: kernel", .code = code, .n = (int)k->insn_count,
 			     .uops = uops, .n_uops = k->n_uops, .uop_base = k->uop_off / 4};
