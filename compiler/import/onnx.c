@@ -684,6 +684,15 @@ static vc_node *op_sigmoid(onnx_node *on)
 
 static vc_node *op_leaky_relu(onnx_node *on)
 {
+	/* PRelu's slope broadcasts onto x one way (the rule checks the ops
+	 * it becomes, under names of their own: say it of this node) */
+	const vc_type *x = &on->in[0]->type, *s = on->n_in > 1 ? &on->in[1]->type : NULL;
+	for (int i = 1; s && i <= s->rank; i++)
+		if (i > x->rank || (s->dim[s->rank - i] != 1 && s->dim[s->rank - i] != x->dim[x->rank - i])) {
+			vc_error(on->m, NULL, "node '%s' (PRelu): a slope of %d dimensions does not broadcast onto the input "
+				 "(dimension %d from the end: %lld)", on->nm, s->rank, i, (long long)s->dim[s->rank - i]);
+			return NULL;
+		}
 	return leaky_relu(on->m, on->in[0], on->n_in > 1 ? on->in[1] : NULL, attr_f(on->np, "alpha", 0.01), on->nm);
 }
 

@@ -1104,6 +1104,20 @@ static void host_ops(void)
 		ok += host_case(&host_cases[i], x, calib, N_CALIB);
 	printf("%d of %d models match the float reference\n", ok, n);
 	CHECK_EQ(ok, n);
+	/* a PRelu slope that does not broadcast onto the input: the message
+	 * names the PRelu node, not an op it becomes */
+	static ob b;
+	ob_init(&b, 13, (const int64_t[]){1, C_IN, HW, HW}, "out");
+	ob_const(&b, "s", 1, (const int64_t[]){4}, prelu_s, NULL);
+	ob_node(&b, "PRelu", "out", 2, (const char *[]){"x", "s"});
+	size_t len;
+	uint8_t *bytes = ob_pack(&b, &len);
+	vc_module *m = vc_module_new();
+	CHECK(bytes && m && vc_import_onnx_bytes(m, bytes, len) != 0);
+	if (m)
+		CHECK_STR_CONTAINS(m->diag.msg, "node 'out' (PRelu): a slope of 1 dimensions does not broadcast");
+	vc_module_free(m);
+	free(bytes);
 }
 static const test_case_t cases[] = {
 	{"conformance", conformance},
