@@ -41,6 +41,10 @@ static void ir_attrs(const vta_mattrs_t *f, vc_attrs *a)
 	a->dev_off = f->dev_off;
 	a->kernel_id = f->kernel_id;
 	a->leaky = f->leaky;
+	a->resize_mode = f->resize_mode;
+	a->resize_coord = f->resize_coord;
+	a->resize_round = f->resize_round;
+	memcpy(a->scale, f->scale, sizeof a->scale);
 }
 
 static void ir_type(const vta_mtype_t *f, vc_type *t)
@@ -91,7 +95,11 @@ SAME_OP(PAD);
 SAME_OP(SIGMOID);
 SAME_OP(TRANSPOSE);
 SAME_OP(SLICE);
-_Static_assert(VTA_MOP_SLICE + 1 == (int)VC_OP_COUNT, "graph.h has a code for every IR op");
+SAME_OP(RESIZE);
+_Static_assert(VTA_MOP_RESIZE + 1 == (int)VC_OP_COUNT, "graph.h has a code for every IR op");
+_Static_assert((int)VTA_RESIZE_LINEAR == (int)VC_RESIZE_LINEAR &&
+		       (int)VTA_COORD_TF_HALF_PIXEL_FOR_NN == (int)VC_COORD_TF_HALF_PIXEL_FOR_NN &&
+		       (int)VTA_ROUND_CEIL == (int)VC_ROUND_CEIL, "graph.h resize choices");
 _Static_assert(VTA_MDT_F32 == (int)VC_F32 && VTA_MDT_I8 == (int)VC_I8 && VTA_MDT_I32 == (int)VC_I32, "graph.h dtypes");
 _Static_assert(VTA_MGRAPH_MAX_RANK == VC_MAX_RANK && VTA_MGRAPH_SEGMENT == VC_SEGMENT_BYTES, "graph.h sizes");
 _Static_assert(VTA_MGRAPH_MAX_IMAGE == VC_MAX_ARENA, "graph.h image limit");

@@ -54,6 +54,11 @@ static void put_attrs(vta_buf *b, const vc_attrs *a)
 	vta_buf_put_le64(b, (uint64_t)a->dev_off);
 	vta_buf_put_le32(b, (uint32_t)a->kernel_id);
 	vta_buf_put_le32(b, (uint32_t)a->leaky);
+	vta_buf_put_le32(b, (uint32_t)a->resize_mode);
+	vta_buf_put_le32(b, (uint32_t)a->resize_coord);
+	vta_buf_put_le32(b, (uint32_t)a->resize_round);
+	put_f64(b, a->scale[0]);
+	put_f64(b, a->scale[1]);
 }
 
 static void put_type(vta_buf *b, const vc_type *t)

@@ -170,6 +170,15 @@ int vc_ref_run_float(vc_module *m, const vc_node *n, const vc_tensor *in, vc_ten
 	case VC_OP_SIGMOID: /* libvta's, as deployed */
 		vta_sigmoid_f32(in[0].data, out->data, vc_type_elems(&n->type));
 		return 0;
+	case VC_OP_RESIZE: { /* libvta's, as deployed */
+		vta_mtype_t xt, yt;
+		vc_to_mtype(&x->t, &xt);
+		vc_to_mtype(&n->type, &yt);
+		if (vta_resize_f32(&xt, x->data, &yt, out->data, n->a.resize_mode, n->a.resize_coord, n->a.resize_round,
+				   n->a.scale))
+			return vc_error(m, n, "out of memory");
+		return 0;
+	}
 	case VC_OP_YOLO: /* Darknet's yolo layer: logistic on x, y, objectness and the classes */
 		vta_yolo_f32(in[0].data, out->data, x->t.dim[0], n->in[1]->type.dim[0], n->a.axis,
 			     x->t.dim[2] * x->t.dim[3]);

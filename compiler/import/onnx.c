@@ -902,40 +902,26 @@ static int64_t whole_scale(double scale, int64_t in, int64_t out)
 	return k >= 1 && fabs(scale - (double)k) < 1e-6 * (double)k ? k : 0;
 }
 
-/*
- * Resize (opset 10 and later) and Upsample (7-9) as the upsample op:
- * nearest neighbour by whole factors of the rows and columns, which is
- * every ONNX coordinate mode whose source pixel of output y is y / k rounded
- * down: asymmetric with nearest_mode floor (PyTorch's nn.Upsample), or with
- * round_prefer_floor at a factor of 2 (no tie rounds up), and half_pixel or
- * pytorch_half_pixel with round_prefer_floor or round_prefer_ceil (no
- * fraction reaches one half). Scales or sizes must be constants.
- */
-static vc_node *op_resize(onnx_node *on)
+/* The index of name in the NULL-terminated names, or -1. */
+static int choice(const char *name, const char *const *names)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+/* Resize's scales (or sizes) into sc and out: an attribute (Upsample 7),
+ * input 1 (Upsample 9, Resize 10), input 2 or the sizes in input 3 (Resize
+ * 11 and later). -1 with a diagnostic if they are not constants of 4. */
+static int resize_scales(onnx_node *on, int upsample, double *sc, int64_t *out)
 {
 	const vc_type *xt = &on->in[0]->type;
-	int upsample = !strcmp(on->op, "Upsample");
-	char mode[32] = "nearest", ctm[32] = "half_pixel", nmode[32] = "round_prefer_floor";
-	attr_s(on->np, "mode", mode, sizeof mode);
-	if (upsample || on->im->opset < 11) /* before opset 11: asymmetric, floor */
-		snprintf(ctm, sizeof ctm, "asymmetric"), snprintf(nmode, sizeof nmode, "floor");
-	attr_s(on->np, "coordinate_transformation_mode", ctm, sizeof ctm);
-	attr_s(on->np, "nearest_mode", nmode, sizeof nmode);
-	if (strcmp(mode, "nearest")) {
-		vc_error(on->m, NULL, "node '%s' (%s): mode '%s' is not supported (only nearest)", on->nm, on->op, mode);
-		return NULL;
-	}
-	if (xt->rank != 4) {
-		vc_error(on->m, NULL, "node '%s' (%s): only 4-D data is supported", on->nm, on->op);
-		return NULL;
-	}
-	/* the scales: an attribute (Upsample 7), input 1 (Upsample 9, Resize 10),
-	 * input 2 or the sizes in input 3 (Resize 11 and later) */
-	double sc[4] = {1, 1, 1, 1};
-	int64_t out[4] = {xt->dim[0], xt->dim[1], xt->dim[2], xt->dim[3]};
 	int si = upsample || on->im->opset < 11 ? 1 : 2;
 	const vc_node *sv = on->n_in > si ? on->in[si] : NULL, *zv = on->n_in > 3 && !upsample ? on->in[3] : NULL;
 	const Onnx__AttributeProto *sa = upsample ? attr(on->np, "scales") : NULL;
+	for (int i = 0; i < 4; i++)
+		out[i] = xt->dim[i];
 	if (sa && sa->n_floats == 4) {
 		for (int i = 0; i < 4; i++)
 			sc[i] = sa->floats[i];
@@ -945,32 +931,81 @@ static vc_node *op_resize(onnx_node *on)
 	} else if (zv && vc_type_elems(&zv->type) == 4 && zv->op == VC_OP_CONST) {
 		for (int i = 0; i < 4; i++)
 			sc[i] = (double)(out[i] = as_index(((const float *)zv->data)[i])) / (double)xt->dim[i];
+		return 0;
 	} else {
-		vc_error(on->m, NULL, "node '%s' (%s): the scales or sizes must be a constant of 4 entries", on->nm, on->op);
-		return NULL;
+		return vc_error(on->m, NULL, "node '%s' (%s): the scales or sizes must be a constant of 4 entries", on->nm,
+				on->op);
 	}
 	for (int i = 0; i < 4; i++)
-		if (!zv || sv)
-			out[i] = (int64_t)floor((double)xt->dim[i] * sc[i] + 1e-9);
-	int64_t kh = whole_scale(sc[2], xt->dim[2], out[2]), kw = whole_scale(sc[3], xt->dim[3], out[3]);
-	if (out[0] != xt->dim[0] || out[1] != xt->dim[1] || !kh || !kw || kh > 64 || kw > 64) {
-		vc_error(on->m, NULL, "node '%s' (%s): only whole upscaling factors of 1 to 64 of the rows and columns are "
-			 "supported (scales %g, %g, %g, %g)", on->nm, on->op, sc[0], sc[1], sc[2], sc[3]);
+		out[i] = (int64_t)floor((double)xt->dim[i] * sc[i] + 1e-9);
+	return 0;
+}
+
+/*
+ * Resize (opset 10 and later) and Upsample (7-9) of the rows and columns.
+ * Nearest neighbour by whole factors where the source pixel of output y is
+ * y / k rounded down (asymmetric with floor, PyTorch's nn.Upsample; or with
+ * round_prefer_floor at a factor of 2; half_pixel or pytorch_half_pixel
+ * with round_prefer_floor/ceil) is the upsample op, which also moves int8;
+ * every other nearest or linear resize is the float resize op on the host.
+ * Scales or sizes must be constants; cubic and tf_crop_and_resize are
+ * refused by name.
+ */
+static vc_node *op_resize(onnx_node *on)
+{
+	static const char *const modes[] = {"nearest", "linear", NULL};
+	static const char *const coords[] = {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric",
+					     "tf_half_pixel_for_nn", NULL};
+	static const char *const rounds[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil", NULL};
+	const vc_type *xt = &on->in[0]->type;
+	int upsample = !strcmp(on->op, "Upsample");
+	char mode[32] = "nearest", ctm[32] = "half_pixel", nmode[32] = "round_prefer_floor";
+	attr_s(on->np, "mode", mode, sizeof mode);
+	if (upsample || on->im->opset < 11) /* before opset 11: asymmetric, floor */
+		snprintf(ctm, sizeof ctm, "asymmetric"), snprintf(nmode, sizeof nmode, "floor");
+	attr_s(on->np, "coordinate_transformation_mode", ctm, sizeof ctm);
+	attr_s(on->np, "nearest_mode", nmode, sizeof nmode);
+	int im = choice(mode, modes), ic = choice(ctm, coords), ir = choice(nmode, rounds);
+	if (im < 0 || ic < 0 || ir < 0) {
+		vc_error(on->m, NULL, "node '%s' (%s): %s '%s' is not supported", on->nm, on->op,
+			 im < 0 ? "mode" : ic < 0 ? "coordinate_transformation_mode" : "nearest_mode",
+			 im < 0 ? mode : ic < 0 ? ctm : nmode);
 		return NULL;
 	}
-	int64_t k = kh > kw ? kh : kw;
-	int floor_like = (!strcmp(ctm, "asymmetric") && (!strcmp(nmode, "floor") || (k <= 2 && !strcmp(nmode, "round_prefer_floor")))) ||
-			 ((!strcmp(ctm, "half_pixel") || !strcmp(ctm, "pytorch_half_pixel")) &&
-			  (!strcmp(nmode, "round_prefer_floor") || !strcmp(nmode, "round_prefer_ceil")));
-	if (!floor_like && k > 1) {
-		vc_error(on->m, NULL, "node '%s' (%s): coordinate_transformation_mode '%s' with nearest_mode '%s' is not "
-			 "supported (asymmetric with floor, or half_pixel with round_prefer_floor/ceil)", on->nm, on->op, ctm, nmode);
+	if (attr_i(on->np, "antialias", 0)) {
+		vc_error(on->m, NULL, "node '%s' (%s): antialias is not supported", on->nm, on->op);
 		return NULL;
 	}
-	if (kh == 1 && kw == 1)
+	if (xt->rank != 4) {
+		vc_error(on->m, NULL, "node '%s' (%s): only 4-D data is supported", on->nm, on->op);
+		return NULL;
+	}
+	double sc[4];
+	int64_t out[4];
+	if (resize_scales(on, upsample, sc, out))
+		return NULL;
+	if (out[0] != xt->dim[0] || out[1] != xt->dim[1] || out[2] < 1 || out[3] < 1 || out[2] > 65536 ||
+	    out[3] > 65536) {
+		vc_error(on->m, NULL, "node '%s' (%s): only the rows and columns can be resized, to 1 to 65536 (scales %g, "
+			 "%g, %g, %g)", on->nm, on->op, sc[0], sc[1], sc[2], sc[3]);
+		return NULL;
+	}
+	if (out[2] == xt->dim[2] && out[3] == xt->dim[3] && sc[2] == 1 && sc[3] == 1)
 		return on->in[0];
-	on->a.stride[0] = kh, on->a.stride[1] = kw;
-	return vc_build(on->m, VC_OP_UPSAMPLE, on->in, 1, &on->a, on->nm);
+	int64_t kh = whole_scale(sc[2], xt->dim[2], out[2]), kw = whole_scale(sc[3], xt->dim[3], out[3]);
+	int64_t k = kh > kw ? kh : kw;
+	int floor_like = (ic == VC_COORD_ASYMMETRIC && (ir == VC_ROUND_FLOOR || (k <= 2 && ir == VC_ROUND_PREFER_FLOOR))) ||
+			 ((ic == VC_COORD_HALF_PIXEL || ic == VC_COORD_PYTORCH_HALF_PIXEL) &&
+			  (ir == VC_ROUND_PREFER_FLOOR || ir == VC_ROUND_PREFER_CEIL));
+	if (im == VC_RESIZE_NEAREST && kh && kw && kh <= 64 && kw <= 64 && floor_like) {
+		on->a.stride[0] = kh, on->a.stride[1] = kw;
+		return vc_build(on->m, VC_OP_UPSAMPLE, on->in, 1, &on->a, on->nm);
+	}
+	on->a.resize_mode = im, on->a.resize_coord = ic, on->a.resize_round = ir;
+	on->a.scale[0] = sc[2], on->a.scale[1] = sc[3];
+	on->a.nshape = 4;
+	memcpy(on->a.shape, out, sizeof out);
+	return vc_build(on->m, VC_OP_RESIZE, on->in, 1, &on->a, on->nm);
 }
 
 #define NO_ATTRS ((const char *const[]){NULL})
@@ -1019,7 +1054,7 @@ static const struct onnx_op {
 	{"Transpose", (const char *const[]){"perm", NULL}, 1, op_transpose, 0},
 	{"GlobalMaxPool", NO_ATTRS, 1, op_global_max_pool, 0},
 	{"Resize", (const char *const[]){"mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a",
-				 "exclude_outside", "extrapolation_value", NULL}, 1, op_resize, 1},
+				 "exclude_outside", "extrapolation_value", "antialias", NULL}, 1, op_resize, 1},
 	{"Upsample", (const char *const[]){"mode", "scales", NULL}, 1, op_resize, 0},
 };
 

@@ -138,7 +138,7 @@ static const char *const op_names[VC_OP_COUNT] = {
 	[VC_OP_LEAKY] = "leaky",       [VC_OP_UPSAMPLE] = "upsample",   [VC_OP_ALIGN] = "align",
 	[VC_OP_YOLO] = "yolo",
 	[VC_OP_PAD] = "pad",           [VC_OP_SIGMOID] = "sigmoid",     [VC_OP_TRANSPOSE] = "transpose",
-	[VC_OP_SLICE] = "slice",
+	[VC_OP_SLICE] = "slice",       [VC_OP_RESIZE] = "resize",
 };
 
 const char *vc_op_name(vc_op op)
@@ -832,6 +832,30 @@ static int type_upsample(vc_module *m, vc_node *n)
 	return 0;
 }
 
+static int type_resize(vc_module *m, vc_node *n)
+{
+	vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->rank == 4 && x->layout == VC_PLAIN && x->dtype == VC_F32, "resize needs plain 4-D f32 data");
+	NEED(a->nshape == 4 && a->shape[0] == x->dim[0] && a->shape[1] == x->dim[1],
+	     "resize changes only rows and columns: the result's shape must be [%lld, %lld, H, W]",
+	     (long long)x->dim[0], (long long)x->dim[1]);
+	for (int k = 0; k < 2; k++)
+		NEED(a->shape[2 + k] >= 1 && a->shape[2 + k] <= 65536 && a->scale[k] > 0 && a->scale[k] < 65536,
+		     "resize to %lld %s (scale %g) is outside 1 to 65536", (long long)a->shape[2 + k], k ? "columns" : "rows",
+		     a->scale[k]);
+	NEED(a->resize_mode >= VC_RESIZE_NEAREST && a->resize_mode <= VC_RESIZE_LINEAR && a->resize_coord >= 0 &&
+		     a->resize_coord <= VC_COORD_TF_HALF_PIXEL_FOR_NN && a->resize_round >= 0 &&
+		     a->resize_round <= VC_ROUND_CEIL,
+	     "resize mode %d, coordinate mapping %d or rounding %d is unknown", a->resize_mode, a->resize_coord,
+	     a->resize_round);
+	*t = *x;
+	t->dim[2] = a->shape[2];
+	t->dim[3] = a->shape[3];
+	return 0;
+}
+
 static int type_align(vc_module *m, vc_node *n)
 {
 	vc_attrs *a = &n->a;
@@ -898,6 +922,7 @@ static const struct {
 	[VC_OP_SIGMOID] = {1, type_sigmoid},
 	[VC_OP_LEAKY] = {1, type_leaky},
 	[VC_OP_UPSAMPLE] = {1, type_upsample},
+	[VC_OP_RESIZE] = {1, type_resize},
 	[VC_OP_ALIGN] = {1, type_align},
 	[VC_OP_YOLO] = {2, type_yolo},
 };

@@ -104,6 +104,8 @@ typedef enum vc_op {
 	VC_OP_TRANSPOSE,  /* plain, any rank: dimension i of the result is attrs shape[i] of x */
 	VC_OP_SLICE,      /* plain, any rank: x along attrs axis without attrs pad[0] elements at
 			   * the start and pad[2] at the end (a crop, the inverse of a pad) */
+	VC_OP_RESIZE,     /* plain 4-D f32 (host): rows and columns resampled to attrs shape by
+			   * attrs resize_mode, resize_coord, resize_round and scale (ONNX Resize) */
 	VC_OP_COUNT
 } vc_op;
 
@@ -133,7 +135,18 @@ typedef struct vc_attrs {
 	/* LEAKY, and REQUANT / QCONV_RQ / VTA_CONV with a fused leaky ReLU: the
 	 * negative slope is 2^-leaky (0: no leaky ReLU) */
 	int leaky;
+	/* RESIZE: interpolation, coordinate mapping and nearest rounding
+	 * (VC_RESIZE_*, VC_COORD_*, VC_ROUND_*), and the scale of rows and
+	 * columns the mapping divides by (out / in unless the model gave one) */
+	int resize_mode, resize_coord, resize_round;
+	double scale[2];
 } vc_attrs;
+
+/* The resize choices of ONNX Resize (libvta's VTA_RESIZE_* in graph.h). */
+enum { VC_RESIZE_NEAREST, VC_RESIZE_LINEAR };
+enum { VC_COORD_HALF_PIXEL, VC_COORD_PYTORCH_HALF_PIXEL, VC_COORD_ALIGN_CORNERS, VC_COORD_ASYMMETRIC,
+       VC_COORD_TF_HALF_PIXEL_FOR_NN };
+enum { VC_ROUND_PREFER_FLOOR, VC_ROUND_PREFER_CEIL, VC_ROUND_FLOOR, VC_ROUND_CEIL };
 
 /* Darknet's leaky slope 0.1 as the ALU realizes it: one arithmetic shift,
  * slope 2^-3 = 0.125 (docs/compiler.md, "Leaky ReLU"). */

@@ -296,6 +296,13 @@ static int parse_attr(lexer *lx, vc_attrs *a)
 		return int_in(lx, 0, 64, &a->leaky);
 	if (!strcmp(key, "kernel"))
 		return expect(lx, "@k") || int_in(lx, 0, 1 << 20, &a->kernel_id) ? -1 : 0;
+	if (!strcmp(key, "resize")) /* mode, coordinate mapping, rounding: checked by the type rule */
+		return int_in(lx, 0, 9, &a->resize_mode) || expect(lx, ",") || int_in(lx, 0, 9, &a->resize_coord) ||
+			       expect(lx, ",") || int_in(lx, 0, 9, &a->resize_round)
+			       ? -1
+			       : 0;
+	if (!strcmp(key, "scale"))
+		return real(lx, &a->scale[0]) || expect(lx, "x") || real(lx, &a->scale[1]) ? -1 : 0;
 	if (!strcmp(key, "dev-off"))
 		return integer(lx, &a->dev_off);
 	return fail(lx, "unknown attribute '%s'", key);

@@ -128,6 +128,11 @@ static void print_attrs(FILE *f, const vc_node *n)
 		sep(f, &first);
 		fprintf(f, "leaky=%d", a->leaky);
 	}
+	if (n->op == VC_OP_RESIZE) {
+		sep(f, &first);
+		fprintf(f, "resize=%d,%d,%d scale=%.17gx%.17g", a->resize_mode, a->resize_coord, a->resize_round, a->scale[0],
+			a->scale[1]);
+	}
 	if (a->kernel_id != d.kernel_id) {
 		sep(f, &first);
 		fprintf(f, "kernel=@k%d", a->kernel_id);

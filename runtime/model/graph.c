@@ -140,6 +140,11 @@ static int get_attrs(rbuf *r, vta_mattrs_t *a)
 	a->dev_off = get_i64(r);
 	a->kernel_id = get_int(r);
 	a->leaky = get_int(r);
+	a->resize_mode = get_int(r);
+	a->resize_coord = get_int(r);
+	a->resize_round = get_int(r);
+	a->scale[0] = get_f64(r);
+	a->scale[1] = get_f64(r);
 	return a->nshape < 0 || a->nshape > VTA_MGRAPH_MAX_RANK ? -1 : 0;
 }
 
@@ -296,7 +301,8 @@ int vta_mgraph_decode(const uint8_t *bytes, size_t len, const char *what, vta_mg
 	uint32_t ver = get_u32(&r);
 	if (ver != VTA_MGRAPH_VERSION)
 		return vta_error_set(err, VTA_EUNSUPPORTED, -1, "%s: graph version %" PRIu32 "; this library reads"
-				     " version %d", what, ver, VTA_MGRAPH_VERSION);
+				     " version %d (compile the model again with this release's vta compile)", what, ver,
+				     VTA_MGRAPH_VERSION);
 	g->config_id = get_u32(&r);
 	get_str(&r, g->config, sizeof g->config);
 	g->batch = get_u32(&r);

@@ -3,7 +3,7 @@
  * The host side of a compiled model: the nodes that do not run on VTA
  * (quantize and dequantize, packing to the VTA layout and back, padding,
  * pooling, reshapes, transposes, slices, softmax, clips, concatenation,
- * float add/mul, sigmoid, and Darknet's leaky ReLU, upsample, shortcut
+ * float add/mul, sigmoid, resize, and Darknet's leaky ReLU, upsample, shortcut
  * alignment and yolo layer; the convolutions, products and int8 layers and
  * epilogues in hostgemm.c). Each op has a check, run once
  * when the model is opened, that the stored types are consistent enough for
@@ -12,6 +12,7 @@
  * the integer ops: tests/compiler/test_model.c compares whole models.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <vta/model/hostgemm.h>
@@ -41,6 +42,7 @@ const char *vta_mop_name(uint32_t op)
 	case VTA_MOP_SIGMOID: return "sigmoid";
 	case VTA_MOP_TRANSPOSE: return "transpose";
 	case VTA_MOP_SLICE: return "slice";
+	case VTA_MOP_RESIZE: return "resize";
 	case VTA_MOP_QUANTIZE: return "quantize";
 	case VTA_MOP_DEQUANTIZE: return "dequantize";
 	case VTA_MOP_PACK: return "pack";
@@ -160,6 +162,17 @@ static int resample_ok(int upsample, const vta_mtype_t *x, const vta_mtype_t *y,
 	return ok;
 }
 
+/* Rows and columns of plain 4-D float data resampled to y's, with known choices. */
+static int resize_ok(const vta_mtype_t *x, const vta_mtype_t *y, const vta_mattrs_t *a)
+{
+	return x->rank == 4 && y->rank == 4 && x->layout == 0 && y->layout == 0 && x->dtype == VTA_MDT_F32 &&
+	       y->dtype == VTA_MDT_F32 && x->dim[0] == y->dim[0] && x->dim[1] == y->dim[1] && y->dim[2] >= 1 &&
+	       y->dim[3] >= 1 && a->resize_mode >= VTA_RESIZE_NEAREST && a->resize_mode <= VTA_RESIZE_LINEAR &&
+	       a->resize_coord >= 0 && a->resize_coord <= VTA_COORD_TF_HALF_PIXEL_FOR_NN && a->resize_round >= 0 &&
+	       a->resize_round <= VTA_ROUND_CEIL && a->scale[0] > 0 && a->scale[0] < 65536 && a->scale[1] > 0 &&
+	       a->scale[1] < 65536;
+}
+
 int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 {
 	const vta_mnode_t *n = &g->nodes[i];
@@ -210,6 +223,9 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 	case VTA_MOP_ALIGN:
 		return resample_ok(n->op == VTA_MOP_UPSAMPLE, x, y, &n->a) ? 0
 			: bad(err, n, i, "needs plain 4-D float or int8 data of matching shapes");
+	case VTA_MOP_RESIZE:
+		return resize_ok(x, y, &n->a) ? 0
+			: bad(err, n, i, "needs plain 4-D float data, rows and columns resized, and known choices");
 	case VTA_MOP_YOLO: {
 		const vta_mnode_t *an = &g->nodes[n->in[1]];
 		int ok = vta_mtype_same_dims(x, y) && x->rank == 4 && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 &&
@@ -627,6 +643,82 @@ void vta_slice(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void
 		memcpy((uint8_t *)y + o * yl, (const uint8_t *)x + o * xl + start * inner, (size_t)yl);
 }
 
+/* The source coordinate of output index o along an axis of in entries
+ * resized by scale (ONNX Resize's coordinate_transformation_mode; the
+ * resized length is in * scale, not rounded, as ONNX's reference has it). */
+static double resize_source(int coord, int64_t o, int64_t in, double scale)
+{
+	double v = (double)o, len = (double)in * scale;
+	int one = fabs(len - 1.0) < 1e-9;
+	switch (coord) {
+	case VTA_COORD_HALF_PIXEL: return (v + 0.5) / scale - 0.5;
+	case VTA_COORD_PYTORCH_HALF_PIXEL: return one ? 0.0 : (v + 0.5) / scale - 0.5;
+	case VTA_COORD_ALIGN_CORNERS: return one ? 0.0 : v * (double)(in - 1) / (len - 1.0);
+	case VTA_COORD_ASYMMETRIC: return v / scale;
+	default: return (v + 0.5) / scale; /* tf_half_pixel_for_nn */
+	}
+}
+
+/*
+ * Per output index along an axis: the two source indices and the weight of
+ * the second (linear), or one index with weight 0 (nearest, by ONNX's
+ * nearest_mode); source coordinates are clamped to the input, which is
+ * what ONNX's edge handling and TensorFlow's bounds both give.
+ */
+static void resize_axis(int mode, int coord, int round, int64_t in, int64_t out, double scale, int64_t *i0,
+			int64_t *i1, float *w)
+{
+	for (int64_t o = 0; o < out; o++) {
+		double s = resize_source(coord, o, in, scale);
+		if (mode == VTA_RESIZE_NEAREST) {
+			double f = floor(s), frac = s - f;
+			switch (round) {
+			case VTA_ROUND_PREFER_FLOOR: s = frac > 0.5 ? f + 1 : f; break;
+			case VTA_ROUND_PREFER_CEIL: s = frac >= 0.5 ? f + 1 : f; break;
+			case VTA_ROUND_FLOOR: s = f; break;
+			default: s = ceil(s); break;
+			}
+		}
+		s = s < 0 ? 0 : s > (double)(in - 1) ? (double)(in - 1) : s;
+		int64_t k = (int64_t)s;
+		i0[o] = k;
+		i1[o] = k + 1 < in && s > (double)k ? k + 1 : k;
+		w[o] = (float)(s - (double)k);
+	}
+}
+
+int vta_resize_f32(const vta_mtype_t *xt, const float *x, const vta_mtype_t *yt, float *y, int mode, int coord,
+		   int round, const double *scale)
+{
+	int64_t H = xt->dim[2], W = xt->dim[3], OH = yt->dim[2], OW = yt->dim[3];
+	int64_t *idx = malloc((size_t)(2 * (OH + OW)) * sizeof *idx);
+	float *w = malloc((size_t)(OH + OW) * sizeof *w);
+	if (!idx || !w) {
+		free(idx);
+		free(w);
+		return VTA_ENOMEM;
+	}
+	int64_t *r0 = idx, *r1 = idx + OH, *c0 = idx + 2 * OH, *c1 = c0 + OW;
+	float *wr = w, *wc = w + OH;
+	resize_axis(mode, coord, round, H, OH, scale[0], r0, r1, wr);
+	resize_axis(mode, coord, round, W, OW, scale[1], c0, c1, wc);
+	for (int64_t p = 0; p < xt->dim[0] * xt->dim[1]; p++) {
+		const float *xp = x + p * H * W;
+		float *yp = y + p * OH * OW;
+		for (int64_t r = 0; r < OH; r++) {
+			const float *a = xp + r0[r] * W, *b = xp + r1[r] * W;
+			for (int64_t c = 0; c < OW; c++) {
+				float top = a[c0[c]] + wc[c] * (a[c1[c]] - a[c0[c]]);
+				float bot = b[c0[c]] + wc[c] * (b[c1[c]] - b[c0[c]]);
+				yp[r * OW + c] = top + wr[r] * (bot - top);
+			}
+		}
+	}
+	free(idx);
+	free(w);
+	return 0;
+}
+
 void vta_sigmoid_f32(const float *x, float *y, int64_t n)
 {
 	for (int64_t i = 0; i < n; i++)
@@ -672,6 +764,9 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 	case VTA_MOP_ALIGN:
 		vta_resample(n->op == VTA_MOP_ALIGN, x->t, x->data, y->t, y->data, n->a.stride);
 		return 0;
+	case VTA_MOP_RESIZE:
+		return vta_resize_f32(x->t, x->data, y->t, y->data, n->a.resize_mode, n->a.resize_coord, n->a.resize_round,
+				      n->a.scale);
 	case VTA_MOP_YOLO:
 		vta_yolo_f32(x->data, y->data, x->t->dim[0], in[1].t->dim[0], n->a.axis, x->t->dim[2] * x->t->dim[3]);
 		return 0;

@@ -6,7 +6,7 @@
  * that must be refused with a message, never a crash, and small models
  * written here (a 1x1 convolution and the ops PyTorch exports of
  * EfficientNet, MobileNet-V3, MNASNet, DenseNet and ShuffleNet-V2 add around
- * it, and LeakyRelu, PRelu, Tanh, Sub, Div) compiled for VTA and run through libvta on fsim against a float
+ * it, and LeakyRelu, PRelu, Tanh, Sub, Div, Resize linear) compiled for VTA and run through libvta on fsim against a float
  * reference written in the test.
  */
 #include <dirent.h>
@@ -903,6 +903,60 @@ static int64_t ref_upsample(const float *x, const double *y, double *out)
 	return C_OUT * 4 * P;
 }
 
+/* Linear interpolation of y's rows and columns to oh x ow from the ONNX
+ * definition: source x = (o + 0.5) * in / out - 0.5 (half_pixel) or o *
+ * (in - 1) / (out - 1) (align_corners), clamped to the input, then the two
+ * neighbours weighted by distance. */
+static double lin_src(int64_t o, int64_t in, int64_t out, int align)
+{
+	double x = align ? (out > 1 ? (double)o * (double)(in - 1) / (double)(out - 1) : 0.0)
+			 : ((double)o + 0.5) * (double)in / (double)out - 0.5;
+	return x < 0 ? 0 : x > (double)(in - 1) ? (double)(in - 1) : x;
+}
+static int64_t ref_linear(const double *y, double *out, int64_t oh, int64_t ow, int align)
+{
+	for (int o = 0; o < C_OUT; o++)
+		for (int64_t h = 0; h < oh; h++)
+			for (int64_t w = 0; w < ow; w++) {
+				double sh = lin_src(h, HW, oh, align), sw = lin_src(w, HW, ow, align);
+				int h0 = (int)sh, w0 = (int)sw, h1 = h0 + 1 < HW ? h0 + 1 : h0, w1 = w0 + 1 < HW ? w0 + 1 : w0;
+				double fh = sh - h0, fw = sw - w0;
+				const double *p = y + o * P;
+				double top = p[h0 * HW + w0] * (1 - fw) + p[h0 * HW + w1] * fw;
+				double bot = p[h1 * HW + w0] * (1 - fw) + p[h1 * HW + w1] * fw;
+				out[(o * oh + h) * ow + w] = top * (1 - fh) + bot * fh;
+			}
+	return C_OUT * oh * ow;
+}
+
+/* Resize linear to sizes 9 x 4 (rows up, columns down), half_pixel: a
+ * segmenter's bilinear head. */
+static void build_resize_linear(ob *b)
+{
+	ob_const(b, "sizes", 1, (const int64_t[]){4}, NULL, (const int64_t[]){1, C_OUT, 9, 4});
+	ob_node(b, "Resize", "out", 4, (const char *[]){"y", "", "", "sizes"});
+	ob_attr_s(b, "mode", "linear");
+}
+static int64_t ref_resize_linear(const float *x, const double *y, double *out)
+{
+	(void)x;
+	return ref_linear(y, out, 9, 4, 0);
+}
+
+/* Resize linear by 2 with align_corners (F.interpolate(align_corners=True)). */
+static void build_resize_align(ob *b)
+{
+	ob_const(b, "scales", 1, (const int64_t[]){4}, (const float[]){1, 1, 2, 2}, NULL);
+	ob_node(b, "Resize", "out", 3, (const char *[]){"y", "", "scales"});
+	ob_attr_s(b, "mode", "linear");
+	ob_attr_s(b, "coordinate_transformation_mode", "align_corners");
+}
+static int64_t ref_resize_align(const float *x, const double *y, double *out)
+{
+	(void)x;
+	return ref_linear(y, out, 2 * HW, 2 * HW, 1);
+}
+
 /* GlobalMaxPool: [1,16,1,1], each channel's largest value. */
 static void build_gmp(ob *b)
 {
@@ -978,6 +1032,8 @@ static const struct host_case {
 	{"Resize nearest x2,x3 (half_pixel, roi left out)", 13, build_resize, ref_resize},
 	{"Resize nearest to sizes x4 (asymmetric, floor)", 13, build_resize_sizes, ref_resize_sizes},
 	{"Upsample nearest x2 (opset 9)", 9, build_upsample, ref_upsample},
+	{"Resize linear to 9x4 (half_pixel)", 13, build_resize_linear, ref_resize_linear},
+	{"Resize linear x2 (align_corners)", 13, build_resize_align, ref_resize_align},
 	{"GlobalMaxPool", 13, build_gmp, ref_gmp},
 	{"LeakyRelu 0.01, PRelu, Tanh", 13, build_leaky_prelu_tanh, ref_leaky_prelu_tanh},
 	{"LeakyRelu 1/8 (fused), Sub, Div", 13, build_leaky_sub_div, ref_leaky_sub_div},

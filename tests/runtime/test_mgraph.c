@@ -71,6 +71,9 @@ static size_t wattrs(wb *b, int64_t dev_off, int kernel_id)
 	size_t at = w64(b, (uint64_t)dev_off);
 	w32(b, (uint32_t)kernel_id);
 	w32(b, 0); /* leaky */
+	for (int i = 0; i < 3; i++) /* resize_mode, resize_coord, resize_round */
+		w32(b, 0);
+	w64(b, 0), w64(b, 0); /* scale[2] */
 	return at;
 }
 

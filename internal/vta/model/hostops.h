@@ -72,6 +72,11 @@ void vta_yolo_f32(const float *x, float *y, int64_t batch, int64_t anchors, int6
 void vta_transpose(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void *y, const int64_t *perm);
 /* y = x[..., start:start + y's extent, ...] along axis (plain, any dtype). */
 void vta_slice(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void *y, int64_t axis, int64_t start);
+/* Rows and columns of x [N][C][H][W] resampled to y's (ONNX Resize: mode
+ * VTA_RESIZE_*, coordinate mapping VTA_COORD_*, nearest rounding
+ * VTA_ROUND_*, scale of rows and columns). 0 or VTA_ENOMEM. */
+int vta_resize_f32(const vta_mtype_t *xt, const float *x, const vta_mtype_t *yt, float *y, int mode, int coord,
+		   int round, const double *scale);
 /* The logistic function 1 / (1 + e^-x), elementwise. */
 void vta_sigmoid_f32(const float *x, float *y, int64_t n);
 /* x >= 0 ? x : x * 2^-shift. */
