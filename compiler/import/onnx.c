@@ -361,14 +361,35 @@ static vc_node *tanh_of(vc_module *m, vc_node *x, const char *nm)
 	return y && args[1] ? vc_build(m, VC_OP_ADD, args, 2, NULL, nm) : NULL;
 }
 
-/* ReduceMean over the spatial axes (2 and up) of data of rank >= 3: the
- * global average pool, reshaped when keepdims is 0. */
-static vc_node *reduce_mean(vc_module *m, const Onnx__NodeProto *np, vc_node *x, const char *nm)
+/* The constant integer list of input i (opset 13 and later: axes, split)
+ * or else attribute name: the count (0: neither given), or -1 if it is not
+ * a constant of at most max entries. */
+static int int_list(const Onnx__NodeProto *np, vc_node *const *in, int n_in, int i, const char *name, int64_t *out,
+		    int max)
 {
-	int64_t axes[VC_MAX_RANK], c = 0;
-	int r = x->type.rank, spatial = r >= 3;
-	if (attr_ints(np, "axes", axes, VC_MAX_RANK, &c) < 0 || c != r - 2)
-		spatial = 0;
+	if (i < n_in && in[i]) {
+		const vc_node *c = in[i];
+		if (c->op != VC_OP_CONST || c->type.rank != 1 || c->type.dim[0] > max)
+			return -1;
+		for (int64_t k = 0; k < c->type.dim[0]; k++)
+			out[k] = as_index(((const float *)c->data)[k]);
+		return (int)c->type.dim[0];
+	}
+	int64_t c = 0;
+	return attr_ints(np, name, out, max, &c) < 0 ? -1 : (int)c;
+}
+
+/* ReduceMean, ReduceMax and ReduceSum over the spatial axes (2 and up) of
+ * data of rank >= 3 (the axes an attribute, or an input from opset 18, 13
+ * for ReduceSum): the global average pool (times the plane's size for the
+ * sum) or a max pool over the whole 4-D image, reshaped when keepdims is 0. */
+static vc_node *reduce(vc_module *m, const Onnx__NodeProto *np, vc_node *const *in, int n_in, const char *op,
+		       const char *nm)
+{
+	vc_node *x = in[0];
+	int64_t axes[VC_MAX_RANK];
+	int r = x->type.rank, c = int_list(np, in, n_in, 1, "axes", axes, VC_MAX_RANK), is_max = !strcmp(op, "ReduceMax");
+	int spatial = r >= 3 && c == r - 2 && (!is_max || r == 4);
 	for (int64_t i = 0; spatial && i < c; i++) {
 		int64_t ax = axes[i] < 0 ? axes[i] + r : axes[i], seen = 0;
 		for (int64_t k = 0; k < c; k++)
@@ -376,15 +397,28 @@ static vc_node *reduce_mean(vc_module *m, const Onnx__NodeProto *np, vc_node *x,
 		spatial = ax >= 2 && ax < r && seen == 1;
 	}
 	if (!spatial) {
-		vc_error(m, NULL, "node '%s' (ReduceMean): only the mean over every axis after the first two is supported", nm);
+		vc_error(m, NULL, "node '%s' (%s): only the %s over every axis after the first two%s is supported", nm, op,
+			 is_max ? "maximum" : !strcmp(op, "ReduceSum") ? "sum" : "mean", is_max ? " of 4-D data" : "");
 		return NULL;
 	}
-	int keep = attr_i(np, "keepdims", 1) != 0;
+	int keep = attr_i(np, "keepdims", 1) != 0, is_sum = !strcmp(op, "ReduceSum");
 	vc_attrs a;
 	vc_attrs_init(&a);
-	vc_node *g = vc_build(m, VC_OP_GAP, &x, 1, &a, keep ? nm : NULL);
+	int64_t plane = 1;
+	for (int i = 2; i < r; i++)
+		plane *= x->type.dim[i];
+	vc_node *g;
+	if (is_max) {
+		a.kernel[0] = x->type.dim[2], a.kernel[1] = x->type.dim[3];
+		g = vc_build(m, VC_OP_MAXPOOL, &x, 1, &a, keep ? nm : NULL);
+	} else {
+		g = vc_build(m, VC_OP_GAP, &x, 1, &a, keep && !is_sum ? nm : NULL);
+		if (g && is_sum)
+			g = scale(m, g, (double)plane, keep ? nm : NULL);
+	}
 	if (!g || keep)
 		return g;
+	vc_attrs_init(&a);
 	a.nshape = 2;
 	a.shape[0] = x->type.dim[0];
 	a.shape[1] = x->type.dim[1];
@@ -710,9 +744,9 @@ static vc_node *op_hard_sigmoid(onnx_node *on)
 	return hard_sigmoid(on->m, on->in[0], alpha, beta, swish, on->nm);
 }
 
-static vc_node *op_reduce_mean(onnx_node *on)
+static vc_node *op_reduce(onnx_node *on)
 {
-	return reduce_mean(on->m, on->np, on->in[0], on->nm);
+	return reduce(on->m, on->np, on->in, on->n_in, on->op, on->nm);
 }
 
 static vc_node *op_pad(onnx_node *on)
@@ -895,6 +929,118 @@ static vc_node *op_global_max_pool(onnx_node *on)
 	return vc_build(on->m, VC_OP_MAXPOOL, on->in, 1, &on->a, on->nm);
 }
 
+/* Split along an axis into the node's outputs: the sizes an attribute (an
+ * input from opset 13), else equal parts (opset 18's num_outputs: the last
+ * part may be smaller); each output is a slice, outputs after the first
+ * bound here. */
+static vc_node *op_split(onnx_node *on)
+{
+	vc_node *x = on->in[0];
+	int r = x->type.rank, n_out = (int)on->np->n_output;
+	int64_t axis = attr_i(on->np, "axis", 0), parts[16];
+	axis += axis < 0 ? r : 0;
+	if (axis < 0 || axis >= r || n_out > 16) {
+		vc_error(on->m, NULL, "node '%s' (Split): axis %lld of rank %d, or %d outputs (at most 16)", on->nm,
+			 (long long)attr_i(on->np, "axis", 0), r, n_out);
+		return NULL;
+	}
+	int64_t dim = x->type.dim[axis];
+	int c = int_list(on->np, on->in, on->n_in, 1, "split", parts, 16);
+	if (c == 0) { /* equal parts, the last smaller when num_outputs does not divide (opset 18) */
+		int64_t k = (dim + n_out - 1) / n_out;
+		for (int i = 0; i < n_out; i++)
+			parts[i] = dim - k * i < k ? dim - k * i : k;
+		c = n_out;
+		if (on->im->opset < 18 && dim % n_out)
+			c = -2;
+	}
+	int64_t sum = 0;
+	for (int i = 0; c == n_out && i < c; i++)
+		sum += parts[i] >= 1 ? parts[i] : -(INT64_C(1) << 40);
+	if (c != n_out || sum != dim) {
+		vc_error(on->m, NULL, "node '%s' (Split): the parts (constant, each at least 1) must add up to the %lld "
+			 "entries of axis %lld over %d outputs", on->nm, (long long)dim, (long long)axis, n_out);
+		return NULL;
+	}
+	vc_node *first = NULL;
+	for (int i = 0, start = 0; i < n_out; start += (int)parts[i], i++) {
+		vc_attrs a;
+		vc_attrs_init(&a);
+		a.axis = axis, a.pad[0] = start, a.pad[2] = dim - start - parts[i];
+		const char *name = on->np->output[i][0] ? on->np->output[i] : NULL;
+		vc_node *y = n_out == 1 ? x : vc_build(on->m, VC_OP_SLICE, &x, 1, &a, name);
+		if (!y || (i && name && bind(on->im, name, y)))
+			return NULL;
+		first = i ? first : y;
+	}
+	return first;
+}
+
+/* Squeeze and Unsqueeze as a reshape (the axes an attribute, an input from
+ * opset 13; Squeeze without axes drops every dimension of 1). */
+static vc_node *op_squeeze(onnx_node *on)
+{
+	const vc_type *t = &on->in[0]->type;
+	int un = on->op[0] == 'U', c, r = t->rank;
+	int64_t axes[VC_MAX_RANK];
+	c = int_list(on->np, on->in, on->n_in, 1, "axes", axes, VC_MAX_RANK);
+	int out_r = un ? r + c : r - c, mark[VC_MAX_RANK + 1] = {0}, ok = c >= 0 && (c > 0 || !un) && out_r >= 0 &&
+											out_r <= VC_MAX_RANK;
+	for (int i = 0; ok && i < c; i++) {
+		int64_t ax = axes[i] + (axes[i] < 0 ? (un ? out_r : r) : 0);
+		ok = ax >= 0 && ax < (un ? out_r : r) && !mark[ax] && (un || t->dim[ax] == 1);
+		if (ok)
+			mark[ax] = 1;
+	}
+	if (!ok) {
+		vc_error(on->m, NULL, "node '%s' (%s): the axes must be constant, distinct and inside the %s (at most %d)%s",
+			 on->nm, on->op, un ? "result's rank" : "input's rank", VC_MAX_RANK, un ? "" : ", of size 1");
+		return NULL;
+	}
+	int n = 0;
+	if (un)
+		for (int d = 0, k = 0; d < out_r; d++)
+			on->a.shape[n++] = mark[d] ? 1 : t->dim[k++];
+	else
+		for (int d = 0; d < r; d++)
+			if (!(c ? mark[d] : t->dim[d] == 1))
+				on->a.shape[n++] = t->dim[d];
+	on->a.nshape = n;
+	return vc_build(on->m, VC_OP_RESHAPE, on->in, 1, &on->a, on->nm);
+}
+
+/* DepthToSpace (DCR or CRD) and SpaceToDepth of 4-D data by blocksize b:
+ * a reshape to 6-D, a transpose and a reshape back. */
+static vc_node *op_depth_space(onnx_node *on)
+{
+	const vc_type *t = &on->in[0]->type;
+	int to_space = on->op[0] == 'D';
+	int64_t b = attr_i(on->np, "blocksize", 0), N = t->dim[0], C = t->dim[1], H = t->dim[2], W = t->dim[3];
+	char mode[8] = "DCR";
+	attr_s(on->np, "mode", mode, sizeof mode);
+	int crd = !strcmp(mode, "CRD");
+	if (t->rank != 4 || b < 1 || b > 64 || (!crd && strcmp(mode, "DCR")) ||
+	    (to_space ? C % (b * b) : H % b || W % b)) {
+		vc_error(on->m, NULL, "node '%s' (%s): needs 4-D data, blocksize 1 to 64 dividing the %s, mode DCR or CRD",
+			 on->nm, on->op, to_space ? "channels twice" : "rows and columns");
+		return NULL;
+	}
+	vc_attrs a, p, o;
+	vc_attrs_init(&a), vc_attrs_init(&p), vc_attrs_init(&o);
+	a.nshape = p.nshape = 6, o.nshape = 4;
+	static const int64_t dcr[6] = {0, 3, 4, 1, 5, 2}, crdp[6] = {0, 1, 4, 2, 5, 3}, s2d[6] = {0, 3, 5, 1, 2, 4};
+	const int64_t *perm = !to_space ? s2d : crd ? crdp : dcr;
+	int64_t c = C / (b * b);
+	const int64_t d6[3][6] = {{N, b, b, c, H, W}, {N, c, b, b, H, W}, {N, C, H / b, b, W / b, b}};
+	memcpy(a.shape, d6[!to_space ? 2 : crd ? 1 : 0], sizeof a.shape);
+	memcpy(p.shape, perm, sizeof p.shape);
+	const int64_t d4[4] = {N, to_space ? c : C * b * b, to_space ? H * b : H / b, to_space ? W * b : W / b};
+	memcpy(o.shape, d4, sizeof d4);
+	vc_node *y = vc_build(on->m, VC_OP_RESHAPE, on->in, 1, &a, NULL);
+	y = y ? vc_build(on->m, VC_OP_TRANSPOSE, &y, 1, &p, NULL) : NULL;
+	return y ? vc_build(on->m, VC_OP_RESHAPE, &y, 1, &o, on->nm) : NULL;
+}
+
 /* The whole factor out/in of a resize along one axis; 0 if it is not one. */
 static int64_t whole_scale(double scale, int64_t in, int64_t out)
 {
@@ -1034,7 +1180,14 @@ static const struct onnx_op {
 	{"LeakyRelu", (const char *const[]){"alpha", NULL}, 1, op_leaky_relu, 0},
 	{"PRelu", NO_ATTRS, 2, op_leaky_relu, 0},
 	{"Tanh", NO_ATTRS, 1, op_tanh, 0},
-	{"ReduceMean", (const char *const[]){"axes", "keepdims", NULL}, 1, op_reduce_mean, 0},
+	{"ReduceMean", (const char *const[]){"axes", "keepdims", NULL}, 1, op_reduce, 0},
+	{"ReduceMax", (const char *const[]){"axes", "keepdims", NULL}, 1, op_reduce, 0},
+	{"ReduceSum", (const char *const[]){"axes", "keepdims", "noop_with_empty_axes", NULL}, 1, op_reduce, 0},
+	{"Split", (const char *const[]){"axis", "split", "num_outputs", NULL}, 1, op_split, 0},
+	{"Squeeze", (const char *const[]){"axes", NULL}, 1, op_squeeze, 0},
+	{"Unsqueeze", (const char *const[]){"axes", NULL}, 1, op_squeeze, 0},
+	{"DepthToSpace", (const char *const[]){"blocksize", "mode", NULL}, 1, op_depth_space, 0},
+	{"SpaceToDepth", (const char *const[]){"blocksize", NULL}, 1, op_depth_space, 0},
 	{"Pad", (const char *const[]){"mode", "pads", "value", NULL}, 1, op_pad, 0},
 	{"Clip", (const char *const[]){"min", "max", NULL}, 1, op_clip, 0},
 	{"MaxPool", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "auto_pad", "ceil_mode", "storage_order", NULL}, 1, op_pool, 0},

@@ -6,7 +6,8 @@
  * that must be refused with a message, never a crash, and small models
  * written here (a 1x1 convolution and the ops PyTorch exports of
  * EfficientNet, MobileNet-V3, MNASNet, DenseNet and ShuffleNet-V2 add around
- * it, and LeakyRelu, PRelu, Tanh, Sub, Div, Resize linear) compiled for VTA and run through libvta on fsim against a float
+ * it, and LeakyRelu, PRelu, Tanh, Sub, Div, Resize linear, Split,
+ * DepthToSpace, SpaceToDepth, ReduceMax/Sum, Squeeze, Unsqueeze) compiled for VTA and run through libvta on fsim against a float
  * reference written in the test.
  */
 #include <dirent.h>
@@ -470,7 +471,7 @@ typedef struct ob {
 	Onnx__OperatorSetIdProto opset, *opsets[1];
 	Onnx__NodeProto nodes[OB_NODES], *node_p[OB_NODES];
 	const char *node_in[OB_NODES][OB_IN];
-	const char *node_out[OB_NODES][1];
+	const char *node_out[OB_NODES][2];
 	Onnx__AttributeProto attrs[OB_ATTRS], *attr_p[OB_ATTRS];
 	int64_t ints[OB_ATTRS][8];
 	Onnx__TensorProto inits[OB_INITS], *init_p[OB_INITS];
@@ -549,6 +550,14 @@ static void ob_node(ob *b, const char *op, const char *out, int nin, const char 
 	n->output = (char **)b->node_out[k];
 	n->attribute = &b->attr_p[b->n_attrs]; /* the attributes added next */
 	b->node_p[k] = n;
+}
+
+/* A second output of the last node (Split). */
+static void ob_out2(ob *b, const char *out)
+{
+	size_t k = b->graph.n_node - 1;
+	b->node_out[k][1] = out;
+	b->nodes[k].n_output = 2;
 }
 
 /* An attribute of the last node: nints values (ints), or one int (nints
@@ -957,6 +966,67 @@ static int64_t ref_resize_align(const float *x, const double *y, double *out)
 	return ref_linear(y, out, 2 * HW, 2 * HW, 1);
 }
 
+/* Split y's channels 4 | 12; the 12 through DepthToSpace (CRD) by 2 to
+ * [1,3,12,12] and SpaceToDepth by 2 back to [1,12,6,6]; concatenated
+ * after the 4 again. From the definitions: DepthToSpace CRD out[c][2h+i][2w+j]
+ * = in[4c + 2i + j][h][w]; SpaceToDepth out[(2i + j) C + c][h][w] =
+ * in[c][2h+i][2w+j]. */
+static void build_split_d2s(ob *b)
+{
+	ob_const(b, "parts", 1, (const int64_t[]){2}, NULL, (const int64_t[]){4, 12});
+	ob_node(b, "Split", "a", 2, (const char *[]){"y", "parts"});
+	ob_attr(b, "axis", 0, 1, 0, NULL);
+	ob_out2(b, "b");
+	ob_node(b, "DepthToSpace", "d", 1, (const char *[]){"b"});
+	ob_attr(b, "blocksize", 0, 2, 0, NULL);
+	ob_attr_s(b, "mode", "CRD");
+	ob_node(b, "SpaceToDepth", "s", 1, (const char *[]){"d"});
+	ob_attr(b, "blocksize", 0, 2, 0, NULL);
+	ob_node(b, "Concat", "out", 2, (const char *[]){"a", "s"});
+	ob_attr(b, "axis", 0, 1, 0, NULL);
+}
+static int64_t ref_split_d2s(const float *x, const double *y, double *out)
+{
+	(void)x;
+	static double d[3][2 * HW][2 * HW];
+	for (int c = 0; c < 3; c++)
+		for (int h = 0; h < 2 * HW; h++)
+			for (int w = 0; w < 2 * HW; w++)
+				d[c][h][w] = y[(4 + 4 * c + 2 * (h % 2) + w % 2) * P + (h / 2) * HW + w / 2];
+	memcpy(out, y, 4 * P * sizeof *out);
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			for (int c = 0; c < 3; c++)
+				for (int h = 0; h < HW; h++)
+					for (int w = 0; w < HW; w++)
+						out[(4 + (2 * i + j) * 3 + c) * P + h * HW + w] = d[c][2 * h + i][2 * w + j];
+	return C_OUT * P;
+}
+
+/* ReduceMax (axes an attribute) squeezed to [1,16] and unsqueezed back,
+ * plus ReduceSum (axes an input, opset 13) over the rows and columns. */
+static void build_reduce_squeeze(ob *b)
+{
+	ob_node(b, "ReduceMax", "m", 1, (const char *[]){"y"});
+	ob_attr(b, "axes", 0, 0, 2, (const int64_t[]){2, 3});
+	ob_const(b, "ax", 1, (const int64_t[]){2}, NULL, (const int64_t[]){2, 3});
+	ob_node(b, "Squeeze", "q", 2, (const char *[]){"m", "ax"});
+	ob_node(b, "Unsqueeze", "u", 2, (const char *[]){"q", "ax"});
+	ob_node(b, "ReduceSum", "r", 2, (const char *[]){"y", "ax"});
+	ob_node(b, "Add", "out", 2, (const char *[]){"u", "r"});
+}
+static int64_t ref_reduce_squeeze(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int o = 0; o < C_OUT; o++) {
+		double mx = y[o * P], sum = 0;
+		for (int p = 0; p < P; p++)
+			mx = fmax(mx, y[o * P + p]), sum += y[o * P + p];
+		out[o] = mx + sum;
+	}
+	return C_OUT;
+}
+
 /* GlobalMaxPool: [1,16,1,1], each channel's largest value. */
 static void build_gmp(ob *b)
 {
@@ -1035,6 +1105,8 @@ static const struct host_case {
 	{"Resize linear to 9x4 (half_pixel)", 13, build_resize_linear, ref_resize_linear},
 	{"Resize linear x2 (align_corners)", 13, build_resize_align, ref_resize_align},
 	{"GlobalMaxPool", 13, build_gmp, ref_gmp},
+	{"Split, DepthToSpace (CRD), SpaceToDepth", 13, build_split_d2s, ref_split_d2s},
+	{"ReduceMax, Squeeze, Unsqueeze, ReduceSum", 13, build_reduce_squeeze, ref_reduce_squeeze},
 	{"LeakyRelu 0.01, PRelu, Tanh", 13, build_leaky_prelu_tanh, ref_leaky_prelu_tanh},
 	{"LeakyRelu 1/8 (fused), Sub, Div", 13, build_leaky_sub_div, ref_leaky_sub_div},
 };
