@@ -615,6 +615,146 @@ static vc_node *op_conv(onnx_node *on)
 	return vc_build(on->m, VC_OP_CONV, on->in, on->n_in, &on->a, on->nm);
 }
 
+/* x [N,C,H,W] with sh - 1 zero rows after each row and sw - 1 zero
+ * columns after each column ([N,C,H*sh,W*sw]): reshapes that make each
+ * row (column) a plane of its own, and a pad of those planes. */
+static vc_node *zero_insert(vc_module *m, vc_node *x, int64_t sh, int64_t sw)
+{
+	int64_t N = x->type.dim[0], C = x->type.dim[1], H = x->type.dim[2], W = x->type.dim[3];
+	for (int k = 0; x && k < 2; k++) {
+		int64_t s = k ? sh : sw;
+		if (s == 1)
+			continue;
+		vc_attrs a;
+		vc_attrs_init(&a);
+		a.nshape = 4;
+		const int64_t col[4] = {N, C * H, W, 1}, row[4] = {N, C * H, 1, W};
+		memcpy(a.shape, k ? row : col, sizeof col);
+		x = vc_build(m, VC_OP_RESHAPE, &x, 1, &a, NULL);
+		vc_attrs_init(&a);
+		a.pad[k ? 2 : 3] = s - 1;
+		a.lo = 0.0;
+		x = x ? vc_build(m, VC_OP_PAD, &x, 1, &a, NULL) : NULL;
+		vc_attrs_init(&a);
+		a.nshape = 4;
+		H *= k ? s : 1, W *= k ? 1 : s;
+		const int64_t back[4] = {N, C, H, W};
+		memcpy(a.shape, back, sizeof back);
+		x = x ? vc_build(m, VC_OP_RESHAPE, &x, 1, &a, NULL) : NULL;
+	}
+	return x;
+}
+
+/* The convolution weights [M, C/g, kh, kw] of ConvTranspose's w [C, M/g,
+ * kh, kw]: in and out channels swapped within each group, the kernel
+ * turned by 180 degrees. */
+static vc_node *transposed_weights(vc_module *m, const vc_node *w, int64_t g, const char *nm)
+{
+	int64_t C = w->type.dim[0], Mg = w->type.dim[1], kh = w->type.dim[2], kw = w->type.dim[3], Cg = C / g;
+	const int64_t dim[4] = {Mg * g, Cg, kh, kw};
+	char name[80];
+	snprintf(name, sizeof name, "%.60s.w", nm);
+	vc_node *c = vc_const(m, name, VC_F32, 4, dim, NULL);
+	if (!c)
+		return NULL;
+	const float *src = w->data;
+	float *dst = c->data;
+	for (int64_t gi = 0; gi < g; gi++)
+		for (int64_t o = 0; o < Mg; o++)
+			for (int64_t i = 0; i < Cg; i++)
+				for (int64_t y = 0; y < kh; y++)
+					for (int64_t x = 0; x < kw; x++)
+						dst[(((gi * Mg + o) * Cg + i) * kh + y) * kw + x] =
+							src[(((gi * Cg + i) * Mg + o) * kh + (kh - 1 - y)) * kw + (kw - 1 - x)];
+	return c;
+}
+
+/* ConvTranspose's pads (top, left, bottom, right) from its attributes: the
+ * pads, or those output_shape or auto_pad SAME_* imply (negative: more
+ * output than the stride gives). -1 with a diagnostic. */
+static int deconv_pads(onnx_node *on, const int64_t *in, const int64_t *k, const int64_t *s, const int64_t *d,
+		       const int64_t *op, int64_t *pads)
+{
+	char ap[16] = "NOTSET";
+	attr_s(on->np, "auto_pad", ap, sizeof ap);
+	int64_t os[4], c = 0;
+	if (attr_ints(on->np, "pads", pads, 4, &c) < 0 || (c && c != 4) || attr_ints(on->np, "output_shape", os, 4, &c) < 0 ||
+	    (c && c != 2 && c != 4)) {
+		return vc_error(on->m, NULL, "node '%s' (ConvTranspose): pads needs 4 entries and output_shape 2", on->nm);
+	}
+	int same = !strncmp(ap, "SAME_", 5);
+	if (!c && !same)
+		return strcmp(ap, "NOTSET") && strcmp(ap, "VALID")
+			       ? vc_error(on->m, NULL, "node '%s' (ConvTranspose): auto_pad '%s' is unknown", on->nm, ap)
+			       : 0;
+	for (int i = 0; i < 2; i++) {
+		int64_t out = c ? os[c - 2 + i] : in[i] * s[i];
+		int64_t total = s[i] * (in[i] - 1) + op[i] + (k[i] - 1) * d[i] + 1 - out;
+		int upper = !strcmp(ap, "SAME_UPPER");
+		int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2); /* rounded down, as ONNX's reference */
+		pads[i] = upper ? half : total - half;
+		pads[i + 2] = total - pads[i];
+	}
+	return 0;
+}
+
+/*
+ * ConvTranspose (2-D, constant weights) as a convolution VTA runs: the
+ * input with stride - 1 zeros inserted between its rows and columns,
+ * padded by dilation * (kernel - 1) less the given pads (cropped where
+ * that is negative), convolved at stride 1 with the weights of
+ * transposed_weights.
+ */
+static vc_node *op_conv_transpose(onnx_node *on)
+{
+	vc_node *x = on->in[0], *w = on->in[1];
+	int64_t g = attr_i(on->np, "group", 1), s[2] = {1, 1}, d[2] = {1, 1}, op[2] = {0, 0}, ks[2], pads[4] = {0}, c;
+	int ok = x->type.rank == 4 && w->type.rank == 4 && w->op == VC_OP_CONST && g >= 1 && x->type.dim[1] % g == 0 &&
+		 w->type.dim[0] == x->type.dim[1];
+	ok = ok && attr_ints(on->np, "strides", s, 2, &c) >= 0 && attr_ints(on->np, "dilations", d, 2, &c) >= 0 &&
+	     attr_ints(on->np, "output_padding", op, 2, &c) >= 0 && attr_ints(on->np, "kernel_shape", ks, 2, &c) >= 0 &&
+	     (!c || (ks[0] == w->type.dim[2] && ks[1] == w->type.dim[3]));
+	for (int i = 0; ok && i < 2; i++)
+		ok = s[i] >= 1 && s[i] <= 64 && d[i] >= 1 && d[i] <= 64 && op[i] >= 0 && op[i] < (s[i] > d[i] ? s[i] : d[i]);
+	if (!ok) {
+		vc_error(on->m, NULL, "node '%s' (ConvTranspose): only 2-D with constant weights [C, M/group, kh, kw] matching "
+			 "the input, strides and dilations 1 to 64 and output_padding below them is supported", on->nm);
+		return NULL;
+	}
+	const int64_t in[2] = {x->type.dim[2], x->type.dim[3]}, k[2] = {w->type.dim[2], w->type.dim[3]};
+	if (deconv_pads(on, in, k, s, d, op, pads))
+		return NULL;
+	vc_node *z = zero_insert(on->m, x, s[0], s[1]);
+	/* the zeros inserted after the last row (column) count as its padding */
+	int64_t cp[4];
+	for (int i = 0; i < 2; i++) {
+		cp[i] = d[i] * (k[i] - 1) - pads[i];
+		cp[i + 2] = d[i] * (k[i] - 1) - pads[i + 2] + op[i] - (s[i] - 1);
+	}
+	for (int i = 0; z && i < 2; i++) {
+		if (cp[i] >= 0 && cp[i + 2] >= 0)
+			continue;
+		vc_attrs a;
+		vc_attrs_init(&a);
+		a.axis = 2 + i;
+		a.pad[0] = cp[i] < 0 ? -cp[i] : 0, a.pad[2] = cp[i + 2] < 0 ? -cp[i + 2] : 0;
+		if (a.pad[0] + a.pad[2] >= z->type.dim[2 + i]) {
+			vc_error(on->m, NULL, "node '%s' (ConvTranspose): the pads leave no output", on->nm);
+			return NULL;
+		}
+		z = vc_build(on->m, VC_OP_SLICE, &z, 1, &a, NULL);
+		cp[i] = cp[i] < 0 ? 0 : cp[i], cp[i + 2] = cp[i + 2] < 0 ? 0 : cp[i + 2];
+	}
+	vc_node *args[3] = {z, transposed_weights(on->m, w, g, on->nm), on->n_in > 2 ? on->in[2] : NULL};
+	if (!args[0] || !args[1])
+		return NULL;
+	on->a.pad[0] = cp[0], on->a.pad[1] = cp[1], on->a.pad[2] = cp[2], on->a.pad[3] = cp[3];
+	on->a.dilation[0] = d[0], on->a.dilation[1] = d[1];
+	on->a.kernel[0] = k[0], on->a.kernel[1] = k[1];
+	on->a.group = g;
+	return vc_build(on->m, VC_OP_CONV, args, args[2] ? 3 : 2, &on->a, on->nm);
+}
+
 static vc_node *op_gemm(onnx_node *on)
 {
 	double alpha = attr_f(on->np, "alpha", 1.0), beta = attr_f(on->np, "beta", 1.0);
@@ -1184,6 +1324,8 @@ static const struct onnx_op {
 	{"ReduceMax", (const char *const[]){"axes", "keepdims", NULL}, 1, op_reduce, 0},
 	{"ReduceSum", (const char *const[]){"axes", "keepdims", "noop_with_empty_axes", NULL}, 1, op_reduce, 0},
 	{"Split", (const char *const[]){"axis", "split", "num_outputs", NULL}, 1, op_split, 0},
+	{"ConvTranspose", (const char *const[]){"auto_pad", "dilations", "group", "kernel_shape", "output_padding",
+						"output_shape", "pads", "strides", NULL}, 2, op_conv_transpose, 0},
 	{"Squeeze", (const char *const[]){"axes", NULL}, 1, op_squeeze, 0},
 	{"Unsqueeze", (const char *const[]){"axes", NULL}, 1, op_squeeze, 0},
 	{"DepthToSpace", (const char *const[]){"blocksize", "mode", NULL}, 1, op_depth_space, 0},

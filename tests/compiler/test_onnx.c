@@ -7,7 +7,8 @@
  * written here (a 1x1 convolution and the ops PyTorch exports of
  * EfficientNet, MobileNet-V3, MNASNet, DenseNet and ShuffleNet-V2 add around
  * it, and LeakyRelu, PRelu, Tanh, Sub, Div, Resize linear, Split,
- * DepthToSpace, SpaceToDepth, ReduceMax/Sum, Squeeze, Unsqueeze) compiled for VTA and run through libvta on fsim against a float
+ * DepthToSpace, SpaceToDepth, ReduceMax/Sum, Squeeze, Unsqueeze,
+ * ConvTranspose) compiled for VTA and run through libvta on fsim against a float
  * reference written in the test.
  */
 #include <dirent.h>
@@ -1027,6 +1028,59 @@ static int64_t ref_reduce_squeeze(const float *x, const double *y, double *out)
 	return C_OUT;
 }
 
+/* ConvTranspose of y by stride 2 to 8 channels: 3x3 with pads 1 and
+ * output_padding 1 ([1,8,12,12]), or 4x4 in 2 groups with pads 1
+ * ([1,8,12,12]). From the definition: each input pixel (h, w) adds
+ * x[c][h][w] * w[c][o][i][j] to output (2h - pad + i, 2w - pad + j). */
+enum { DC_M = 8 };
+static float deconv_w[C_OUT * DC_M * 9], deconv_gw[C_OUT * (DC_M / 2) * 16], deconv_b[DC_M];
+static void build_deconv(ob *b)
+{
+	ob_const(b, "dw", 4, (const int64_t[]){C_OUT, DC_M, 3, 3}, deconv_w, NULL);
+	ob_const(b, "db", 1, (const int64_t[]){DC_M}, deconv_b, NULL);
+	ob_node(b, "ConvTranspose", "out", 3, (const char *[]){"y", "dw", "db"});
+	ob_attr(b, "strides", 0, 0, 2, (const int64_t[]){2, 2});
+	ob_attr(b, "pads", 0, 0, 4, (const int64_t[]){1, 1, 1, 1});
+	ob_attr(b, "output_padding", 0, 0, 2, (const int64_t[]){1, 1});
+}
+static void build_deconv_group(ob *b)
+{
+	ob_const(b, "dw", 4, (const int64_t[]){C_OUT, DC_M / 2, 4, 4}, deconv_gw, NULL);
+	ob_node(b, "ConvTranspose", "out", 2, (const char *[]){"y", "dw"});
+	ob_attr(b, "strides", 0, 0, 2, (const int64_t[]){2, 2});
+	ob_attr(b, "pads", 0, 0, 4, (const int64_t[]){1, 1, 1, 1});
+	ob_attr(b, "group", 0, 2, 0, NULL);
+}
+static int64_t ref_deconv_k(const double *y, double *out, int k, int groups, const float *w, const float *bias)
+{
+	enum { OH = 2 * HW };
+	int cg = C_OUT / groups, mg = DC_M / groups;
+	for (int o = 0; o < DC_M * OH * OH; o++)
+		out[o] = bias ? bias[o / (OH * OH)] : 0.0;
+	for (int c = 0; c < C_OUT; c++)
+		for (int h = 0; h < HW; h++)
+			for (int x = 0; x < HW; x++)
+				for (int m = 0; m < mg; m++)
+					for (int i = 0; i < k; i++)
+						for (int j = 0; j < k; j++) {
+							int oh = 2 * h - 1 + i, ow = 2 * x - 1 + j, o = (c / cg) * mg + m;
+							if (oh >= 0 && oh < OH && ow >= 0 && ow < OH)
+								out[(o * OH + oh) * OH + ow] +=
+									y[c * P + h * HW + x] * w[((c * mg + m) * k + i) * k + j];
+						}
+	return DC_M * OH * OH;
+}
+static int64_t ref_deconv(const float *x, const double *y, double *out)
+{
+	(void)x;
+	return ref_deconv_k(y, out, 3, 1, deconv_w, deconv_b);
+}
+static int64_t ref_deconv_group(const float *x, const double *y, double *out)
+{
+	(void)x;
+	return ref_deconv_k(y, out, 4, 2, deconv_gw, NULL);
+}
+
 /* GlobalMaxPool: [1,16,1,1], each channel's largest value. */
 static void build_gmp(ob *b)
 {
@@ -1107,6 +1161,8 @@ static const struct host_case {
 	{"GlobalMaxPool", 13, build_gmp, ref_gmp},
 	{"Split, DepthToSpace (CRD), SpaceToDepth", 13, build_split_d2s, ref_split_d2s},
 	{"ReduceMax, Squeeze, Unsqueeze, ReduceSum", 13, build_reduce_squeeze, ref_reduce_squeeze},
+	{"ConvTranspose 3x3 /2, pads 1, output_padding 1", 13, build_deconv, ref_deconv},
+	{"ConvTranspose 4x4 /2 in 2 groups, pads 1", 13, build_deconv_group, ref_deconv_group},
 	{"LeakyRelu 0.01, PRelu, Tanh", 13, build_leaky_prelu_tanh, ref_leaky_prelu_tanh},
 	{"LeakyRelu 1/8 (fused), Sub, Div", 13, build_leaky_sub_div, ref_leaky_sub_div},
 };
@@ -1227,6 +1283,12 @@ static void host_ops(void)
 		calib[i] = (float)(test_rand(&st) % 2001) / 1000.0f - 1.0f;
 	for (int i = 0; i < C_OUT; i++)
 		prelu_s[i] = (float)(test_rand(&st) % 1001) / 2000.0f;
+	for (size_t i = 0; i < sizeof deconv_w / sizeof deconv_w[0]; i++)
+		deconv_w[i] = (float)(test_rand(&st) % 2001) / 4000.0f - 0.25f;
+	for (size_t i = 0; i < sizeof deconv_gw / sizeof deconv_gw[0]; i++)
+		deconv_gw[i] = (float)(test_rand(&st) % 2001) / 4000.0f - 0.25f;
+	for (int i = 0; i < DC_M; i++)
+		deconv_b[i] = (float)(test_rand(&st) % 2001) / 2000.0f - 0.5f;
 	int ok = 0, n = (int)(sizeof host_cases / sizeof host_cases[0]);
 	for (int i = 0; i < n; i++)
 		ok += host_case(&host_cases[i], x, calib, N_CALIB);
