@@ -15,7 +15,7 @@ VC_SRCS := $(addprefix compiler/, \
 	quant/calibrate.c quant/quantize.c \
 	vta/plan.c vta/tile.c vta/lower.c vta/tokens.c vta/emit.c vta/cost.c vta/analyses.c \
 	artifact/write.c artifact/read.c artifact/runner.c \
-	data/dataset.c data/input.c data/calib.c \
+	data/dataset.c data/input.c data/calib.c data/npy.c \
 	cli/args.c cli/driver.c cli/guard.c cli/compile.c cli/opt.c cli/run.c cli/profile.c)
 VC_OBJS := $(VC_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/gen/onnx.pb-c.o
 # OpenBLAS: the float reference (calibration) runs its convolutions as sgemm.
@@ -156,7 +156,7 @@ $(eval $(call vc_test,test_model))
 # PyTorch exports (opset 13) of torchvision architectures with random
 # weights, compiled with vta compile and run with vta run on fsim against
 # PyTorch's float outputs (tests/compiler/torchvision_e2e.py; Debian's
-# python3-torch, python3-torchvision, python3-onnx). About 30 s of CPU.
+# python3-torch, python3-torchvision, python3-onnx). About 40 s of CPU.
 TORCH_PYTHON ?= /usr/bin/python3
 TEST_EXTRA += test-torchvision
 .PHONY: test-torchvision

@@ -9,8 +9,10 @@
  *       [--dataset=IDX-IMAGES --labels=IDX-LABELS | --dataset=CIFAR.bin] [--format=auto|idx|cifar]
  *       [--count=N] [--show=N] [--simulate]
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <math.h>
@@ -58,6 +60,9 @@ const char vta_run_usage[] =
 	"  --scale=S --mean=M[,M..] --std=S[,S..]   pixel preprocessing: (pixel * S - mean) / std per\n"
 	"                            channel (images, datasets, random; not raw tensors); default:\n"
 	"                            what vta compile recorded with the same options\n"
+	"  --output=DIR              every graph output of every input as DIR/INPUT.OUTPUT.npy (NumPy\n"
+	"                            format 1.0, C order; DIR made if missing); with --json each\n"
+	"                            object gets \"outputs\": [{\"name\", \"shape\", \"dtype\", \"file\"}]\n"
 	"  --thresh=P --nms=IOU      detectors: box threshold (0.5) and suppression overlap (0.45)\n"
 	"  --show=N                  print the first N dataset predictions\n"
 	"  --simulate                run on the host only, by the compiler's reference (VTA kernels by\n"
@@ -73,10 +78,11 @@ const char vta_run_usage[] =
 	"  vta run mnist.vtam --dataset=../shared/data/mnist-10k-images-idx3-ubyte \\\n"
 	"      --labels=../shared/data/mnist-10k-labels-idx1-ubyte --count=1000\n"
 	"  vta run r18.vtam --input=../shared/images/cat.bmp --labels=../shared/models/imagenet_labels.txt --top=3 --json\n"
-	"  vta run yolo.vtam --input=random --target=rtl\n";
+	"  vta run yolo.vtam --input=random --target=rtl\n"
+	"  vta run seg.vtam --input=photo.jpg --output=out   (out/photo.<output>.npy)\n";
 
 typedef struct run_opts {
-	const char *model, *target, *dataset, *labels;
+	const char *model, *target, *dataset, *labels, *output;
 	const char *inputs[64];
 	int n_inputs, random, topk, count, show, simulate, json, stats;
 	uint64_t seed;
@@ -306,7 +312,7 @@ static const char *label_of(char **names, int n_names, int i, char *buf, size_t 
 
 /* Output formatting of one input's result. */
 static void print_result(const run_opts *o, const vc_module *m, const char *name, const vc_tensor *out, char **names,
-			 int n_names, int label, int print, int *top1)
+			 int n_names, int label, int print, int *top1, const char *files)
 {
 	char lb[32];
 	const vc_graph *g = m->g;
@@ -328,7 +334,7 @@ static void print_result(const run_opts *o, const vc_module *m, const char *name
 				printf(", \"prob\": %.6f, \"box\": [%.4f, %.4f, %.4f, %.4f]}", boxes[i].prob, boxes[i].x,
 				       boxes[i].y, boxes[i].w, boxes[i].h);
 			}
-			printf("]}\n");
+			printf("]%s}\n", files);
 		} else {
 			printf("%s: %d detection%s%s\n", name, nb, nb == 1 ? "" : "s",
 			       nb > o->topk ? " (the best --top shown)" : "");
@@ -365,7 +371,7 @@ static void print_result(const run_opts *o, const vc_module *m, const char *name
 			json_string(stdout, label_of(names, n_names, idx[j], lb, sizeof lb));
 			printf(", \"prob\": %.6f}", p[idx[j]]);
 		}
-		printf("]}\n");
+		printf("]%s}\n", files);
 	} else {
 		printf("%s:", name);
 		if (label >= 0)
@@ -422,6 +428,8 @@ static int parse_run(int argc, char **argv, run_opts *o)
 			}
 		} else if ((v = vc_take_opt(argc, argv, &i, "--labels")))
 			o->labels = v;
+		else if ((v = vc_take_opt(argc, argv, &i, "--output")))
+			o->output = v;
 		else if ((v = vc_take_opt(argc, argv, &i, "--count")))
 			o->count = atoi(v);
 		else if ((v = vc_take_opt(argc, argv, &i, "--top")))
@@ -513,6 +521,12 @@ static int run_open(run_state *st)
 		fprintf(stderr, "vta run: %s\n", err);
 		return 1;
 	}
+	struct stat sb;
+	int derr = !o->output ? 0 : stat(o->output, &sb) ? (mkdir(o->output, 0777) ? errno : 0) : S_ISDIR(sb.st_mode) ? 0 : ENOTDIR;
+	if (derr) {
+		fprintf(stderr, "vta run: --output=%s: %s\n", o->output, strerror(derr));
+		return 1;
+	}
 	vta_error_t verr;
 	if (!o->simulate && vta_model_open(o->model, o->target, &st->vm, &verr)) {
 		fprintf(stderr, "vta run: %s\n", verr.msg);
@@ -572,6 +586,74 @@ static int run_input(run_state *st, int s, char *name, size_t nn, int *label)
 	return 0;
 }
 
+/* s as the inside of a JSON string, cut to fit n. */
+static void json_escape(const char *s, char *out, size_t n)
+{
+	size_t j = 0;
+	for (; *s && j + 7 < n; s++)
+		j += (unsigned char)*s < 0x20 ? (size_t)snprintf(out + j, 7, "\\u%04x", *s)
+		     : (*s == '"' || *s == '\\') ? (size_t)snprintf(out + j, 3, "\\%c", *s)
+						   : (size_t)snprintf(out + j, 2, "%c", *s);
+	out[j] = 0;
+}
+
+/* The file name part of input name: the base name without its extension
+ * (a file), "sample<N>" (a dataset's "#N") or "random" (--input=random);
+ * other than letters, digits, '-', '_' and '.' made '_'. */
+static void file_part(const char *name, char *out, size_t n)
+{
+	const char *b = strrchr(name, '/');
+	b = b ? b + 1 : name;
+	if (name[0] == '#')
+		snprintf(out, n, "sample%s", name + 1);
+	else if (!strncmp(name, "random(", 7))
+		snprintf(out, n, "random");
+	else
+		snprintf(out, n, "%s", b);
+	char *dot = name[0] == '#' ? NULL : strrchr(out, '.');
+	if (dot && dot != out)
+		*dot = 0;
+	for (char *c = out; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("-_.", *c)))
+			*c = '_';
+}
+
+/* --output=DIR: every graph output of this input as DIR/<input>.<output>.npy;
+ * a line per file (text), or in *json the "outputs" member of the
+ * input's JSON object (name, shape, dtype, file). 0, or 1 with the reason
+ * printed. */
+static int write_outputs(const run_state *st, const char *name, const vc_tensor *out, char *json, size_t jn)
+{
+	const vc_graph *g = st->m->g;
+	char base[512], oname[128], path[4200], err[4400];
+	file_part(name, base, sizeof base);
+	size_t k = (size_t)snprintf(json, jn, ", \"outputs\": [");
+	for (int q = 0; q < g->n_outputs; q++) {
+		file_part(g->outputs[q]->name, oname, sizeof oname);
+		snprintf(path, sizeof path, "%s/%s.%s.npy", st->o.output, base, oname);
+		if (vc_npy_write(path, &out[q].t, out[q].data, err, sizeof err)) {
+			fprintf(stderr, "vta run: --output: %s\n", err);
+			return 1;
+		}
+		const vc_type *t = &out[q].t;
+		const char *dt = t->dtype == VC_F32 ? "float32" : t->dtype == VC_I8 ? "int8" : "int32";
+		char shape[160] = "";
+		for (int i = 0, m = 0; i < t->rank; i++)
+			m += snprintf(shape + m, sizeof shape - (size_t)m, "%s%lld", i ? ", " : "", (long long)t->dim[i]);
+		char jpath[8400], jname[400];
+		json_escape(path, jpath, sizeof jpath);
+		json_escape(g->outputs[q]->name, jname, sizeof jname);
+		if (st->o.json && k < jn)
+			k += (size_t)snprintf(json + k, jn - k, "%s{\"name\": \"%s\", \"shape\": [%s], \"dtype\": \"%s\", "
+					      "\"file\": \"%s\"}", q ? ", " : "", jname, shape, dt, jpath);
+		else if (!st->o.json)
+			printf("  output '%s' [%s] %s -> %s\n", g->outputs[q]->name, shape, dt, path);
+	}
+	if (k < jn)
+		snprintf(json + k, jn - k, "]");
+	return 0;
+}
+
 /* --stats: the per-layer table (or JSON object) of the last run, the
  * device's counters as libvta reports them. */
 static void run_stats(const run_state *st)
@@ -608,8 +690,13 @@ static int run_all(run_state *st, int total, int *correct)
 			fprintf(stderr, "vta run: the output '%s' is not float32\n", g->outputs[0]->name);
 		if (!bad && print && st->tty && total > 1)
 			fprintf(stderr, "\r%*s\r", 40, "");
+		char files[4096] = "";
+		if (!bad && st->o.output && st->o.json)
+			bad = write_outputs(st, name, out, files, sizeof files);
 		if (!bad)
-			print_result(&st->o, st->m, name, out, st->names, st->n_names, label, print, &top1);
+			print_result(&st->o, st->m, name, out, st->names, st->n_names, label, print, &top1, files);
+		if (!bad && st->o.output && !st->o.json)
+			bad = write_outputs(st, name, out, files, sizeof files);
 		if (!bad && st->o.stats)
 			run_stats(st);
 		fflush(stdout);

@@ -44,6 +44,10 @@ void vc_dataset_free(vc_dataset *d);
  * values 0..255). */
 int vc_read_input(const char *path, const vc_type *t, float *out, char *err, size_t n);
 
+/* npy.c: data of type t as a NumPy .npy file at path (written whole or not at all). 0,
+ * or -1 with err naming the file. */
+int vc_npy_write(const char *path, const vc_type *t, const void *data, char *err, size_t n);
+
 /* calib.c: append calibration samples for m's input from path: an IDX or
  * CIFAR .bin dataset (resized to the input), a folder of images, an image, a
  * file of raw float32 tensors, or "synthetic" (seeded uniform pixels 0..255).

@@ -14,6 +14,7 @@
 
 #include "onnx.pb-c.h"
 #include "import/import.h"
+#include "exec/exec.h"
 #include "import/unsupported.h"
 
 enum { ONNX_FLOAT = 1, ONNX_INT32 = 6, ONNX_INT64 = 7 };
@@ -1414,6 +1415,32 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 	return o->fn(&ctx);
 }
 
+/*
+ * A small node (at most 64 values) of constants only, evaluated now: the
+ * shape arithmetic of exporters (Shape, Slice, Concat, Gather, Cast ...)
+ * becomes the constant that Resize's sizes or Reshape's shape must be;
+ * integers stay integers. Larger ones are left to the fold-const pass.
+ */
+static vc_node *fold_small(importer *im, vc_node *n)
+{
+	if (!n || n->op == VC_OP_CONST || n->op == VC_OP_INPUT || n->n_in < 1 || n->n_in > 16 ||
+	    vc_type_elems(&n->type) > 64 || n->type.dtype != VC_F32)
+		return n;
+	vc_tensor in[16], out;
+	int ints = 0;
+	for (int k = 0; k < n->n_in; k++) {
+		if (n->in[k]->op != VC_OP_CONST)
+			return n;
+		in[k] = (vc_tensor){.t = n->in[k]->type, .data = n->in[k]->data, .owned = 0};
+		ints |= is_int(im, n->in[k]);
+	}
+	if (vc_ref_run(im->m, n, in, &out))
+		return NULL;
+	vc_node *c = vc_const(im->m, n->name, VC_F32, n->type.rank, n->type.dim, out.data);
+	vc_tensor_free(&out);
+	return c && ints && mark_int(im, c) ? NULL : c;
+}
+
 /* Every node whose op the importer does not take (onnx_ops), and sparse initializers,
  * in one diagnostic before anything else of the graph is read. */
 static int unsupported_ops(vc_module *m, const Onnx__GraphProto *g)
@@ -1515,7 +1542,7 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 			vc_error(m, NULL, "node %zu has no op type or no output", i);
 			goto done;
 		}
-		vc_node *n = import_node(&im, np);
+		vc_node *n = fold_small(&im, import_node(&im, np));
 		if (n && (n->op == VC_OP_RESHAPE || n->op == VC_OP_FLATTEN) && n->in[0]->op == VC_OP_CONST)
 			n = vc_const(m, n->name, VC_F32, n->type.rank, n->type.dim, n->in[0]->data); /* fold now */
 		if (!n || bind(&im, np->output[0], n))

@@ -594,6 +594,70 @@ static void mnist_fsim(void)
 	vc_module_free(fm);
 }
 
+/* `vta run --output=DIR` writes the output as a NumPy file: the format 1.0
+ * header as NumPy's documentation gives it, byte for byte, and the values
+ * libvta's model API returns for the same input. */
+static void run_output_npy(void)
+{
+	char model[1024], images[1024], vtam[256], raw[256], dir[256], path[600];
+	snprintf(model, sizeof model, "%s/../shared/models/mnist-8.onnx", test_root());
+	snprintf(images, sizeof images, "%s/../shared/data/mnist-10k-images-idx3-ubyte", test_root());
+	snprintf(vtam, sizeof vtam, "/tmp/vc_npy_%ld.vtam", (long)getpid());
+	snprintf(raw, sizeof raw, "/tmp/vc_npy_%ld.digit.f32", (long)getpid());
+	snprintf(dir, sizeof dir, "/tmp/vc_npy_%ld.out", (long)getpid());
+	char calib[1100], outopt[300], inopt[300];
+	snprintf(calib, sizeof calib, "--calib=%s", images);
+	char *cargv[] = {model, "-o", vtam, calib, "--calib-count=10"};
+	CHECK_EQ(vta_cmd_compile(5, cargv), 0);
+	vc_dataset d;
+	char err[1024];
+	CHECK_EQ(vc_dataset_load_idx(images, NULL, &d, err, sizeof err), 0);
+	float x[784], want[10];
+	for (int i = 0; i < 784; i++)
+		x[i] = d.pixels[i];
+	vc_dataset_free(&d);
+	FILE *f = fopen(raw, "wb");
+	CHECK(f && fwrite(x, sizeof x, 1, f) == 1);
+	if (f)
+		fclose(f);
+	snprintf(inopt, sizeof inopt, "--input=%s", raw);
+	snprintf(outopt, sizeof outopt, "--output=%s", dir);
+	char *rargv[] = {vtam, "--target=fsim", inopt, outopt};
+	CHECK_EQ(vta_cmd_run(4, rargv), 0);
+	vta_model_t *vm = NULL;
+	vta_error_t e;
+	vta_tensor_info_t oi;
+	CHECK_EQ(vta_model_open(vtam, "fsim", &vm, &e), 0);
+	vta_tensor_t ti = {VTA_DTYPE_F32, 0, x, sizeof x}, to = {VTA_DTYPE_F32, 0, want, sizeof want};
+	CHECK_EQ(vta_model_run(vm, &ti, &to, &e), 0);
+	CHECK_EQ(vta_model_output(vm, 0, &oi), 0);
+	const char *slash = strrchr(oi.name, '/');
+	snprintf(path, sizeof path, "%s/vc_npy_%ld.digit.%s.npy", dir, (long)getpid(), slash ? slash + 1 : oi.name);
+	vta_model_close(vm);
+	uint8_t b[256];
+	f = fopen(path, "rb");
+	size_t n = f ? fread(b, 1, sizeof b, f) : 0;
+	if (f)
+		fclose(f);
+	const char hdr[] = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 10), }";
+	size_t hl = (size_t)b[8] | (size_t)b[9] << 8;
+	CHECK(n == 10 + hl + 40);
+	CHECK(!memcmp(b, "\x93NUMPY\x01\x00", 8));
+	CHECK_EQ((10 + hl) % 64, 0);
+	CHECK(n >= 10 + sizeof hdr && !memcmp(b + 10, hdr, sizeof hdr - 1));
+	for (size_t i = 10 + sizeof hdr - 1; i + 1 < 10 + hl && i < n; i++)
+		CHECK_EQ(b[i], ' ');
+	CHECK(n > 9 + hl && b[9 + hl] == '\n');
+	CHECK(n == 10 + hl + 40 && !memcmp(b + 10 + hl, want, 40));
+	/* a file where the directory should be: refused, nothing written */
+	snprintf(outopt, sizeof outopt, "--output=%s", raw);
+	CHECK_EQ(vta_cmd_run(4, rargv), 1);
+	unlink(path);
+	rmdir(dir);
+	unlink(raw);
+	unlink(vtam);
+}
+
 /* A failing `vta compile` writes a reproducer that `--replay` re-runs: the
  * same failure from the same model, pipeline and calibration; options on
  * the command line override the recorded ones. */
@@ -661,6 +725,7 @@ static const test_case_t cases[] = {
 	{"partition_fuse_pack", partition_fuse_pack},
 	{"kernel_passes_and_determinism", kernel_passes_and_determinism},
 	{"mnist_fsim", mnist_fsim},
+	{"run_output_npy", run_output_npy},
 	{NULL, NULL},
 };
 

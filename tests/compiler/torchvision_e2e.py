@@ -34,7 +34,15 @@ ARCHS = {
     "mnasnet0_5": 64,
     "densenet121": 64,
     "shufflenet_v2_x0_5": 64,
+    # segmenters (torchvision.models.segmentation): bilinear upsampling
+    # (Resize linear), dilated convolutions, the output a class map
+    "lraspp_mobilenet_v3_large": 64,
+    "deeplabv3_mobilenet_v3_large": 64,
 }
+SEGMENTERS = ("lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large")
+# A segmenter's class map must agree with float PyTorch: the logits within
+# the same 20 dB, and the class of at least 90% of the pixels.
+MIN_PIXELS = 0.90
 N_CALIB = 8   # calibration inputs
 N_EVAL = 6    # scored inputs (others than the calibration ones)
 # The quantized network must agree with float PyTorch: the log-probabilities
@@ -49,9 +57,24 @@ MIN_SQNR_DB = 20.0
 MIN_TOP1 = 5
 
 
+class SegOut(torch.nn.Module):
+    """A segmenter's "out" map alone (torchvision returns a dict)."""
+
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        return self.m(x)["out"]
+
+
 def build(arch, size, out):
     torch.manual_seed(0)
-    model = getattr(torchvision.models, arch)(weights=None, num_classes=10).eval()
+    if arch in SEGMENTERS:
+        model = SegOut(getattr(torchvision.models.segmentation, arch)(weights=None, weights_backbone=None,
+                                                                       num_classes=5, aux_loss=None)).eval()
+    else:
+        model = getattr(torchvision.models, arch)(weights=None, num_classes=10).eval()
     g = torch.Generator().manual_seed(1)
     with torch.no_grad():
         for mod in model.modules():
@@ -90,6 +113,35 @@ def log_softmax(z):
     return z - math.log(np.exp(z).sum())
 
 
+def check_segmenter(vta, vtam, arch, size, out, inputs, logits):
+    """Every input's class map through vta run --output, against PyTorch's."""
+    odir = os.path.join(out, arch + ".out")
+    r = subprocess.run([vta, "run", vtam, "--target=fsim", "--json", "--top=1", "--output=" + odir] +
+                       ["--input=" + p for p in inputs], capture_output=True, text=True)
+    if r.returncode:
+        return "run: " + (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
+    rows = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    if len(rows) != N_EVAL:
+        return "run printed %d results for %d inputs" % (len(rows), N_EVAL)
+    sig = noise = 0.0
+    agree = pixels = 0
+    for row, z in zip(rows, logits):
+        got = np.load(row["outputs"][0]["file"]).astype(np.float64)
+        z = z[np.newaxis]  # the batch of one
+        if got.shape != z.shape:
+            return "output shape %s, PyTorch's %s" % (got.shape, z.shape)
+        t = z.astype(np.float64)
+        sig += float((t * t).sum())
+        noise += float(((t - got) ** 2).sum())
+        agree += int((got.argmax(axis=1) == t.argmax(axis=1)).sum())
+        pixels += t.shape[0] * t.shape[2] * t.shape[3]
+    sqnr = 10 * math.log10(sig / noise) if noise > 0 else float("inf")
+    fig = "%dx%d, pixel classes %.1f%% as PyTorch's, logit SQNR %.1f dB" % (size, size, 100.0 * agree / pixels, sqnr)
+    if agree < MIN_PIXELS * pixels or sqnr < MIN_SQNR_DB:
+        return "vs PyTorch: " + fig + " (needs %.0f%% and %.0f dB)" % (100 * MIN_PIXELS, MIN_SQNR_DB)
+    return "ok " + fig
+
+
 def check(vta, arch, size, out):
     onnx_path, inputs, logits = build(arch, size, out)
     vtam = os.path.join(out, arch + ".vtam")
@@ -97,6 +149,8 @@ def check(vta, arch, size, out):
                         "--calib-count=%d" % N_CALIB], capture_output=True, text=True)
     if c.returncode:
         return "compile: " + (c.stderr.strip().splitlines() or ["exit %d" % c.returncode])[-1]
+    if arch in SEGMENTERS:
+        return check_segmenter(vta, vtam, arch, size, out, inputs, logits)
     r = subprocess.run([vta, "run", vtam, "--target=fsim", "--json", "--top=10"] + ["--input=" + p for p in inputs],
                        capture_output=True, text=True)
     if r.returncode:
