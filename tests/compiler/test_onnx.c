@@ -2,7 +2,8 @@
 /*
  * The ONNX importer and the float reference kernels: the conformance tests
  * of Debian's libonnx-testdata for every op the importer accepts (a table of
- * how many pass), malformed files (truncated, corrupt, unsupported ops)
+ * how many pass), every node and pytorch-converted test through vta compile
+ * and libvta on fsim (onnx_conf.h: none wrong), malformed files (truncated, corrupt, unsupported ops)
  * that must be refused with a message, never a crash, and small models
  * written here (a 1x1 convolution and the ops PyTorch exports of
  * EfficientNet, MobileNet-V3, MNASNet, DenseNet and ShuffleNet-V2 add around
@@ -21,6 +22,7 @@
 #include "cli/cli.h"
 #include "import/import.h"
 #include "onnx.pb-c.h"
+#include "onnx_conf.h"
 
 #define NODE_DIR "/usr/share/libonnx-testdata/data/node"
 
@@ -152,6 +154,33 @@ static void conformance(void)
 	/* every case the importer accepts must be computed right */
 	CHECK_EQ(wrong, 0);
 	CHECK(pass >= total / 2);
+}
+
+/* Every test of the node and pytorch-converted sets through the VTA path
+ * (onnx_conf.h): import with the extra inputs frozen, vta compile, libvta on
+ * fsim, every output against the expected one. None may be wrong, and no
+ * fewer pass than measured when this was written, the same in every
+ * configuration (a refusal where there was a pass is a regression too). */
+static void conformance_vta(void)
+{
+	static const struct {
+		const char *set;
+		int floor;
+	} sets[] = {{"node", 134}, {"pytorch-converted", 36}};
+	FILE *verbose = getenv("VC_CONFORMANCE_VERBOSE") ? stdout : NULL;
+	for (int i = 0; i < 2; i++) {
+		static conf_stats st;
+		memset(&st, 0, sizeof st);
+		if (conf_run_set(sets[i].set, NULL, &st, verbose)) {
+			test_fail_(__FILE__, __LINE__, "%s/%s is missing: make deps installs libonnx-testdata", CONF_DATA,
+				   sets[i].set);
+			continue;
+		}
+		printf("ONNX %s through VTA on fsim: %d of %d pass, %d refused with a message, %d wrong\n", sets[i].set,
+		       st.pass, st.total, st.refused, st.wrong);
+		CHECK_EQ(st.wrong, 0);
+		CHECK(st.pass >= sets[i].floor);
+	}
 }
 
 /* ---- malformed files ----------------------------------------------- */
@@ -1121,6 +1150,7 @@ static void host_ops(void)
 }
 static const test_case_t cases[] = {
 	{"conformance", conformance},
+	{"conformance_vta", conformance_vta},
 	{"malformed", malformed},
 	{"unsupported", unsupported},
 	{"unsupported_all", unsupported_all},
