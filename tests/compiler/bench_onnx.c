@@ -7,7 +7,8 @@
  *   BENCH onnx_node_pass|refused|wrong <n> tests
  *   BENCH onnx_pytorch_pass|refused|wrong <n> tests
  * and, after each set, the refusals by op type (top 30), so that the next
- * op to implement is the first line. VC_CONFORMANCE_VERBOSE=1 lists every
+ * op to implement is the first line. `bench_onnx SET...` runs other sets of
+ * the data (simple, pytorch-operator) instead. VC_CONFORMANCE_VERBOSE=1 lists every
  * case: refused with its message, passing with its largest error.
  */
 #include <stdlib.h>
@@ -35,8 +36,14 @@ static int run_set(const char *set, const char *label)
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1) { /* other sets of the data (simple, pytorch-operator, ...), by hand */
+		int rc = 0;
+		for (int i = 1; i < argc; i++)
+			rc |= run_set(argv[i], argv[i]);
+		return rc;
+	}
 	int rc = run_set("node", "node");
 	rc |= run_set("pytorch-converted", "pytorch");
 	return rc;
