@@ -235,6 +235,18 @@ static int compare(const char *dir, int o, const float *got, const vta_tensor_in
 			 (long long)e.n);
 		goto done;
 	}
+	int same = e.rank == info->rank;
+	for (int d = 0; same && d < e.rank; d++)
+		same = e.dim[d] == info->dim[d];
+	if (!same) {
+		char a[96] = "", b[96] = "";
+		for (int d = 0; d < info->rank && d < VTA_MODEL_MAX_RANK; d++)
+			snprintf(a + strlen(a), sizeof a - strlen(a), "%s%lld", d ? "," : "", (long long)info->dim[d]);
+		for (int d = 0; d < e.rank; d++)
+			snprintf(b + strlen(b), sizeof b - strlen(b), "%s%lld", d ? "," : "", (long long)e.dim[d]);
+		snprintf(c->why, sizeof c->why, "output %d has shape [%s], expected [%s]", o, a, b);
+		goto done;
+	}
 	double range = 0, err = 0;
 	int64_t at = -1;
 	for (int64_t i = 0; i < e.n; i++)

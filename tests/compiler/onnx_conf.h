@@ -8,10 +8,11 @@
  * on fsim and run on the given input; every output is compared with the
  * expected one shipped with the test.
  *
- * Tolerance: a network that runs in float on the host end to end is
- * within |got - want| <= 1e-4 * (1 + |want|) of every value; one with int8
- * anywhere within 6% of the output's range (max |want|) everywhere: a
- * few int8 steps, as a step is at most 2/127 of the calibrated range.
+ * Every output must have the expected shape. Tolerance: a network that
+ * runs in float on the host end to end is within |got - want| <= 1e-4 *
+ * (1 + |want|) of every value; one with int8 anywhere within 6% of the
+ * output's range (max |want|) everywhere: a few int8 steps, as a step is
+ * at most 2/127 of the calibrated range.
  */
 #ifndef VTA_TEST_ONNX_CONF_H
 #define VTA_TEST_ONNX_CONF_H
