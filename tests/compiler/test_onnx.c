@@ -183,6 +183,54 @@ static void conformance_vta(void)
 	}
 }
 
+/* vc_import_onnx_frozen: the weight input W of a convolution frozen from
+ * its test value: one graph input left, the convolution's weights a
+ * constant of the file's values; an unknown name and a value that is not a
+ * TensorProto are refused by name. */
+static void freeze(void)
+{
+	size_t len, wlen;
+	char path[1024], err[512];
+	snprintf(path, sizeof path, "%s/test_basic_conv_without_padding/model.onnx", NODE_DIR);
+	uint8_t *model = vc_read_all(path, &len, err, sizeof err);
+	snprintf(path, sizeof path, "%s/test_basic_conv_without_padding/test_data_set_0/input_1.pb", NODE_DIR);
+	uint8_t *w = vc_read_all(path, &wlen, err, sizeof err);
+	if (!model || !w) {
+		test_fail_(__FILE__, __LINE__, "%s", err);
+		free(model);
+		return;
+	}
+	vc_onnx_frozen f = {"W", w, wlen};
+	vc_module *m = vc_module_new();
+	CHECK_EQ(vc_import_onnx_frozen(m, model, len, &f, 1), 0);
+	CHECK_EQ(m->g->n_inputs, 1);
+	int convs = 0;
+	for (int i = 0; i < m->g->n; i++) {
+		const vc_node *n = m->g->nodes[i];
+		if (n->op != VC_OP_CONV)
+			continue;
+		convs++;
+		CHECK(n->in[1]->op == VC_OP_CONST && vc_type_elems(&n->in[1]->type) == 9);
+		/* the test's weights are all ones */
+		for (int k = 0; k < 9 && n->in[1]->op == VC_OP_CONST; k++)
+			CHECK(((const float *)n->in[1]->data)[k] == 1.0f);
+	}
+	CHECK_EQ(convs, 1);
+	vc_module_free(m);
+	f.name = "V";
+	m = vc_module_new();
+	CHECK(vc_import_onnx_frozen(m, model, len, &f, 1) != 0);
+	CHECK_STR_CONTAINS(m->diag.msg, "cannot freeze 'V': the model has no graph input of that name");
+	vc_module_free(m);
+	f = (vc_onnx_frozen){"W", model, len};
+	m = vc_module_new();
+	CHECK(vc_import_onnx_frozen(m, model, len, &f, 1) != 0);
+	CHECK_STR_CONTAINS(m->diag.msg, "the value of 'W' is not a TensorProto");
+	vc_module_free(m);
+	free(model);
+	free(w);
+}
+
 /* ---- malformed files ----------------------------------------------- */
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -1151,6 +1199,7 @@ static void host_ops(void)
 static const test_case_t cases[] = {
 	{"conformance", conformance},
 	{"conformance_vta", conformance_vta},
+	{"freeze", freeze},
 	{"malformed", malformed},
 	{"unsupported", unsupported},
 	{"unsupported_all", unsupported_all},
