@@ -183,6 +183,53 @@ static void conformance_vta(void)
 	}
 }
 
+/* vta compile --freeze=W=input_1.pb on the 3x3 all-ones convolution of
+ * arange(25), calibrated on constant 0, constant 24 and noise over 0..24:
+ * libvta's run on fsim within 6% of the 3x3 window sums (54 .. 162). */
+static void freeze_cli(void)
+{
+	const char *t = NODE_DIR "/test_basic_conv_without_padding";
+	char dir[] = "/tmp/vc_freeze_XXXXXX", cal[64], out[64], fz[1200], model[1200];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(cal, sizeof cal, "%s/cal.raw", dir);
+	snprintf(out, sizeof out, "%s/m.vtam", dir);
+	snprintf(fz, sizeof fz, "--freeze=W=%s/test_data_set_0/input_1.pb", t);
+	snprintf(model, sizeof model, "%s/model.onnx", t);
+	float c[3][25];
+	uint64_t st = 3;
+	for (int i = 0; i < 25; i++)
+		c[0][i] = 0, c[1][i] = 24, c[2][i] = (float)(test_rand(&st) % 2401) / 100.0f;
+	FILE *f = fopen(cal, "wb");
+	CHECK(f && fwrite(c, sizeof c, 1, f) == 1);
+	if (f)
+		fclose(f);
+	char calo[80];
+	snprintf(calo, sizeof calo, "--calib=%s", cal);
+	char *ok[] = {model, "-o", out, calo, fz}, *bad[] = {model, "-o", out, calo, "--freeze=W"},
+	     *unknown[] = {model, "-o", out, calo, "--freeze=V=/dev/null"};
+	CHECK_EQ(vta_cmd_compile(5, bad), 2);
+	CHECK_EQ(vta_cmd_compile(5, unknown), 1);
+	CHECK_EQ(vta_cmd_compile(5, ok), 0);
+	vta_model_t *vm = NULL;
+	vta_error_t e = {0};
+	float x[25], y[9];
+	for (int i = 0; i < 25; i++)
+		x[i] = (float)i;
+	vta_tensor_t ti = {VTA_DTYPE_F32, 0, x, sizeof x}, to = {VTA_DTYPE_F32, 0, y, sizeof y};
+	CHECK(!vta_model_open(out, "fsim", &vm, &e) && vta_model_n_inputs(vm) == 1 && !vta_model_run(vm, &ti, &to, &e));
+	for (int r = 0; r < 3 && vm; r++)
+		for (int k = 0; k < 3; k++) {
+			float want = 0;
+			for (int i = 0; i < 9; i++)
+				want += x[(r + i / 3) * 5 + k + i % 3];
+			CHECK(fabsf(y[r * 3 + k] - want) <= 0.06f * 162);
+		}
+	vta_model_close(vm);
+	unlink(cal);
+	unlink(out);
+	rmdir(dir);
+}
+
 /* vc_import_onnx_frozen: the weight input W of a convolution frozen from
  * its test value: one graph input left, the convolution's weights a
  * constant of the file's values; an unknown name and a value that is not a
@@ -229,6 +276,7 @@ static void freeze(void)
 	vc_module_free(m);
 	free(model);
 	free(w);
+	freeze_cli();
 }
 
 /* ---- malformed files ----------------------------------------------- */
