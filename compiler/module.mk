@@ -9,7 +9,7 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 VC_SRCS := $(addprefix compiler/, \
 	ir/ir.c ir/print.c ir/parse.c ir/verify.c ir/verify_code.c ir/util.c \
 	exec/tensor.c exec/ref.c exec/ref_int8.c exec/ref_float.c exec/interp.c exec/detect.c \
-	import/import.c import/unsupported.c import/onnx.c import/flatbuf.c import/tflite.c import/darknet.c \
+	import/import.c import/unsupported.c import/onnx.c import/onnx_freeze.c import/flatbuf.c import/tflite.c import/darknet.c \
 	pass/pass.c pass/manager.c pass/analysis.c pipeline/registry.c pipeline/inject_fault.c \
 	graph/canonicalize.c graph/fold_bn.c graph/fold_const.c graph/partition.c graph/fuse.c graph/pack.c \
 	quant/calibrate.c quant/quantize.c \
@@ -63,6 +63,10 @@ $(BIN)/tests/compiler/$(1): $(OBJ)/tests/compiler/$(1).o $(TEST_HARNESS) $(LIB)/
 endef
 $(eval $(call vc_test,test_compiler))
 $(eval $(call vc_test,test_onnx))
+# test_onnx and bench_onnx share the libonnx-testdata runner (onnx_conf.h).
+$(BIN)/tests/compiler/test_onnx: $(OBJ)/tests/compiler/onnx_conf.o
+$(BIN)/tests/compiler/test_onnx: VC_TEST_EXTRA = $(OBJ)/tests/compiler/onnx_conf.o
+-include $(OBJ)/tests/compiler/onnx_conf.d
 $(eval $(call vc_test,test_lowering))
 $(eval $(call vc_test,test_datasets))
 $(eval $(call vc_test,test_darknet))
@@ -132,6 +136,11 @@ $(BIN)/bench_darknet: $(OBJ)/tests/compiler/bench_darknet.o $(TEST_HARNESS) $(LI
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_darknet.o $(TEST_HARNESS) $(VC_LIBS) $(LDLIBS)
 -include $(OBJ)/tests/compiler/bench_darknet.d
+BENCH_PROGS += $(BIN)/bench_onnx
+$(BIN)/bench_onnx: $(OBJ)/tests/compiler/bench_onnx.o $(OBJ)/tests/compiler/onnx_conf.o $(LIB)/libvtacc.a $(LIB)/libvta.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(OBJ)/tests/compiler/bench_onnx.o $(OBJ)/tests/compiler/onnx_conf.o $(VC_LIBS) $(LDLIBS)
+-include $(OBJ)/tests/compiler/bench_onnx.d
 BENCH_PROGS += $(BIN)/bench_tflite
 $(BIN)/bench_tflite: $(OBJ)/tests/compiler/bench_tflite.o $(LIB)/libvtacc.a $(if $(RTLSIM_LIB),$(RTL_BACKEND_LINK),$(LIB)/libvta.a)
 	@mkdir -p $(dir $@)

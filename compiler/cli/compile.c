@@ -5,7 +5,7 @@
  *   vta compile MODEL.onnx -o MODEL.vtam [--pipeline=TEXT|NAME] [--print-pipeline]
  *       [--verify-each] [--verify-analyses] [--time-passes] [--stats] [--print-ir-before=PASS|all]
  *       [--print-ir-after=PASS|all] [--print-ir-after-change] [--reproducer=FILE] --calib=DATA|synthetic [--calib-count=N]
- *       [--calib-offset=K]
+ *       [--calib-offset=K] [--freeze=NAME=FILE.pb]
  *   (DATA: an IDX or CIFAR .bin dataset, a folder of images, an image, raw float32 tensors)
  *   vta compile --replay=REPRODUCER -o MODEL.vtam [options]
  */
@@ -67,6 +67,8 @@ const char vta_compile_usage[] =
 	"  --scale=S --mean=M[,M..] --std=S[,S..]   the pixel preprocessing of the model's input,\n"
 	"                            applied to the calibration samples and recorded in the file's\n"
 	"                            META section (vta run and vta_model_input use it)\n"
+	"  --freeze=NAME=FILE.pb     ONNX: graph input NAME is the constant in FILE.pb (a TensorProto,\n"
+	"                            as ONNX's test data give them); repeat for several inputs\n"
 	"  --weights=FILE            Darknet: the .weights file of the cfg\n"
 	"  --synthetic-weights=SEED  Darknet: deterministic random weights from SEED instead\n"
 	"  --input-size=N            Darknet: input N x N instead of the cfg's width x height\n"
@@ -89,6 +91,8 @@ typedef struct compile_args {
 	const char *in, *out, *replay, *weights;
 	vc_compile_opts o;
 	vc_darknet_opts dk;
+	const char *freeze[8]; /* --freeze=NAME=FILE.pb */
+	int n_freeze;
 	int print_pipeline, calib_count_set;
 	/* the reproducer's values (--replay) and the reproducer's context lines */
 	char r_model[4096], r_pipe[4096], r_calib[4096], r_count[32];
@@ -136,6 +140,12 @@ static int parse_args(int argc, char **argv, compile_args *c)
 		} else if ((dn = darknet_opt(argc, argv, &i, c)) != 0) {
 			if (dn == 2)
 				return 2;
+		} else if ((v = vc_take_opt(argc, argv, &i, "--freeze"))) {
+			if (!strchr(v, '=') || c->n_freeze == 8) {
+				fprintf(stderr, "vta compile: --freeze=%s: expected NAME=FILE.pb (at most 8)\n", v);
+				return 2;
+			}
+			c->freeze[c->n_freeze++] = v;
 		} else if ((v = vc_take_opt(argc, argv, &i, "--replay")))
 			c->replay = v;
 		else if ((v = vc_take_opt(argc, argv, &i, "--pipeline")))
@@ -274,6 +284,39 @@ static void report(const vc_module *m, const compile_args *c, double ms)
 		(long long)vta_macs, share, host_nodes, (long long)host_macs);
 }
 
+/* The ONNX model with the --freeze inputs made constants. 0, or -1 with
+ * the message in m. */
+static int import_frozen(vc_module *m, const compile_args *c)
+{
+	vc_onnx_frozen f[8];
+	uint8_t *pb[8] = {0}, *model = NULL;
+	char name[8][256], err[1024];
+	size_t len;
+	int rc = -1;
+	for (int k = 0; k < c->n_freeze; k++) {
+		const char *eq = strchr(c->freeze[k], '=');
+		snprintf(name[k], sizeof name[k], "%.*s", (int)(eq - c->freeze[k]), c->freeze[k]);
+		if (!(pb[k] = vc_read_all(eq + 1, &f[k].len, err, sizeof err))) {
+			vc_error(m, NULL, "--freeze=%s: %s", c->freeze[k], err);
+			goto done;
+		}
+		f[k].name = name[k];
+		f[k].pb = pb[k];
+	}
+	if (!(model = vc_read_all(c->in, &len, err, sizeof err))) {
+		vc_error(m, NULL, "%s", err);
+	} else if ((rc = vc_import_onnx_frozen(m, model, len, f, c->n_freeze)) != 0) {
+		char pre[512];
+		snprintf(pre, sizeof pre, "%.500s: ", c->in);
+		vc_error_prefix(m, pre);
+	}
+done:
+	for (int i = 0; i < 8; i++)
+		free(pb[i]);
+	free(model);
+	return rc;
+}
+
 /* Import, compile and write. 0, or 1 (printed). */
 static int compile_model(compile_args *c, int darknet)
 {
@@ -287,7 +330,8 @@ static int compile_model(compile_args *c, int darknet)
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = 1;
-	if (darknet ? vc_import_darknet_files(m, c->in, c->weights, &c->dk) : vc_import_file(m, c->in)) {
+	if (darknet ? vc_import_darknet_files(m, c->in, c->weights, &c->dk)
+		    : c->n_freeze ? import_frozen(m, c) : vc_import_file(m, c->in)) {
 		fprintf(stderr, "vta compile: %s\n", m->diag.msg);
 	} else if (vc_compile(m, o, err, sizeof err)) {
 		fprintf(stderr, "vta compile: %s\n", err);
@@ -331,6 +375,10 @@ static int run(int argc, char **argv, compile_args *c)
 	int darknet = vc_model_format_of(c->in) == VC_FORMAT_DARKNET;
 	if (!darknet && (c->weights || c->dk.synthetic || c->dk.input_size)) {
 		fprintf(stderr, "vta compile: --weights, --synthetic-weights and --input-size are for Darknet cfg models\n");
+		return 2;
+	}
+	if (c->n_freeze && vc_model_format_of(c->in) != VC_FORMAT_ONNX) {
+		fprintf(stderr, "vta compile: --freeze is for ONNX models\n");
 		return 2;
 	}
 	if (darknet && !!c->weights == !!c->dk.synthetic) {

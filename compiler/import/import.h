@@ -6,6 +6,7 @@
  *
  *   onnx.c     ONNX through protobuf-c (C generated at build time from
  *              Debian's onnx.proto)
+ *   onnx_freeze.c  graph inputs frozen into constants before import
  *   import.c   vc_import_file: the importer by the file's contents
  *   tflite.c   TFLite through flatbuf.c, a bounds-checked FlatBuffers
  *              reader (flatbuf.h)
@@ -24,6 +25,17 @@
  * dtypes are named in the diagnostic. */
 int vc_import_onnx_file(vc_module *m, const char *path);
 int vc_import_onnx_bytes(vc_module *m, const uint8_t *bytes, size_t len);
+/* Import an ONNX model with graph inputs frozen into constants: each named
+ * input becomes an initializer holding the TensorProto given by its bytes
+ * (an input_k.pb of the conformance tests), so the importer takes it as it
+ * takes weights (shapes, indices and slice bounds included) and folds what
+ * it feeds. An unknown name or a value that does not parse is refused. */
+typedef struct vc_onnx_frozen {
+	const char *name;
+	const uint8_t *pb;
+	size_t len;
+} vc_onnx_frozen;
+int vc_import_onnx_frozen(vc_module *m, const uint8_t *bytes, size_t len, const vc_onnx_frozen *f, int n);
 /* Read an ONNX TensorProto file (conformance tests) as a float tensor. */
 int vc_read_tensor_pb(vc_module *m, const char *path, vc_tensor *out);
 

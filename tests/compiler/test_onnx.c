@@ -2,7 +2,8 @@
 /*
  * The ONNX importer and the float reference kernels: the conformance tests
  * of Debian's libonnx-testdata for every op the importer accepts (a table of
- * how many pass), malformed files (truncated, corrupt, unsupported ops)
+ * how many pass), every node and pytorch-converted test through vta compile
+ * and libvta on fsim (onnx_conf.h: none wrong), malformed files (truncated, corrupt, unsupported ops)
  * that must be refused with a message, never a crash, and small models
  * written here (a 1x1 convolution and the ops PyTorch exports of
  * EfficientNet, MobileNet-V3, MNASNet, DenseNet and ShuffleNet-V2 add around
@@ -23,6 +24,7 @@
 #include "cli/cli.h"
 #include "import/import.h"
 #include "onnx.pb-c.h"
+#include "onnx_conf.h"
 
 #define NODE_DIR "/usr/share/libonnx-testdata/data/node"
 
@@ -154,6 +156,129 @@ static void conformance(void)
 	/* every case the importer accepts must be computed right */
 	CHECK_EQ(wrong, 0);
 	CHECK(pass >= total / 2);
+}
+
+/* Every test of the node and pytorch-converted sets through the VTA path
+ * (onnx_conf.h): import with the extra inputs frozen, vta compile, libvta on
+ * fsim, every output against the expected one. None may be wrong, and no
+ * fewer pass than measured when this was written, the same in every
+ * configuration (a refusal where there was a pass is a regression too). */
+static void conformance_vta(void)
+{
+	static const struct {
+		const char *set;
+		int floor;
+	} sets[] = {{"node", 134}, {"pytorch-converted", 36}};
+	FILE *verbose = getenv("VC_CONFORMANCE_VERBOSE") ? stdout : NULL;
+	for (int i = 0; i < 2; i++) {
+		static conf_stats st;
+		memset(&st, 0, sizeof st);
+		if (conf_run_set(sets[i].set, NULL, &st, verbose)) {
+			test_fail_(__FILE__, __LINE__, "%s/%s is missing: make deps installs libonnx-testdata", CONF_DATA,
+				   sets[i].set);
+			continue;
+		}
+		printf("ONNX %s through VTA on fsim: %d of %d pass, %d refused with a message, %d wrong\n", sets[i].set,
+		       st.pass, st.total, st.refused, st.wrong);
+		CHECK_EQ(st.wrong, 0);
+		CHECK(st.pass >= sets[i].floor);
+	}
+}
+
+/* vta compile --freeze=W=input_1.pb on the 3x3 all-ones convolution of
+ * arange(25), calibrated on constant 0, constant 24 and noise over 0..24:
+ * libvta's run on fsim within 6% of the 3x3 window sums (54 .. 162). */
+static void freeze_cli(void)
+{
+	const char *t = NODE_DIR "/test_basic_conv_without_padding";
+	char dir[] = "/tmp/vc_freeze_XXXXXX", cal[64], out[64], fz[1200], model[1200];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(cal, sizeof cal, "%s/cal.raw", dir);
+	snprintf(out, sizeof out, "%s/m.vtam", dir);
+	snprintf(fz, sizeof fz, "--freeze=W=%s/test_data_set_0/input_1.pb", t);
+	snprintf(model, sizeof model, "%s/model.onnx", t);
+	float c[3][25];
+	uint64_t st = 3;
+	for (int i = 0; i < 25; i++)
+		c[0][i] = 0, c[1][i] = 24, c[2][i] = (float)(test_rand(&st) % 2401) / 100.0f;
+	FILE *f = fopen(cal, "wb");
+	CHECK(f && fwrite(c, sizeof c, 1, f) == 1);
+	if (f)
+		fclose(f);
+	char calo[80];
+	snprintf(calo, sizeof calo, "--calib=%s", cal);
+	char *ok[] = {model, "-o", out, calo, fz}, *bad[] = {model, "-o", out, calo, "--freeze=W"},
+	     *unknown[] = {model, "-o", out, calo, "--freeze=V=/dev/null"};
+	CHECK_EQ(vta_cmd_compile(5, bad), 2);
+	CHECK_EQ(vta_cmd_compile(5, unknown), 1);
+	CHECK_EQ(vta_cmd_compile(5, ok), 0);
+	vta_model_t *vm = NULL;
+	vta_error_t e = {0};
+	float x[25], y[9];
+	for (int i = 0; i < 25; i++)
+		x[i] = (float)i;
+	vta_tensor_t ti = {VTA_DTYPE_F32, 0, x, sizeof x}, to = {VTA_DTYPE_F32, 0, y, sizeof y};
+	CHECK(!vta_model_open(out, "fsim", &vm, &e) && vta_model_n_inputs(vm) == 1 && !vta_model_run(vm, &ti, &to, &e));
+	for (int r = 0; r < 3 && vm; r++)
+		for (int k = 0; k < 3; k++) {
+			float want = 0;
+			for (int i = 0; i < 9; i++)
+				want += x[(r + i / 3) * 5 + k + i % 3];
+			CHECK(fabsf(y[r * 3 + k] - want) <= 0.06f * 162);
+		}
+	vta_model_close(vm);
+	unlink(cal);
+	unlink(out);
+	rmdir(dir);
+}
+
+/* vc_import_onnx_frozen: the weight input W of a convolution frozen from
+ * its test value: one graph input left, the convolution's weights a
+ * constant of the file's values; an unknown name and a value that is not a
+ * TensorProto are refused by name. */
+static void freeze(void)
+{
+	size_t len, wlen;
+	char path[1024], err[512];
+	snprintf(path, sizeof path, "%s/test_basic_conv_without_padding/model.onnx", NODE_DIR);
+	uint8_t *model = vc_read_all(path, &len, err, sizeof err);
+	snprintf(path, sizeof path, "%s/test_basic_conv_without_padding/test_data_set_0/input_1.pb", NODE_DIR);
+	uint8_t *w = vc_read_all(path, &wlen, err, sizeof err);
+	if (!model || !w) {
+		test_fail_(__FILE__, __LINE__, "%s", err);
+		free(model);
+		return;
+	}
+	vc_onnx_frozen f = {"W", w, wlen};
+	vc_module *m = vc_module_new();
+	CHECK_EQ(vc_import_onnx_frozen(m, model, len, &f, 1), 0);
+	CHECK_EQ(m->g->n_inputs, 1);
+	int convs = 0;
+	for (int i = 0; i < m->g->n; i++) {
+		const vc_node *n = m->g->nodes[i];
+		if (n->op != VC_OP_CONV)
+			continue;
+		convs++;
+		CHECK(n->in[1]->op == VC_OP_CONST && vc_type_elems(&n->in[1]->type) == 9);
+		/* the test's weights are all ones */
+		for (int k = 0; k < 9 && n->in[1]->op == VC_OP_CONST; k++)
+			CHECK(((const float *)n->in[1]->data)[k] == 1.0f);
+	}
+	CHECK_EQ(convs, 1);
+	vc_module_free(m);
+	f.name = "V";
+	m = vc_module_new();
+	CHECK(vc_import_onnx_frozen(m, model, len, &f, 1) != 0);
+	CHECK_STR_CONTAINS(m->diag.msg, "cannot freeze 'V': the model has no graph input of that name");
+	vc_module_free(m);
+	f = (vc_onnx_frozen){"W", model, len};
+	m = vc_module_new();
+	CHECK(vc_import_onnx_frozen(m, model, len, &f, 1) != 0);
+	CHECK_STR_CONTAINS(m->diag.msg, "the value of 'W' is not a TensorProto");
+	vc_module_free(m);
+	free(model);
+	free(w);
+	freeze_cli();
 }
 
 /* ---- malformed files ----------------------------------------------- */
@@ -1311,6 +1436,8 @@ static void host_ops(void)
 }
 static const test_case_t cases[] = {
 	{"conformance", conformance},
+	{"conformance_vta", conformance_vta},
+	{"freeze", freeze},
 	{"malformed", malformed},
 	{"unsupported", unsupported},
 	{"unsupported_all", unsupported_all},
