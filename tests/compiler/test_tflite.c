@@ -3,14 +3,15 @@
  * The TFLite front end:
  *   - a conformance table, one tiny model per operator (written here with
  *     our own FlatBuffers writer): the imported model on the host against
- *     an NHWC reference written in this file, and compiled to int8 (VTA on
- *     fsim where it lowers) against the same reference;
+ *     an NHWC reference written in this file, and compiled to int8, the
+ *     .vtam run by libvta's model API on fsim, against the same reference;
  *   - ResNet-8 (MLPerf Tiny, float TFLite) on 100 CIFAR-10 images on fsim,
  *     calibrated on 200 other images, against the float model's own score
  *     (default configuration, plain build only); the int8 TFLite file too;
  *   - bad input: truncated and corrupted files, data that disagrees with
- *     its shape, unsupported operators, types and options, each refused
- *     with the file, operator and reason named;
+ *     its shape, unsupported operators, types and options, bad options of
+ *     the newer operators (SPLIT, STRIDED_SLICE, FLOAT16 without
+ *     DEQUANTIZE, ...), each refused with the file, operator and reason named;
  *   - compiling without calibration data is refused with the way to do it;
  *   - MobileNet-V2 (int8 TFLite) on one photo on fsim (default configuration,
  *     plain build).
