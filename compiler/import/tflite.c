@@ -61,14 +61,14 @@ enum {
 	B_MUL = 18, B_RELU = 19, B_RELU_N1_TO_1 = 20, B_RELU6 = 21, B_RESHAPE = 22, B_SOFTMAX = 25, B_TANH = 28,
 	B_PAD = 34, B_TRANSPOSE = 39, B_MEAN = 40, B_SUB = 41, B_DIV = 42, B_SQUEEZE = 43, B_STRIDED_SLICE = 45,
 	B_SPLIT = 49, B_PRELU = 54, B_MAXIMUM = 55, B_MINIMUM = 57, B_PADV2 = 60, B_SLICE = 65, B_EXPAND_DIMS = 70,
-	B_RESIZE_NEAREST_NEIGHBOR = 97, B_LEAKY_RELU = 98, B_SPLIT_V = 102, B_QUANTIZE = 114, B_HARD_SWISH = 117,
+	B_RESIZE_NEAREST_NEIGHBOR = 97, B_LEAKY_RELU = 98, B_MIRROR_PAD = 100, B_SPLIT_V = 102, B_QUANTIZE = 114, B_HARD_SWISH = 117,
 };
 
 /* BuiltinOptions union members taken (1-based position in the union) */
 enum {
 	O_CONV = 1, O_DEPTHWISE = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_CONCATENATION = 10, O_ADD = 11,
 	O_RESHAPE = 17, O_MUL = 21, O_REDUCER = 27, O_SUB = 28, O_DIV = 29, O_STRIDED_SLICE = 32, O_SPLIT = 35,
-	O_RESIZE_NEAREST = 74, O_LEAKY_RELU = 75, O_SPLIT_V = 79, O_DEPTH_TO_SPACE = 94,
+	O_RESIZE_NEAREST = 74, O_LEAKY_RELU = 75, O_MIRROR_PAD = 77, O_SPLIT_V = 79, O_DEPTH_TO_SPACE = 94,
 };
 
 /* ActivationFunctionType and Padding */
@@ -1544,6 +1544,62 @@ static vc_node *materialize_pad(importer *im, tensor *t)
 	return t->node = vc_build(im->m, VC_OP_PAD, &x, 1, &a, t->name);
 }
 
+/* x with lo entries before and hi after along IR axis ax mirrored from
+ * its edges (REFLECT leaves the edge out, SYMMETRIC repeats it): a
+ * concatenation of one-entry slices around x. */
+static vc_node *mirror_axis(importer *im, vc_node *x, int ax, int64_t lo, int64_t hi, int symmetric, const char *nm)
+{
+	int64_t n = x->type.dim[ax];
+	vc_node *parts[16];
+	int np = 0;
+	for (int64_t k = lo; k >= 1; k--) {
+		int64_t src = symmetric ? k - 1 : k;
+		parts[np++] = crop(im, x, ax, src, n - src - 1, NULL);
+	}
+	parts[np++] = x;
+	for (int64_t k = 1; k <= hi; k++) {
+		int64_t src = symmetric ? n - k : n - 1 - k;
+		parts[np++] = crop(im, x, ax, src, n - src - 1, NULL);
+	}
+	for (int k = 0; k < np; k++)
+		if (!parts[k])
+			return NULL;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.axis = ax;
+	return np == 1 ? x : vc_build(im->m, VC_OP_CONCAT, parts, np, &a, nm);
+}
+
+/* MIRROR_PAD of the rows and columns of 4-D data, at most 7 entries a
+ * side and less than the axis (REFLECT) or up to it (SYMMETRIC). */
+static vc_node *mirror_pad(importer *im, opctx *cx)
+{
+	double mode;
+	if (one_option(im, cx, O_MIRROR_PAD, 0, 0, &mode))
+		return NULL;
+	vc_node *x = n_inputs(im, cx, 2, 2) ? NULL : value(im, cx->in[0]);
+	int64_t p[4]; /* top, left, bottom, right */
+	if (!x || pad_amounts(im, x, cx->in[1], p))
+		return NULL;
+	if (mode != 0 && mode != 1) {
+		op_error(im, "mode %g is neither REFLECT nor SYMMETRIC", mode);
+		return NULL;
+	}
+	int sym = mode == 1;
+	for (int k = 0; k < 4; k++) {
+		int64_t dim = x->type.dim[2 + k % 2];
+		if (p[k] > 7 || p[k] > dim - !sym) {
+			op_error(im, "pads %lld entries of an axis of %lld (at most 7, and %s the axis)", (long long)p[k],
+				 (long long)dim, sym ? "at most" : "less than");
+			return NULL;
+		}
+	}
+	char rn[64];
+	snprintf(rn, sizeof rn, "%.56s.rows", cx->nm);
+	x = mirror_axis(im, x, 2, p[0], p[2], sym, rn);
+	return x ? mirror_axis(im, x, 3, p[1], p[3], sym, cx->nm) : NULL;
+}
+
 /* DEPTH_TO_SPACE (TensorFlow's order: output[h*b + i][w*b + j][c] is input
  * channel (i*b + j)*C' + c): [N, b, b, C', H, W], transposed to
  * [N, C', H, b, W, b], reshaped to [N, C', H*b, W*b]. */
@@ -1618,7 +1674,7 @@ static const struct op_entry {
 	{B_RESHAPE, reshape, 1}, {B_SQUEEZE, reshape, 1}, {B_EXPAND_DIMS, reshape, 1}, {B_TRANSPOSE, transpose, 1},
 	{B_SLICE, slice, 1}, {B_STRIDED_SLICE, strided_slice, 1}, {B_SPLIT, split, MAX_OUTS},
 	{B_SPLIT_V, split, MAX_OUTS}, {B_PAD, pad_op, 1}, {B_PADV2, pad_op, 1},
-	{B_DEPTH_TO_SPACE, depth_to_space, 1}, {B_QUANTIZE, identity, 1}, {B_DEQUANTIZE, identity, 1},
+	{B_MIRROR_PAD, mirror_pad, 1}, {B_DEPTH_TO_SPACE, depth_to_space, 1}, {B_QUANTIZE, identity, 1}, {B_DEQUANTIZE, identity, 1},
 };
 
 static const struct op_entry *op_entry(int code)

@@ -255,9 +255,9 @@ static const int32_t shape_1x16[2] = {1, 16};
 
 enum { DEPTH_TO_SPACE = 5, TRANSPOSE = 39, SUB = 41, DIV = 42, SQUEEZE = 43, STRIDED_SLICE = 45, SPLIT = 49,
        PRELU = 54, MAXIMUM = 55, MINIMUM = 57, PADV2 = 60, SLICE = 65, EXPAND_DIMS = 70, LEAKY_RELU = 98,
-       SPLIT_V = 102, HARD_SWISH = 117 };
-enum { O_SUB = 28, O_DIV = 29, O_STRIDED_SLICE = 32, O_SPLIT = 35, O_LEAKY_RELU = 75, O_SPLIT_V = 79,
-       O_DEPTH_TO_SPACE = 94 };
+       MIRROR_PAD = 100, SPLIT_V = 102, HARD_SWISH = 117 };
+enum { O_SUB = 28, O_DIV = 29, O_STRIDED_SLICE = 32, O_SPLIT = 35, O_LEAKY_RELU = 75, O_MIRROR_PAD = 77,
+       O_SPLIT_V = 79, O_DEPTH_TO_SPACE = 94 };
 
 /* An IEEE half of a float it represents exactly (a normal half or 0). */
 static uint16_t to_half(float f)
@@ -503,6 +503,38 @@ static void d2s_case(tcase *c)
 			int pw = w / 2, pc = (2 + w % 2) * 4 + cc;
 			c->want.d[w * 4 + cc] = pw < 6 ? *at(&y, 0, 0, pw, pc) : 0.5f;
 		}
+	free(y.d);
+}
+
+/* The source of entry i of an axis of n mirrored (TensorFlow's MirrorPad). */
+static int mirrored(int i, int n, int symmetric)
+{
+	return i < 0 ? (symmetric ? -i - 1 : -i) : i >= n ? (symmetric ? 2 * n - 1 - i : 2 * n - 2 - i) : i;
+}
+
+/* MIRROR_PAD REFLECT (rows 2 + 1, columns 1 + 2), then SYMMETRIC (a row on
+ * top, a column on the right). */
+static void mirror_case(tcase *c)
+{
+	nhwc y = conv_start(c, "MIRROR_PAD REFLECT, SYMMETRIC");
+	ints(c, 4, "p1", 2, 8, (const int32_t[]){0, 0, 2, 1, 1, 2, 0, 0});
+	c->md.t[4].rank = 2, c->md.t[4].shape[0] = 4, c->md.t[4].shape[1] = 2;
+	T(5, "r", TFL_FLOAT32, 4, 1, 9, 9, 16);
+	ints(c, 6, "p2", 2, 8, (const int32_t[]){0, 0, 1, 0, 0, 1, 0, 0});
+	c->md.t[6].rank = 2, c->md.t[6].shape[0] = 4, c->md.t[6].shape[1] = 2;
+	T(7, "out", TFL_FLOAT32, 4, 1, 10, 10, 16);
+	c->md.nt = 8;
+	OPT(op(c, MIRROR_PAD, O_MIRROR_PAD, 5, 2, 3, 4, 0), TFL_OPT_U8, 0, 0);
+	OPT(op(c, MIRROR_PAD, O_MIRROR_PAD, 7, 2, 5, 6, 0), TFL_OPT_U8, 0, 1);
+	c->md.output = 7;
+	c->want = alloc_nhwc(1, 10, 10, 16);
+	for (int h = 0; h < 10; h++)
+		for (int w = 0; w < 10; w++)
+			for (int ch = 0; ch < 16; ch++) {
+				int rh = mirrored(h - 1, 9, 1), rw = mirrored(w, 9, 1); /* into r */
+				int yh = mirrored(rh - 2, 6, 0), yw = mirrored(rw - 1, 6, 0);
+				*at(&c->want, 0, h, w, ch) = *at(&y, 0, yh, yw, ch);
+			}
 	free(y.d);
 }
 
@@ -761,6 +793,7 @@ static int build_cases(tcase *cs)
 	leaky_case(&cs[k++]);
 	d2s_case(&cs[k++]);
 	squeeze_case(&cs[k++]);
+	mirror_case(&cs[k++]);
 	return k;
 }
 
@@ -1167,6 +1200,11 @@ static void bad_new_ops(void)
 	OPT(o, TFL_OPT_I32, 0, 3);
 	refused(c, "operator 1 (DEPTH_TO_SPACE): block_size 3 does not divide the channels of a 4-D input into its "
 		   "square");
+	/* MIRROR_PAD REFLECT of the whole axis */
+	ints(c, 4, "pads", 2, 8, (const int32_t[]){0, 0, 6, 0, 0, 0, 0, 0});
+	c->md.t[4].rank = 2, c->md.t[4].shape[0] = 4, c->md.t[4].shape[1] = 2;
+	*o = (tfl_op){.code = MIRROR_PAD, .opt_type = O_MIRROR_PAD, .nin = 2, .in = {3, 4}, .out = 5};
+	refused(c, "operator 1 (MIRROR_PAD): pads 6 entries of an axis of 6 (at most 7, and less than the axis)");
 	free(y.d);
 	free(c->x.d);
 	for (int i = 0; i < nkeep; i++)
