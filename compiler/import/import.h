@@ -7,7 +7,9 @@
  *   onnx.c     ONNX through protobuf-c (C generated at build time from
  *              Debian's onnx.proto)
  *   onnx_freeze.c  graph inputs frozen into constants before import
- *   import.c   vc_import_file: the importer by the file's contents
+ *   import.c   vc_import_file: the importer by the file's contents, and
+ *              the compositions of IR ops the ONNX and TFLite importers
+ *              share (vc_imp_*)
  *   tflite.c   TFLite through flatbuf.c, a bounds-checked FlatBuffers
  *              reader (flatbuf.h)
  *   darknet.c  Darknet .cfg + .weights (or seeded synthetic weights); the
@@ -54,6 +56,29 @@ vc_model_format vc_model_format_of(const char *path);
 /* An ONNX or TFLite model file (a Darknet cfg needs its weights:
  * vc_import_darknet_files). */
 int vc_import_file(vc_module *m, const char *path);
+
+/*
+ * Compositions of existing IR ops that more than one importer needs: each
+ * builds float nodes (named nm, the helpers' own unnamed) and returns the
+ * last, or NULL with a diagnostic from the builder.
+ */
+/* A float constant of one element. */
+vc_node *vc_imp_scalar(vc_module *m, double v);
+/* x * k. */
+vc_node *vc_imp_scale(vc_module *m, vc_node *x, double k, const char *nm);
+/* a - b as a + b * -1. */
+vc_node *vc_imp_sub(vc_module *m, vc_node *a, vc_node *b, const char *nm);
+/* a / c of a float constant c as a * (1 / c). */
+vc_node *vc_imp_div_const(vc_module *m, vc_node *a, const vc_node *c, const char *nm);
+/* max(0, min(1, alpha x + beta)), times x when swish (HardSwish: alpha 1/6,
+ * beta 1/2). */
+vc_node *vc_imp_hard_sigmoid(vc_module *m, vc_node *x, double alpha, double beta, int swish, const char *nm);
+/* x for x >= 0, slope * x below: a slope alpha of 2^-k (1 <= k <= 15) is
+ * the VTA ALU's leaky op; any other alpha, or a slope tensor (PReLU, already
+ * in a shape that broadcasts onto x), relu(x) + slope * (x - relu(x)). */
+vc_node *vc_imp_leaky_relu(vc_module *m, vc_node *x, vc_node *slope, double alpha, const char *nm);
+/* tanh(x) as 2 sigmoid(2x) - 1. */
+vc_node *vc_imp_tanh(vc_module *m, vc_node *x, const char *nm);
 
 /* Darknet import: a .cfg and its .weights, or synthetic weights drawn from a
  * seed (deterministic), optionally at another square input size. */

@@ -287,81 +287,6 @@ static int64_t as_index(float v)
 	return v > 0x1p40f ? INT64_C(1) << 40 : v < -0x1p40f ? -(INT64_C(1) << 40) : (int64_t)v;
 }
 
-/* A float scalar constant. */
-static vc_node *scalar_const(vc_module *m, double v)
-{
-	int64_t one[1] = {1};
-	float f = (float)v;
-	return vc_const(m, NULL, VC_F32, 1, one, &f);
-}
-
-/* ONNX HardSigmoid (and HardSwish: x times it). */
-static vc_node *hard_sigmoid(vc_module *m, vc_node *x, double alpha, double beta, int swish, const char *nm)
-{
-	vc_node *ka = scalar_const(m, alpha), *kb = scalar_const(m, beta);
-	if (!ka || !kb)
-		return NULL;
-	vc_node *args[2] = {x, ka};
-	vc_node *y = vc_build(m, VC_OP_MUL, args, 2, NULL, NULL);
-	args[0] = y, args[1] = kb;
-	y = y ? vc_build(m, VC_OP_ADD, args, 2, NULL, NULL) : NULL;
-	vc_attrs ca;
-	vc_attrs_init(&ca);
-	ca.lo = 0.0;
-	ca.hi = 1.0;
-	y = y ? vc_build(m, VC_OP_CLIP, &y, 1, &ca, swish ? NULL : nm) : NULL;
-	args[0] = x, args[1] = y;
-	return y && swish ? vc_build(m, VC_OP_MUL, args, 2, NULL, nm) : y;
-}
-
-/* x * k, named nm (NULL: unnamed). */
-static vc_node *scale(vc_module *m, vc_node *x, double k, const char *nm)
-{
-	vc_node *args[2] = {x, scalar_const(m, k)};
-	return args[1] ? vc_build(m, VC_OP_MUL, args, 2, NULL, nm) : NULL;
-}
-
-/* 1 / c of a float constant, element by element. */
-static vc_node *reciprocal(vc_module *m, const vc_node *c)
-{
-	vc_node *r = vc_const(m, NULL, VC_F32, c->type.rank, c->type.dim, NULL);
-	for (int64_t i = 0; r && i < vc_type_elems(&r->type); i++)
-		((float *)r->data)[i] = 1.0f / ((const float *)c->data)[i];
-	return r;
-}
-
-/* ONNX LeakyRelu and PRelu: x for x >= 0, slope * x below. A slope of
- * 2^-k is the VTA ALU's (fused into the requantization before it); any
- * other, or PRelu's slope tensor, is relu(x) + slope * (x - relu(x)) in
- * float on the host. */
-static vc_node *leaky_relu(vc_module *m, vc_node *x, vc_node *slope, double alpha, const char *nm)
-{
-	int k = 0;
-	if (!slope && alpha > 0 && frexp(alpha, &k) == 0.5 && k <= 0 && k >= -14) {
-		vc_attrs a;
-		vc_attrs_init(&a);
-		a.leaky = 1 - k;
-		return vc_build(m, VC_OP_LEAKY, &x, 1, &a, nm);
-	}
-	vc_node *r = vc_build(m, VC_OP_RELU, &x, 1, NULL, NULL);
-	vc_node *args[2] = {x, r ? scale(m, r, -1.0, NULL) : NULL};
-	vc_node *neg = args[1] ? vc_build(m, VC_OP_ADD, args, 2, NULL, NULL) : NULL; /* min(x, 0) */
-	args[0] = slope ? slope : scalar_const(m, alpha), args[1] = neg;
-	vc_node *s = neg && args[0] ? vc_build(m, VC_OP_MUL, args, 2, NULL, NULL) : NULL;
-	args[0] = r, args[1] = s;
-	return s ? vc_build(m, VC_OP_ADD, args, 2, NULL, nm) : NULL;
-}
-
-/* ONNX Tanh as 2 sigmoid(2x) - 1: the float ops libvta runs. */
-static vc_node *tanh_of(vc_module *m, vc_node *x, const char *nm)
-{
-	vc_node *y = scale(m, x, 2.0, NULL);
-	y = y ? vc_build(m, VC_OP_SIGMOID, &y, 1, NULL, NULL) : NULL;
-	y = y ? scale(m, y, 2.0, NULL) : NULL;
-	vc_node *args[2] = {y, scalar_const(m, -1.0)};
-	return y && args[1] ? vc_build(m, VC_OP_ADD, args, 2, NULL, nm) : NULL;
-}
-
 /* The constant integer list of input i (opset 13 and later: axes, split)
  * or else attribute name: the count (0: neither given), or -1 if it is not
  * a constant of at most max entries. */
@@ -415,7 +340,7 @@ static vc_node *reduce(vc_module *m, const Onnx__NodeProto *np, vc_node *const *
 	} else {
 		g = vc_build(m, VC_OP_GAP, &x, 1, &a, keep && !is_sum ? nm : NULL);
 		if (g && is_sum)
-			g = scale(m, g, (double)plane, keep ? nm : NULL);
+			g = vc_imp_scale(m, g, (double)plane, keep ? nm : NULL);
 	}
 	if (!g || keep)
 		return g;
@@ -839,10 +764,8 @@ static vc_node *op_arith(onnx_node *on)
 		return NULL;
 	}
 	if (k == 'S' || k == 'D') {
-		/* a - b as a + b * -1; a / c as a * (1 / c) */
-		vc_node *r = k == 'S' ? scale(on->m, on->in[1], -1.0, NULL) : reciprocal(on->m, on->in[1]);
-		vc_node *args[2] = {on->in[0], r};
-		return r ? vc_build(on->m, k == 'S' ? VC_OP_ADD : VC_OP_MUL, args, 2, NULL, on->nm) : NULL;
+		return k == 'S' ? vc_imp_sub(on->m, on->in[0], on->in[1], on->nm)
+				: vc_imp_div_const(on->m, on->in[0], on->in[1], on->nm);
 	}
 	return vc_build(on->m, !strcmp(on->op, "Mul") ? VC_OP_MUL : VC_OP_ADD, on->in, 2, &on->a, on->nm);
 }
@@ -868,12 +791,12 @@ static vc_node *op_leaky_relu(onnx_node *on)
 				 "(dimension %d from the end: %lld)", on->nm, s->rank, i, (long long)s->dim[s->rank - i]);
 			return NULL;
 		}
-	return leaky_relu(on->m, on->in[0], on->n_in > 1 ? on->in[1] : NULL, attr_f(on->np, "alpha", 0.01), on->nm);
+	return vc_imp_leaky_relu(on->m, on->in[0], on->n_in > 1 ? on->in[1] : NULL, attr_f(on->np, "alpha", 0.01), on->nm);
 }
 
 static vc_node *op_tanh(onnx_node *on)
 {
-	return tanh_of(on->m, on->in[0], on->nm);
+	return vc_imp_tanh(on->m, on->in[0], on->nm);
 }
 
 static vc_node *op_hard_sigmoid(onnx_node *on)
@@ -882,7 +805,7 @@ static vc_node *op_hard_sigmoid(onnx_node *on)
 	 * times x) as the float ops libvta runs: mul, add, clip */
 	int swish = on->op[4] == 'S' && on->op[5] == 'w';
 	double alpha = swish ? 1.0 / 6.0 : attr_f(on->np, "alpha", 0.2), beta = swish ? 0.5 : attr_f(on->np, "beta", 0.5);
-	return hard_sigmoid(on->m, on->in[0], alpha, beta, swish, on->nm);
+	return vc_imp_hard_sigmoid(on->m, on->in[0], alpha, beta, swish, on->nm);
 }
 
 static vc_node *op_reduce(onnx_node *on)

@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * TFLite import through the bounds-checked FlatBuffers reader (flatbuf.h),
- * for the subset of TFLite's schema.fbs the models need: CONV_2D,
- * DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, AVERAGE_POOL_2D, MAX_POOL_2D,
- * MEAN (over H and W), RESHAPE, SOFTMAX, PAD (folded into the convolution
- * or average pooling it feeds), QUANTIZE and DEQUANTIZE, fused RELU,
- * RELU6 and RELU_N1_TO_1, SAME and VALID padding.
+ * for the subset of TFLite's schema.fbs the models need; op_table lists
+ * every operator taken and its importer (the census of unsupported types
+ * reads the same table). Elementwise ops the IR lacks are the compositions
+ * the ONNX importer makes too (import.h: SUB, DIV by a constant, TANH,
+ * HARD_SWISH, LEAKY_RELU, PRELU); several outputs (SPLIT, SPLIT_V) are one
+ * SLICE each.
  *
  * Layouts: TFLite activations are NHWC and weights OHWI (depthwise: 1HWC);
  * the graph IR is NCHW / OIHW, so every 4-D tensor is stored transposed and
  * the graph input becomes [N,C,H,W], the layout datasets and images are
- * read in. A RESHAPE is taken only where NHWC and NCHW orders agree (C == 1
- * or H*W == 1 on the 4-D side).
+ * read in. Axes (CONCATENATION, SPLIT, slices, TRANSPOSE's permutation) are
+ * taken to NCHW; RESHAPE and its kin move the elements in TFLite's order:
+ * a 4-D value with both channels and spatial extent is transposed to NHWC
+ * before and from NHWC after (the orders agree when C == 1 or H*W == 1).
+ * FLOAT16 constants (the converter's fp16 weights) are folded to float
+ * where a DEQUANTIZE takes them, and taken nowhere else.
  *
  * Quantized models: the compiler owns quantization, so an int8 model is
  * imported as the float model its quantization parameters describe:
@@ -47,20 +52,23 @@ enum { OP_OPCODE, OP_INPUTS, OP_OUTPUTS, OP_OPTIONS_TYPE, OP_OPTIONS, OP_CUSTOM_
 enum { BUF_DATA, BUF_OFFSET, BUF_SIZE };
 
 /* TensorType */
-enum { TT_FLOAT32 = 0, TT_INT32 = 2, TT_UINT8 = 3, TT_INT64 = 4, TT_INT8 = 9 };
+enum { TT_FLOAT32 = 0, TT_FLOAT16 = 1, TT_INT32 = 2, TT_UINT8 = 3, TT_INT64 = 4, TT_INT8 = 9 };
 
 /* BuiltinOperator codes taken */
 enum {
 	B_ADD = 0, B_AVERAGE_POOL_2D = 1, B_CONCATENATION = 2, B_CONV_2D = 3, B_DEPTHWISE_CONV_2D = 4,
-	B_DEQUANTIZE = 6, B_FULLY_CONNECTED = 9, B_LOGISTIC = 14, B_MAX_POOL_2D = 17, B_MUL = 18, B_RELU = 19,
-	B_RELU_N1_TO_1 = 20, B_RELU6 = 21, B_RESHAPE = 22, B_SOFTMAX = 25, B_PAD = 34, B_MEAN = 40,
-	B_RESIZE_NEAREST_NEIGHBOR = 97, B_QUANTIZE = 114,
+	B_DEPTH_TO_SPACE = 5, B_DEQUANTIZE = 6, B_FULLY_CONNECTED = 9, B_LOGISTIC = 14, B_MAX_POOL_2D = 17,
+	B_MUL = 18, B_RELU = 19, B_RELU_N1_TO_1 = 20, B_RELU6 = 21, B_RESHAPE = 22, B_SOFTMAX = 25, B_TANH = 28,
+	B_PAD = 34, B_TRANSPOSE = 39, B_MEAN = 40, B_SUB = 41, B_DIV = 42, B_SQUEEZE = 43, B_STRIDED_SLICE = 45,
+	B_SPLIT = 49, B_PRELU = 54, B_MAXIMUM = 55, B_MINIMUM = 57, B_PADV2 = 60, B_SLICE = 65, B_EXPAND_DIMS = 70,
+	B_RESIZE_NEAREST_NEIGHBOR = 97, B_LEAKY_RELU = 98, B_MIRROR_PAD = 100, B_SPLIT_V = 102, B_QUANTIZE = 114, B_HARD_SWISH = 117,
 };
 
 /* BuiltinOptions union members taken (1-based position in the union) */
 enum {
 	O_CONV = 1, O_DEPTHWISE = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_CONCATENATION = 10, O_ADD = 11,
-	O_RESHAPE = 17, O_MUL = 21, O_REDUCER = 27, O_RESIZE_NEAREST = 74,
+	O_RESHAPE = 17, O_MUL = 21, O_REDUCER = 27, O_SUB = 28, O_DIV = 29, O_STRIDED_SLICE = 32, O_SPLIT = 35,
+	O_RESIZE_NEAREST = 74, O_LEAKY_RELU = 75, O_MIRROR_PAD = 77, O_SPLIT_V = 79, O_DEPTH_TO_SPACE = 94,
 };
 
 /* ActivationFunctionType and Padding */
@@ -141,6 +149,19 @@ typedef struct importer {
 	int op;
 	const char *opn;
 } importer;
+
+/* The operator being imported: its tensors, name (its first output's) and
+ * results, one a output. */
+#define MAX_OUTS 16
+typedef struct opctx {
+	const vc_fb_table *op;
+	int code;
+	int in[8], n_in;
+	int out[MAX_OUTS], n_out;
+	const char *nm;
+	vc_node *res[MAX_OUTS]; /* filled by operators of several outputs (SPLIT) */
+	int deferred;           /* PAD: remembered on its output, no node (yet) */
+} opctx;
 
 /* An error about the current operator. */
 static int op_error(importer *im, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -266,13 +287,27 @@ static const uint8_t *tensor_data(importer *im, int i, size_t esize, int need)
 	return vc_fb_vec_bytes(fb, &d);
 }
 
+/* Bytes an element of a constant of the type takes (0: not taken). */
+static size_t elem_size(int type)
+{
+	return type == TT_FLOAT32 || type == TT_INT32 ? 4 : type == TT_INT8 || type == TT_UINT8 ? 1
+	       : type == TT_INT64 ? 8 : type == TT_FLOAT16 ? 2 : 0;
+}
+
+/* An IEEE half-precision value (the TFLite converter's fp16 weights). */
+static float half_to_float(uint16_t h)
+{
+	int e = h >> 10 & 0x1f, m = h & 0x3ff;
+	float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), e - 25);
+	return h & 0x8000 ? -v : v;
+}
+
 /* Tensor i as real numbers in its declared (TFLite) order; -1 on error. */
 static int const_values(importer *im, int i, float *out)
 {
 	vc_fb *fb = &im->fb;
 	tensor *t = &im->ts[i];
-	size_t es = t->type == TT_FLOAT32 || t->type == TT_INT32 ? 4 : t->type == TT_INT8 || t->type == TT_UINT8 ? 1
-			      : t->type == TT_INT64 ? 8 : 0;
+	size_t es = elem_size(t->type);
 	if (!es)
 		return op_error(im, "constant tensor %d '%s' has type %s, which is not supported", i, t->name,
 				type_name(t->type));
@@ -285,10 +320,10 @@ static int const_values(importer *im, int i, float *out)
 	int qd = vc_fb_i32(fb, &q, Q_DIM, 0), custom = vc_fb_u8(fb, &q, Q_DETAILS_TYPE, 0);
 	if (fb->bad)
 		return fb_error(im, "quantization parameters");
-	if (custom && t->type != TT_FLOAT32)
+	if (custom && t->type != TT_FLOAT32 && t->type != TT_FLOAT16)
 		return op_error(im, "tensor %d '%s' has quantization details (%s), which are not supported", i, t->name,
 				details_name(custom));
-	int quant = sc.len > 0 && t->type != TT_FLOAT32;
+	int quant = sc.len > 0 && t->type != TT_FLOAT32 && t->type != TT_FLOAT16;
 	if (quant && (qd < 0 || qd >= (t->rank ? t->rank : 1) ||
 		      (sc.len != 1 && (int64_t)sc.len != (t->rank ? t->shape[qd] : 1)) || (zp.len > 1 && zp.len != sc.len)))
 		return op_error(im, "tensor %d '%s': %u scales along dimension %d do not fit its shape", i, t->name, sc.len,
@@ -315,6 +350,9 @@ static int const_values(importer *im, int i, float *out)
 		case TT_INT8:
 			v = (int8_t)d[k];
 			break;
+		case TT_FLOAT16:
+			v = half_to_float((uint16_t)(d[2 * k] | d[2 * k + 1] << 8));
+			break;
 		default:
 			v = d[k];
 			break;
@@ -336,6 +374,27 @@ static int const_values(importer *im, int i, float *out)
 	return 0;
 }
 
+/* The inputs an operator has, checked against lo..hi. */
+static int n_inputs(importer *im, const opctx *cx, int lo, int hi)
+{
+	if (cx->n_in >= lo && cx->n_in <= hi)
+		return 0;
+	if (lo == hi)
+		return op_error(im, "has %d inputs (%d expected)", cx->n_in, lo);
+	return op_error(im, "has %d inputs (%d to %d expected)", cx->n_in, lo, hi);
+}
+
+/* NHWC data of dims s[4] in NCHW order. */
+static void nhwc_to_nchw(const float *v, float *o, const int64_t *s)
+{
+	int64_t N = s[0], H = s[1], W = s[2], C = s[3];
+	for (int64_t n = 0; n < N; n++)
+		for (int64_t h = 0; h < H; h++)
+			for (int64_t w = 0; w < W; w++)
+				for (int64_t ch = 0; ch < C; ch++)
+					o[((n * C + ch) * H + h) * W + w] = v[((n * H + h) * W + w) * C + ch];
+}
+
 /* The IR dims of a declared shape: NHWC -> NCHW for rank 4. */
 static void ir_dims(const tensor *t, int64_t *d)
 {
@@ -347,28 +406,46 @@ static void ir_dims(const tensor *t, int64_t *d)
 		d[i] = t->shape[i];
 }
 
+/* The dimension of IR value x that holds dimension k of its TFLite tensor
+ * of the same rank (4-D: NHWC there, NCHW here), and the inverse. */
+static int ir_axis(int k, int rank)
+{
+	static const int from_nhwc[4] = {0, 2, 3, 1};
+	return rank == 4 ? from_nhwc[k] : k;
+}
+
+static int tfl_axis(int i, int rank)
+{
+	static const int to_nhwc[4] = {0, 3, 1, 2};
+	return rank == 4 ? to_nhwc[i] : i;
+}
+
 static int float_like(int type)
 {
 	return type == TT_FLOAT32 || type == TT_INT8 || type == TT_UINT8;
 }
 
-/* The value of tensor i as an operand (an activation or a constant). */
-static vc_node *value(importer *im, int i)
+static vc_node *materialize_pad(importer *im, tensor *t);
+
+/* The value of tensor i as an operand (an activation or a constant);
+ * FLOAT16 constants only where half is set (DEQUANTIZE's input). */
+static vc_node *value_of(importer *im, int i, int half)
 {
 	if (i < 0 || i >= im->nt) {
 		op_error(im, "input tensor index %d is out of range (%d tensors)", i, im->nt);
 		return NULL;
 	}
 	tensor *t = &im->ts[i];
-	if (t->pad_op >= 0) {
-		op_error(im, "takes tensor %d '%s' from PAD (operator %d); a PAD is supported only before a convolution "
-			     "or an average pooling",
-			 i, t->name, t->pad_op);
+	if (t->type == TT_FLOAT16 && !half) {
+		op_error(im, "tensor %d '%s' has type FLOAT16, which is taken only as a constant feeding DEQUANTIZE", i,
+			 t->name);
 		return NULL;
 	}
+	if (t->pad_op >= 0 && !t->node)
+		return materialize_pad(im, t);
 	if (t->node)
 		return t->node;
-	if (!float_like(t->type) && t->type != TT_INT32) {
+	if (!float_like(t->type) && t->type != TT_INT32 && t->type != TT_FLOAT16) {
 		op_error(im, "tensor %d '%s' has type %s, which is not supported here", i, t->name, type_name(t->type));
 		return NULL;
 	}
@@ -377,7 +454,7 @@ static vc_node *value(importer *im, int i)
 		vc_error(im->m, NULL, "out of memory");
 		return NULL;
 	}
-	if (!tensor_data(im, i, t->type == TT_FLOAT32 || t->type == TT_INT32 ? 4 : 1, 0)) {
+	if (!tensor_data(im, i, elem_size(t->type), 0)) {
 		free(v);
 		if (!im->m->diag.count)
 			op_error(im, "tensor %d '%s' is used before any operator produces it", i, t->name);
@@ -388,21 +465,19 @@ static vc_node *value(importer *im, int i)
 		int64_t d[VC_MAX_RANK];
 		ir_dims(t, d);
 		c = vc_const(im->m, t->name, VC_F32, t->rank, d, NULL);
-		if (c && t->rank == 4) { /* NHWC -> NCHW */
-			int64_t N = t->shape[0], H = t->shape[1], W = t->shape[2], C = t->shape[3];
-			float *o = c->data;
-			for (int64_t n = 0; n < N; n++)
-				for (int64_t h = 0; h < H; h++)
-					for (int64_t w = 0; w < W; w++)
-						for (int64_t ch = 0; ch < C; ch++)
-							o[((n * C + ch) * H + h) * W + w] = v[((n * H + h) * W + w) * C + ch];
-		} else if (c) {
+		if (c && t->rank == 4) /* NHWC -> NCHW */
+			nhwc_to_nchw(v, c->data, t->shape);
+		else if (c)
 			memcpy(c->data, v, (size_t)elems(t) * sizeof *v);
-		}
 	}
 	free(v);
 	t->node = c;
 	return c;
+}
+
+static vc_node *value(importer *im, int i)
+{
+	return value_of(im, i, 0);
 }
 
 /* A constant int32 vector (shapes, axes, paddings). */
@@ -423,13 +498,20 @@ static int const_ints(importer *im, int i, int64_t *out, int64_t max, int64_t *c
 	return 0;
 }
 
-/* Weights in OIHW from OHWI ([O,KH,KW,I]) or, depthwise, [1,KH,KW,O]. */
+/* Weights in OIHW from OHWI ([O,KH,KW,I]) or, depthwise, [1,KH,KW,O]; a
+ * constant already made (DEQUANTIZE of fp16 weights) holds them as NCHW of
+ * those shapes: OIHW, or depthwise [1,O,KH,KW], the same bytes as [O,1,KH,KW]. */
 static vc_node *weights(importer *im, int i, int depthwise)
 {
 	tensor *t = i >= 0 && i < im->nt ? &im->ts[i] : NULL;
+	if (t && t->node && t->node->op == VC_OP_CONST && t->rank == 4) {
+		const vc_node *k = t->node;
+		int64_t d[4] = {k->type.dim[depthwise], depthwise ? 1 : k->type.dim[1], k->type.dim[2], k->type.dim[3]};
+		return depthwise ? vc_const(im->m, k->name, VC_F32, 4, d, k->data) : t->node;
+	}
 	if (t && !float_like(t->type)) {
-		op_error(im, "constant tensor %d '%s' has type %s, which is not supported for weights", i, t->name,
-			 type_name(t->type));
+		op_error(im, "constant tensor %d '%s' has type %s, which is not supported for weights%s", i, t->name,
+			 type_name(t->type), t->type == TT_FLOAT16 ? " (FLOAT16 is taken behind DEQUANTIZE)" : "");
 		return NULL;
 	}
 	if (!t || t->rank != 4 || t->node) {
@@ -531,7 +613,20 @@ static const char *options_name(int type, char *buf, size_t n)
 		"LocalResponseNormalizationOptions", "LSTMOptions", "ResizeBilinearOptions", "CallOptions",
 		"ReshapeOptions", "SkipGramOptions", "SpaceToDepthOptions", "EmbeddingLookupSparseOptions", "MulOptions",
 		"PadOptions", "GatherOptions", "BatchToSpaceNDOptions", "SpaceToBatchNDOptions", "TransposeOptions",
-		"ReducerOptions", "SubOptions", "DivOptions", "SqueezeOptions", "SequenceRNNOptions"};
+		"ReducerOptions", "SubOptions", "DivOptions", "SqueezeOptions", "SequenceRNNOptions",
+		"StridedSliceOptions", "ExpOptions", "TopKV2Options", "SplitOptions", "LogSoftmaxOptions", "CastOptions",
+		"DequantizeOptions", "MaximumMinimumOptions", "ArgMaxOptions", "LessOptions", "NegOptions",
+		"PadV2Options", "GreaterOptions", "GreaterEqualOptions", "LessEqualOptions", "SelectOptions",
+		"SliceOptions", "TransposeConvOptions", "SparseToDenseOptions", "TileOptions", "ExpandDimsOptions",
+		"EqualOptions", "NotEqualOptions", "ShapeOptions", "PowOptions", "ArgMinOptions", "FakeQuantOptions",
+		"PackOptions", "LogicalOrOptions", "OneHotOptions", "LogicalAndOptions", "LogicalNotOptions",
+		"UnpackOptions", "FloorDivOptions", "SquareOptions", "ZerosLikeOptions", "FillOptions",
+		"BidirectionalSequenceLSTMOptions", "BidirectionalSequenceRNNOptions",
+		"UnidirectionalSequenceLSTMOptions", "FloorModOptions", "RangeOptions", "ResizeNearestNeighborOptions",
+		"LeakyReluOptions", "SquaredDifferenceOptions", "MirrorPadOptions", "AbsOptions", "SplitVOptions",
+		"UniqueOptions", "ReverseV2Options", "AddNOptions", "GatherNdOptions", "CosOptions", "WhereOptions",
+		"RankOptions", "ReverseSequenceOptions", "MatrixDiagOptions", "QuantizeOptions", "MatrixSetDiagOptions",
+		"HardSwishOptions", "IfOptions", "WhileOptions", "DepthToSpaceOptions"};
 	if (type >= 0 && type < (int)(sizeof names / sizeof names[0]))
 		return names[type];
 	snprintf(buf, n, "options of union member %d", type);
@@ -557,6 +652,18 @@ static vc_fb_table options(importer *im, const vc_fb_table *op, int want, int *b
 	return t;
 }
 
+/* Field field of the operator's options, expected of union member
+ * member: a float, or else an int32 (default 0). */
+static int one_option(importer *im, const opctx *cx, int member, int field, int is_float, double *v)
+{
+	int bad;
+	vc_fb_table o = options(im, cx->op, member, &bad);
+	if (bad)
+		return -1;
+	*v = is_float ? vc_fb_f32(&im->fb, &o, field, 0.0f) : vc_fb_i32(&im->fb, &o, field, 0);
+	return im->fb.bad ? fb_error(im, "its options") : 0;
+}
+
 /* The NCHW input of a convolution or pooling, taking over a PAD before it;
  * pad[] receives the PAD's amounts. */
 static vc_node *spatial_input(importer *im, int i, int64_t pad[4], int *from_pad)
@@ -577,22 +684,13 @@ static vc_node *spatial_input(importer *im, int i, int64_t pad[4], int *from_pad
 	return x;
 }
 
-static int out_index(importer *im, const vc_fb_vec *outs)
+static vc_node *conv(importer *im, opctx *cx)
 {
-	int o = outs->len ? vc_fb_vec_i32(&im->fb, outs, 0) : -1;
-	if (outs->len != 1 || o < 0 || o >= im->nt) {
-		op_error(im, "needs exactly one output tensor in range");
-		return -1;
-	}
-	if (im->ts[o].node || im->ts[o].producer >= 0 || im->ts[o].pad_op >= 0) {
-		op_error(im, "output tensor %d '%s' is produced twice", o, im->ts[o].name);
-		return -1;
-	}
-	return o;
-}
-
-static vc_node *conv(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm, int depthwise)
-{
+	const vc_fb_table *op = cx->op;
+	const int *in = cx->in;
+	int n_in = cx->n_in;
+	const char *nm = cx->nm;
+	int depthwise = cx->code == B_DEPTHWISE_CONV_2D;
 	vc_fb *fb = &im->fb;
 	int bad;
 	vc_fb_table o = options(im, op, depthwise ? O_DEPTHWISE : O_CONV, &bad);
@@ -655,8 +753,13 @@ static vc_node *conv(importer *im, const vc_fb_table *op, const int *in, int n_i
 	return c ? activation(im, c, act) : NULL;
 }
 
-static vc_node *pool(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm, int is_max)
+static vc_node *pool(importer *im, opctx *cx)
 {
+	const vc_fb_table *op = cx->op;
+	const int *in = cx->in;
+	int n_in = cx->n_in;
+	const char *nm = cx->nm;
+	int is_max = cx->code == B_MAX_POOL_2D;
 	vc_fb *fb = &im->fb;
 	int bad;
 	vc_fb_table o = options(im, op, O_POOL, &bad);
@@ -680,9 +783,12 @@ static vc_node *pool(importer *im, const vc_fb_table *op, const int *in, int n_i
 	if (!x)
 		return NULL;
 	if (from_pad && (is_max || padding != PAD_VALID)) {
-		op_error(im, "a PAD before %s pooling is not supported (only before VALID average pooling)",
-			 is_max ? "max" : "SAME average");
-		return NULL;
+		/* the pooling's own padding differs from the PAD's zeros, which are
+		 * elements: the PAD becomes a node of its own */
+		if (!(x = materialize_pad(im, &im->ts[in[0]])))
+			return NULL;
+		memset(pad, 0, sizeof pad);
+		from_pad = 0;
 	}
 	vc_attrs a;
 	vc_attrs_init(&a);
@@ -705,9 +811,67 @@ static int nhwc_order_agrees(const vc_node *x)
 	return x->type.rank != 4 || x->type.dim[1] == 1 || x->type.dim[2] * x->type.dim[3] == 1;
 }
 
-static vc_node *fully_connected(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm,
-				const tensor *out)
+/* x permuted by perm (VC_OP_TRANSPOSE), or x itself for the identity. */
+static vc_node *permute(importer *im, vc_node *x, const int64_t *perm, const char *nm)
 {
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.nshape = x->type.rank;
+	int same = 1;
+	for (int i = 0; i < a.nshape; i++)
+		a.shape[i] = perm[i], same &= perm[i] == i;
+	return same ? x : vc_build(im->m, VC_OP_TRANSPOSE, &x, 1, &a, nm);
+}
+
+/* x reshaped to rank r, dims d (x itself when they are its own). */
+static vc_node *reshape_to(importer *im, vc_node *x, int r, const int64_t *d, const char *nm)
+{
+	int same = x->type.rank == r;
+	for (int k = 0; same && k < r; k++)
+		same = x->type.dim[k] == d[k];
+	if (same)
+		return x;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.nshape = r;
+	memcpy(a.shape, d, (size_t)r * sizeof *d);
+	return vc_build(im->m, VC_OP_RESHAPE, &x, 1, &a, nm);
+}
+
+/* The elements of x in TFLite's order: a 4-D value with both channels and
+ * spatial extent transposed back to NHWC (elsewhere the orders agree). */
+static vc_node *tfl_order(importer *im, vc_node *x, const char *nm)
+{
+	static const int64_t to_nhwc[4] = {0, 2, 3, 1};
+	char tn[64];
+	snprintf(tn, sizeof tn, "%.56s.nhwc", nm);
+	return nhwc_order_agrees(x) ? x : permute(im, x, to_nhwc, tn);
+}
+
+/* The value of tensor out from y, whose elements are in TFLite's order:
+ * reshaped to out's shape, a 4-D one through NHWC to NCHW. */
+static vc_node *from_tfl_order(importer *im, vc_node *y, const tensor *out, const char *nm)
+{
+	int64_t d[VC_MAX_RANK];
+	ir_dims(out, d);
+	vc_node fake = {.type = {.rank = out->rank}};
+	memcpy(fake.type.dim, d, sizeof d);
+	if (out->rank != 4 || nhwc_order_agrees(&fake))
+		return reshape_to(im, y, out->rank, d, nm);
+	static const int64_t to_nchw[4] = {0, 3, 1, 2};
+	char rn[64];
+	snprintf(rn, sizeof rn, "%.56s.nhwc", nm);
+	y = reshape_to(im, y, 4, out->shape, rn);
+	return y ? permute(im, y, to_nchw, nm) : NULL;
+}
+
+static vc_node *fully_connected(importer *im, opctx *cx)
+{
+	const vc_fb_table *op = cx->op;
+	const int *in = cx->in;
+	int n_in = cx->n_in;
+	const char *nm = cx->nm;
+	const tensor *out = &im->ts[cx->out[0]];
 	vc_fb *fb = &im->fb;
 	int bad;
 	vc_fb_table o = options(im, op, O_FC, &bad);
@@ -744,10 +908,8 @@ static vc_node *fully_connected(importer *im, const vc_fb_table *op, const int *
 		return NULL;
 	}
 	if (x->type.rank != 2 || x->type.dim[1] != I) {
-		if (!nhwc_order_agrees(x)) {
-			op_error(im, "flattening a 4-D input with both channels and spatial extent is not supported");
+		if (!(x = tfl_order(im, x, nm))) /* TFLite flattens NHWC */
 			return NULL;
-		}
 		vc_attrs ra;
 		vc_attrs_init(&ra);
 		ra.nshape = 2;
@@ -778,13 +940,38 @@ static vc_node *fully_connected(importer *im, const vc_fb_table *op, const int *
 	return d ? activation(im, d, act) : NULL;
 }
 
-/* ADD and MUL (mul set): same shapes, or a per-channel constant
- * broadcast onto a 4-D value; then the fused activation. */
-static vc_node *add(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm, int mul)
+/* A constant operand c (tensor ci) of an elementwise op brought to the
+ * layout of x: TFLite broadcasts a constant of lower rank onto a 4-D NHWC
+ * value from the end, so its shape is taken to rank 4 and its data to
+ * NCHW ([C] becomes [1,C,1,1]); then numpy broadcasting in NCHW is the same. */
+static vc_node *broadcast_const(importer *im, int ci, vc_node *c, const vc_node *x)
+{
+	const tensor *t = &im->ts[ci];
+	if (c->op != VC_OP_CONST || x->type.rank != 4 || t->rank >= 4)
+		return c;
+	int64_t s[4] = {1, 1, 1, 1}; /* NHWC */
+	for (int k = 0; k < t->rank; k++)
+		s[4 - t->rank + k] = t->shape[k];
+	int64_t d[4] = {s[0], s[3], s[1], s[2]};
+	vc_node *r = vc_const(im->m, c->name, VC_F32, 4, d, NULL);
+	if (r)
+		nhwc_to_nchw(c->data, r->data, s);
+	return r;
+}
+
+/* The options member and the field of the fused activation of ADD, MUL, SUB and DIV. */
+static int arith_options(int code)
+{
+	return code == B_ADD ? O_ADD : code == B_MUL ? O_MUL : code == B_SUB ? O_SUB : O_DIV;
+}
+
+/* ADD, MUL, SUB (a + b * -1) and DIV by a constant (times its reciprocal):
+ * numpy broadcasting in TFLite's order, then the fused activation. */
+static vc_node *binary(importer *im, opctx *cx)
 {
 	vc_fb *fb = &im->fb;
 	int bad;
-	vc_fb_table o = options(im, op, mul ? O_MUL : O_ADD, &bad);
+	vc_fb_table o = options(im, cx->op, arith_options(cx->code), &bad);
 	if (bad)
 		return NULL;
 	int act = vc_fb_u8(fb, &o, 0, 0);
@@ -792,35 +979,36 @@ static vc_node *add(importer *im, const vc_fb_table *op, const int *in, int n_in
 		fb_error(im, "its options");
 		return NULL;
 	}
-	if (n_in != 2) {
-		op_error(im, "has %d inputs (2 expected)", n_in);
+	if (n_inputs(im, cx, 2, 2))
+		return NULL;
+	vc_node *a = value(im, cx->in[0]), *b = a ? value(im, cx->in[1]) : NULL;
+	if (!b || !(a = broadcast_const(im, cx->in[0], a, b)) || !(b = broadcast_const(im, cx->in[1], b, a)))
+		return NULL;
+	if (a->type.rank != b->type.rank && (a->type.rank == 4 || b->type.rank == 4)) {
+		/* NHWC broadcasting of a computed operand is not NCHW's */
+		op_error(im, "broadcasts a computed %d-D operand onto a %d-D one (only a constant of lower rank broadcasts "
+			 "onto 4-D data)", a->type.rank < b->type.rank ? a->type.rank : b->type.rank,
+			 a->type.rank < b->type.rank ? b->type.rank : a->type.rank);
 		return NULL;
 	}
-	vc_node *args[2] = {value(im, in[0]), NULL};
-	if (args[0])
-		args[1] = value(im, in[1]);
-	if (!args[1])
-		return NULL;
-	const tensor *ta = &im->ts[in[0]], *tb = &im->ts[in[1]];
-	int same = ta->rank == tb->rank;
-	for (int k = 0; same && k < ta->rank; k++)
-		same = ta->shape[k] == tb->shape[k];
-	if (!same) {
-		/* broadcasting is taken for a per-channel constant ([C] or [1,1,1,C]) added to a 4-D value */
-		int k = args[0]->op == VC_OP_CONST ? 0 : 1;
-		const vc_node *c = args[k], *x = args[1 - k];
-		if (c->op != VC_OP_CONST || x->type.rank != 4 || vc_type_elems(&c->type) != x->type.dim[1] ||
-		    (c->type.rank != 1 && c->type.rank != 4)) {
-			op_error(im, "%s tensors of different shapes; only a per-channel constant broadcasts",
-				 mul ? "multiplies" : "adds");
+	vc_node *y;
+	if (cx->code == B_DIV) {
+		int zero = b->op != VC_OP_CONST;
+		for (int64_t k = 0; !zero && k < vc_type_elems(&b->type); k++)
+			zero = ((const float *)b->data)[k] == 0.0f;
+		if (zero) {
+			op_error(im, "the divisor (tensor %d '%s') must be a constant without zeros", cx->in[1],
+				 im->ts[cx->in[1]].name);
 			return NULL;
 		}
-		int64_t d[3] = {x->type.dim[1], 1, 1};
-		if (!(args[k] = vc_const(im->m, c->name, VC_F32, 3, d, c->data)))
-			return NULL;
+		y = vc_imp_div_const(im->m, a, b, cx->nm);
+	} else if (cx->code == B_SUB) {
+		y = vc_imp_sub(im->m, a, b, cx->nm);
+	} else {
+		vc_node *args[2] = {a, b};
+		y = vc_build(im->m, cx->code == B_MUL ? VC_OP_MUL : VC_OP_ADD, args, 2, NULL, cx->nm);
 	}
-	vc_node *s = vc_build(im->m, mul ? VC_OP_MUL : VC_OP_ADD, args, 2, NULL, nm);
-	return s ? activation(im, s, act) : NULL;
+	return y ? activation(im, y, act) : NULL;
 }
 
 /* The NCHW axis of axis ax (negative: from the end) of a TFLite tensor of
@@ -829,15 +1017,16 @@ static int64_t nchw_axis(int64_t ax, int rank)
 {
 	if (ax < 0)
 		ax += rank;
-	if (ax < 0 || ax >= rank)
-		return -1;
-	static const int64_t from_nhwc[4] = {0, 2, 3, 1};
-	return rank == 4 ? from_nhwc[ax] : ax;
+	return ax < 0 || ax >= rank ? -1 : ir_axis((int)ax, rank);
 }
 
 /* CONCATENATION along an axis of its operands (2 to 16 of them). */
-static vc_node *concatenation(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm)
+static vc_node *concatenation(importer *im, opctx *cx)
 {
+	const vc_fb_table *op = cx->op;
+	const int *in = cx->in;
+	int n_in = cx->n_in;
+	const char *nm = cx->nm;
 	vc_fb *fb = &im->fb;
 	int bad;
 	vc_fb_table o = options(im, op, O_CONCATENATION, &bad);
@@ -867,36 +1056,92 @@ static vc_node *concatenation(importer *im, const vc_fb_table *op, const int *in
 	return c ? activation(im, c, act) : NULL;
 }
 
-/* LOGISTIC and the standalone RELU, RELU_N1_TO_1 and RELU6: one operand. */
-static vc_node *unary(importer *im, int code, const int *in, int n_in, const char *nm)
+/* The one element of a constant operand, or NAN when it is not one. */
+static double const_scalar(const vc_node *c)
 {
-	if (n_in != 1) {
-		op_error(im, "has %d inputs (1 expected)", n_in);
+	return c && c->op == VC_OP_CONST && vc_type_elems(&c->type) == 1 ? ((const float *)c->data)[0] : NAN;
+}
+
+/* Operators of one operand: LOGISTIC, RELU, RELU6, RELU_N1_TO_1, TANH
+ * (2 sigmoid(2x) - 1), HARD_SWISH and LEAKY_RELU (the compositions ONNX's
+ * importer makes too, import.h); PRELU with a constant slope. */
+static vc_node *unary(importer *im, opctx *cx)
+{
+	int code = cx->code;
+	if (n_inputs(im, cx, code == B_PRELU ? 2 : 1, code == B_PRELU ? 2 : 1))
 		return NULL;
-	}
-	vc_node *x = value(im, in[0]);
+	vc_node *x = value(im, cx->in[0]);
 	if (!x)
 		return NULL;
 	vc_attrs a;
 	vc_attrs_init(&a);
 	switch (code) {
 	case B_LOGISTIC:
-		return vc_build(im->m, VC_OP_SIGMOID, &x, 1, &a, nm);
+		return vc_build(im->m, VC_OP_SIGMOID, &x, 1, &a, cx->nm);
 	case B_RELU:
-		return vc_build(im->m, VC_OP_RELU, &x, 1, &a, nm);
+		return vc_build(im->m, VC_OP_RELU, &x, 1, &a, cx->nm);
+	case B_TANH:
+		return vc_imp_tanh(im->m, x, cx->nm);
+	case B_HARD_SWISH:
+		return vc_imp_hard_sigmoid(im->m, x, 1.0 / 6.0, 0.5, 1, cx->nm);
+	case B_LEAKY_RELU: {
+		double alpha;
+		if (one_option(im, cx, O_LEAKY_RELU, 0, 1, &alpha))
+			return NULL;
+		if (!isfinite(alpha)) {
+			op_error(im, "alpha %g is not finite", alpha);
+			return NULL;
+		}
+		return vc_imp_leaky_relu(im->m, x, NULL, alpha, cx->nm);
+	}
+	case B_PRELU: {
+		vc_node *s = value(im, cx->in[1]);
+		if (s && s->op != VC_OP_CONST) {
+			op_error(im, "the slope (tensor %d '%s') must be a constant", cx->in[1], im->ts[cx->in[1]].name);
+			return NULL;
+		}
+		s = s ? broadcast_const(im, cx->in[1], s, x) : NULL;
+		return s ? vc_imp_leaky_relu(im->m, x, s, 0.0, cx->nm) : NULL;
+	}
 	default: /* RELU6, RELU_N1_TO_1 */
 		a.lo = code == B_RELU6 ? 0.0 : -1.0;
 		a.hi = code == B_RELU6 ? 6.0 : 1.0;
-		return vc_build(im->m, VC_OP_CLIP, &x, 1, &a, nm);
+		return vc_build(im->m, VC_OP_CLIP, &x, 1, &a, cx->nm);
 	}
+}
+
+/* MAXIMUM and MINIMUM of a value and a constant scalar: a clip. */
+static vc_node *min_max(importer *im, opctx *cx)
+{
+	if (n_inputs(im, cx, 2, 2))
+		return NULL;
+	vc_node *p = value(im, cx->in[0]), *q = p ? value(im, cx->in[1]) : NULL;
+	if (!q)
+		return NULL;
+	int k = isnan(const_scalar(q)) ? 0 : 1; /* the constant's side */
+	double v = const_scalar(k ? q : p);
+	vc_node *x = k ? p : q;
+	if (isnan(v) || x->op == VC_OP_CONST) {
+		op_error(im, "%s is supported of a computed value and a constant scalar (a clip) only", im->opn);
+		return NULL;
+	}
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.lo = cx->code == B_MAXIMUM ? v : -INFINITY;
+	a.hi = cx->code == B_MAXIMUM ? INFINITY : v;
+	return vc_build(im->m, VC_OP_CLIP, &x, 1, &a, cx->nm);
 }
 
 /* RESIZE_NEAREST_NEIGHBOR to a constant size, whole factors of the rows and
  * columns of NHWC data: the upsample op. Without align_corners the source
  * row of output row y is y / k rounded down whether or not half_pixel_centers
  * is set (the fraction (r + 0.5) / k stays below one). */
-static vc_node *resize_nearest(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm)
+static vc_node *resize_nearest(importer *im, opctx *cx)
 {
+	const vc_fb_table *op = cx->op;
+	const int *in = cx->in;
+	int n_in = cx->n_in;
+	const char *nm = cx->nm;
 	vc_fb *fb = &im->fb;
 	int bad;
 	vc_fb_table o = options(im, op, O_RESIZE_NEAREST, &bad);
@@ -931,8 +1176,13 @@ static vc_node *resize_nearest(importer *im, const vc_fb_table *op, const int *i
 	return vc_build(im->m, VC_OP_UPSAMPLE, &x, 1, &a, nm);
 }
 
-static vc_node *mean(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm, const tensor *out)
+static vc_node *mean(importer *im, opctx *cx)
 {
+	const vc_fb_table *op = cx->op;
+	const int *in = cx->in;
+	int n_in = cx->n_in;
+	const char *nm = cx->nm;
+	const tensor *out = &im->ts[cx->out[0]];
 	vc_fb *fb = &im->fb;
 	int bad;
 	vc_fb_table o = options(im, op, O_REDUCER, &bad);
@@ -970,40 +1220,241 @@ static vc_node *mean(importer *im, const vc_fb_table *op, const int *in, int n_i
 	return vc_build(im->m, VC_OP_RESHAPE, &g, 1, &ra, nm);
 }
 
-static vc_node *reshape(importer *im, const int *in, int n_in, const char *nm, const tensor *out)
+/* RESHAPE, SQUEEZE and EXPAND_DIMS: the declared output shape, the
+ * elements kept in TFLite's (NHWC) order. */
+static vc_node *reshape(importer *im, opctx *cx)
 {
-	if (n_in < 1 || n_in > 2) {
-		op_error(im, "has %d inputs (1 or 2 expected)", n_in);
+	const tensor *out = &im->ts[cx->out[0]];
+	if (n_inputs(im, cx, 1, cx->code == B_SQUEEZE ? 1 : 2))
 		return NULL;
-	}
-	vc_node *x = value(im, in[0]);
+	vc_node *x = value(im, cx->in[0]);
 	if (!x)
 		return NULL;
-	vc_attrs a;
-	vc_attrs_init(&a);
-	a.nshape = out->rank;
-	ir_dims(out, a.shape);
-	int64_t e = 1;
-	for (int k = 0; k < out->rank; k++)
-		e *= a.shape[k];
-	if (!out->rank || e != vc_type_elems(&x->type)) {
+	if (!out->rank || elems(out) != vc_type_elems(&x->type)) {
 		op_error(im, "reshapes %lld values into an output declared with %lld", (long long)vc_type_elems(&x->type),
-			 (long long)e);
+			 (long long)elems(out));
 		return NULL;
 	}
-	vc_type probe = x->type;
-	probe.rank = a.nshape;
-	memcpy(probe.dim, a.shape, sizeof probe.dim);
-	vc_node fake = {.type = probe};
-	if (!nhwc_order_agrees(x) || !nhwc_order_agrees(&fake)) {
-		op_error(im, "a reshape between NHWC layouts with both channels and spatial extent is not supported");
-		return NULL;
-	}
-	return vc_build(im->m, VC_OP_RESHAPE, &x, 1, &a, nm);
+	int64_t d[VC_MAX_RANK];
+	ir_dims(out, d);
+	int same = x->type.rank == out->rank;
+	for (int k = 0; same && k < out->rank; k++)
+		same = x->type.dim[k] == d[k];
+	if (same) /* the shape it has */
+		return x;
+	x = tfl_order(im, x, cx->nm);
+	return x ? from_tfl_order(im, x, out, cx->nm) : NULL;
 }
 
-static vc_node *softmax(importer *im, const vc_fb_table *op, const int *in, int n_in, const char *nm)
+/* TRANSPOSE by a constant permutation of TFLite's axes, taken to the IR's. */
+static vc_node *transpose(importer *im, opctx *cx)
 {
+	int64_t p[VC_MAX_RANK], np, perm[VC_MAX_RANK];
+	vc_node *x = n_inputs(im, cx, 2, 2) ? NULL : value(im, cx->in[0]);
+	if (!x || const_ints(im, cx->in[1], p, VC_MAX_RANK, &np))
+		return NULL;
+	int r = x->type.rank, seen = 0;
+	for (int k = 0; k < np && np == r; k++) {
+		int64_t v = p[k] < 0 ? p[k] + r : p[k];
+		if (v < 0 || v >= r || seen >> v & 1)
+			break;
+		seen |= 1 << v;
+		p[k] = v;
+	}
+	if (np != r || seen != (1 << r) - 1) {
+		op_error(im, "the permutation is not one of the %d axes of its input", r);
+		return NULL;
+	}
+	for (int i = 0; i < r; i++)
+		perm[i] = ir_axis((int)p[tfl_axis(i, r)], r);
+	return permute(im, x, perm, cx->nm);
+}
+
+/* x without the first lo and the last hi entries of IR axis ax (x itself
+ * when both are 0). */
+static vc_node *crop(importer *im, vc_node *x, int ax, int64_t lo, int64_t hi, const char *nm)
+{
+	if (!lo && !hi)
+		return x;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.axis = ax;
+	a.pad[0] = lo, a.pad[2] = hi;
+	return vc_build(im->m, VC_OP_SLICE, &x, 1, &a, nm);
+}
+
+/* Entries begin[k] <= i < end[k] of each TFLite axis k of x, one SLICE an
+ * axis cut (the last named nm). */
+static vc_node *slice_box(importer *im, vc_node *x, const int64_t *begin, const int64_t *end, const char *nm)
+{
+	int r = x->type.rank, cuts = 0;
+	for (int k = 0; k < r; k++)
+		cuts += begin[k] > 0 || end[k] < x->type.dim[ir_axis(k, r)];
+	for (int k = 0; x && k < r; k++) {
+		int ax = ir_axis(k, r);
+		int64_t lo = begin[k], hi = x->type.dim[ax] - end[k];
+		if (!lo && !hi)
+			continue;
+		char sn[64];
+		snprintf(sn, sizeof sn, "%.56s.cut%c", nm, (char)('0' + k % 10));
+		x = crop(im, x, ax, lo, hi, --cuts ? sn : nm);
+	}
+	return x;
+}
+
+/* SLICE: begin and size (-1: to the end) of every axis, constants. */
+static vc_node *slice(importer *im, opctx *cx)
+{
+	int64_t b[VC_MAX_RANK], sz[VC_MAX_RANK], nb, ns, e[VC_MAX_RANK];
+	vc_node *x = n_inputs(im, cx, 3, 3) ? NULL : value(im, cx->in[0]);
+	if (!x || const_ints(im, cx->in[1], b, VC_MAX_RANK, &nb) || const_ints(im, cx->in[2], sz, VC_MAX_RANK, &ns))
+		return NULL;
+	int r = x->type.rank;
+	if (nb != r || ns != r) {
+		op_error(im, "has %lld begins and %lld sizes for %d axes", (long long)nb, (long long)ns, r);
+		return NULL;
+	}
+	for (int k = 0; k < r; k++) {
+		int64_t dim = x->type.dim[ir_axis(k, r)];
+		e[k] = sz[k] == -1 ? dim : b[k] + sz[k];
+		if (b[k] < 0 || sz[k] < -1 || sz[k] == 0 || e[k] > dim) {
+			op_error(im, "begin %lld and size %lld do not lie inside axis %d of %lld entries", (long long)b[k],
+				 (long long)sz[k], k, (long long)dim);
+			return NULL;
+		}
+	}
+	return slice_box(im, x, b, e, cx->nm);
+}
+
+/* STRIDED_SLICE with stride 1 (or a stride that takes one entry) on every
+ * axis, begin_mask, end_mask and shrink_axis_mask; the ellipsis and new-axis
+ * masks and offset are refused. Shrunk axes go by a reshape. */
+static vc_node *strided_slice(importer *im, opctx *cx)
+{
+	vc_fb *fb = &im->fb;
+	int bad;
+	vc_fb_table o = options(im, cx->op, O_STRIDED_SLICE, &bad);
+	if (bad)
+		return NULL;
+	int32_t bm = vc_fb_i32(fb, &o, 0, 0), em = vc_fb_i32(fb, &o, 1, 0), ell = vc_fb_i32(fb, &o, 2, 0);
+	int32_t nam = vc_fb_i32(fb, &o, 3, 0), sam = vc_fb_i32(fb, &o, 4, 0);
+	int offset = vc_fb_u8(fb, &o, 5, 0);
+	if (fb->bad) {
+		fb_error(im, "its options");
+		return NULL;
+	}
+	if (ell || nam || offset) {
+		op_error(im, "%s %d is not supported", ell ? "ellipsis_mask" : nam ? "new_axis_mask" : "offset",
+			 ell ? ell : nam ? nam : offset);
+		return NULL;
+	}
+	int64_t b[VC_MAX_RANK], e[VC_MAX_RANK], s[VC_MAX_RANK], nb, ne, ns;
+	vc_node *x = n_inputs(im, cx, 4, 4) ? NULL : value(im, cx->in[0]);
+	if (!x || const_ints(im, cx->in[1], b, VC_MAX_RANK, &nb) || const_ints(im, cx->in[2], e, VC_MAX_RANK, &ne) ||
+	    const_ints(im, cx->in[3], s, VC_MAX_RANK, &ns))
+		return NULL;
+	int r = x->type.rank;
+	if (nb != r || ne != r || ns != r || (bm | em | sam) >> r) {
+		op_error(im, "has %lld begins, %lld ends, %lld strides and masks 0x%x/0x%x/0x%x for %d axes", (long long)nb,
+			 (long long)ne, (long long)ns, (unsigned)bm, (unsigned)em, (unsigned)sam, r);
+		return NULL;
+	}
+	for (int k = 0; k < r; k++) {
+		int64_t dim = x->type.dim[ir_axis(k, r)];
+		b[k] += b[k] < 0 ? dim : 0;
+		e[k] += e[k] < 0 ? dim : 0;
+		b[k] = bm >> k & 1 ? 0 : b[k] < 0 ? 0 : b[k] > dim ? dim : b[k];
+		e[k] = sam >> k & 1 ? b[k] + 1 : em >> k & 1 ? dim : e[k] < 0 ? 0 : e[k] > dim ? dim : e[k];
+		if (b[k] >= e[k] || e[k] > dim) {
+			op_error(im, "axis %d: the slice [%lld, %lld) of %lld entries is empty", k, (long long)b[k],
+				 (long long)e[k], (long long)dim);
+			return NULL;
+		}
+		if (s[k] != 1 && !(s[k] > 1 && e[k] - b[k] == 1)) {
+			op_error(im, "stride %lld on axis %d is not supported (only 1)", (long long)s[k], k);
+			return NULL;
+		}
+	}
+	const tensor *out = &im->ts[cx->out[0]];
+	char bn[64];
+	snprintf(bn, sizeof bn, "%.56s%s", cx->nm, sam ? ".box" : "");
+	x = slice_box(im, x, b, e, bn);
+	if (!x || !sam)
+		return x;
+	/* the shrunk axes have one entry: the rest in TFLite's order */
+	if (elems(out) != vc_type_elems(&x->type)) {
+		op_error(im, "the output is declared with %lld values, the slice has %lld", (long long)elems(out),
+			 (long long)vc_type_elems(&x->type));
+		return NULL;
+	}
+	x = tfl_order(im, x, cx->nm);
+	return x ? from_tfl_order(im, x, out, cx->nm) : NULL;
+}
+
+/* SPLIT (axis, x; num_splits equal parts) and SPLIT_V (x, sizes with at
+ * most one -1, axis): one SLICE an output. */
+static vc_node *split(importer *im, opctx *cx)
+{
+	int v = cx->code == B_SPLIT_V;
+	double nv;
+	if (one_option(im, cx, v ? O_SPLIT_V : O_SPLIT, 0, 0, &nv))
+		return NULL;
+	int64_t ns = (int64_t)nv, ax, nax, sz[MAX_OUTS], nsz = 0;
+	vc_node *x = n_inputs(im, cx, v ? 3 : 2, v ? 3 : 2) ? NULL : value(im, cx->in[v ? 0 : 1]);
+	if (!x || const_ints(im, cx->in[v ? 2 : 0], &ax, 1, &nax) ||
+	    (v && const_ints(im, cx->in[1], sz, MAX_OUTS, &nsz)))
+		return NULL;
+	int r = x->type.rank;
+	int64_t k = nax == 1 && ax < 0 ? ax + r : ax;
+	if (nax != 1 || k < 0 || k >= r) {
+		op_error(im, "the axis is not one of the %d axes of its input", r);
+		return NULL;
+	}
+	int ia = ir_axis((int)k, r);
+	int64_t dim = x->type.dim[ia];
+	if (ns != cx->n_out || (v && nsz != ns)) {
+		op_error(im, "num_splits %lld%s does not match its %d outputs", (long long)ns, v ? " or the sizes" : "",
+			 cx->n_out);
+		return NULL;
+	}
+	if (!v) {
+		if (ns < 1 || dim % ns) {
+			op_error(im, "num_splits %lld does not divide axis %lld of %lld entries", (long long)ns, (long long)k,
+				 (long long)dim);
+			return NULL;
+		}
+		for (int j = 0; j < ns; j++)
+			sz[j] = dim / ns;
+	}
+	int64_t sum = 0, infer = -1;
+	for (int j = 0; j < ns; j++) {
+		if (sz[j] == -1 && infer < 0)
+			infer = j;
+		else if (sz[j] < 1)
+			infer = -2;
+		else
+			sum += sz[j];
+	}
+	if (infer == -2 || (infer >= 0 && sum >= dim) || (infer < 0 && sum != dim)) {
+		op_error(im, "the sizes of the parts do not add up to axis %lld of %lld entries", (long long)k,
+			 (long long)dim);
+		return NULL;
+	}
+	if (infer >= 0)
+		sz[infer] = dim - sum;
+	int64_t at = 0;
+	for (int j = 0; j < ns; at += sz[j++])
+		if (!(cx->res[j] = crop(im, x, ia, at, dim - at - sz[j], im->ts[cx->out[j]].name)))
+			return NULL;
+	return cx->res[0];
+}
+
+static vc_node *softmax(importer *im, opctx *cx)
+{
+	const vc_fb_table *op = cx->op;
+	const int *in = cx->in;
+	int n_in = cx->n_in;
+	const char *nm = cx->nm;
 	vc_fb *fb = &im->fb;
 	int bad;
 	vc_fb_table o = options(im, op, O_SOFTMAX, &bad);
@@ -1031,29 +1482,156 @@ static vc_node *softmax(importer *im, const vc_fb_table *op, const int *in, int 
 	return vc_build(im->m, VC_OP_SOFTMAX, &x, 1, &a, nm);
 }
 
-/* PAD: remembered on its output, applied by the convolution or pooling that takes it. */
-static int pad_op(importer *im, const int *in, int n_in, int o)
+/* The spatial amounts (top, left, bottom, right) of a PAD's or PADV2's
+ * constant paddings of the 4-D tensor x. */
+static int pad_amounts(importer *im, const vc_node *x, int pi, int64_t pad[4])
 {
 	int64_t p[16], np;
-	if (n_in != 2)
-		return op_error(im, "has %d inputs (2 expected)", n_in);
-	vc_node *x = value(im, in[0]);
-	if (!x || const_ints(im, in[1], p, 16, &np))
+	if (const_ints(im, pi, p, 16, &np))
 		return -1;
 	if (x->type.rank != 4 || np != 8)
-		return op_error(im, "only PAD of a 4-D tensor is supported");
+		return op_error(im, "only %s of a 4-D tensor is supported", im->opn);
 	if (p[0] || p[1] || p[6] || p[7])
 		return op_error(im, "pads the batch or channel axis, which is not supported");
 	for (int k = 2; k < 6; k++)
 		if (p[k] < 0 || p[k] > 1024)
 			return op_error(im, "pad amount %lld is negative or too large", (long long)p[k]);
-	tensor *t = &im->ts[o];
-	t->pad_op = im->op;
-	t->pad_src = in[0];
-	t->pad[0] = p[2], t->pad[2] = p[3], t->pad[1] = p[4], t->pad[3] = p[5];
-	if (im->ts[in[0]].pad_op >= 0)
-		return op_error(im, "PAD of a PAD is not supported");
+	pad[0] = p[2], pad[2] = p[3], pad[1] = p[4], pad[3] = p[5];
 	return 0;
+}
+
+/* PAD, and PADV2 with the value 0: remembered on the output and taken over
+ * by the convolution or pooling that reads it (a node of its own for any
+ * other reader, materialize_pad). PADV2 of another constant value: the pad op. */
+static vc_node *pad_op(importer *im, opctx *cx)
+{
+	int v2 = cx->code == B_PADV2;
+	vc_node *x = n_inputs(im, cx, 2, v2 ? 3 : 2) ? NULL : value(im, cx->in[0]);
+	double fill = 0;
+	if (x && v2 && cx->n_in == 3) {
+		vc_node *c = value(im, cx->in[2]);
+		if (!c)
+			return NULL;
+		if (isnan(fill = const_scalar(c))) {
+			op_error(im, "the constant value (tensor %d) must be a constant scalar", cx->in[2]);
+			return NULL;
+		}
+	}
+	tensor *t = &im->ts[cx->out[0]];
+	if (!x || pad_amounts(im, x, cx->in[1], t->pad))
+		return NULL;
+	if (fill != 0) {
+		vc_attrs a;
+		vc_attrs_init(&a);
+		memcpy(a.pad, t->pad, sizeof a.pad);
+		a.lo = fill;
+		return vc_build(im->m, VC_OP_PAD, &x, 1, &a, cx->nm);
+	}
+	t->pad_op = im->op;
+	t->pad_src = cx->in[0];
+	cx->deferred = 1;
+	return NULL;
+}
+
+/* A remembered PAD read by an operator that does not take it over: the pad op. */
+static vc_node *materialize_pad(importer *im, tensor *t)
+{
+	vc_attrs a;
+	vc_attrs_init(&a);
+	memcpy(a.pad, t->pad, sizeof a.pad);
+	a.lo = 0;
+	vc_node *x = im->ts[t->pad_src].node;
+	return t->node = vc_build(im->m, VC_OP_PAD, &x, 1, &a, t->name);
+}
+
+/* x with lo entries before and hi after along IR axis ax mirrored from
+ * its edges (REFLECT leaves the edge out, SYMMETRIC repeats it): a
+ * concatenation of one-entry slices around x. */
+static vc_node *mirror_axis(importer *im, vc_node *x, int ax, int64_t lo, int64_t hi, int symmetric, const char *nm)
+{
+	int64_t n = x->type.dim[ax];
+	vc_node *parts[16];
+	int np = 0;
+	for (int64_t k = lo; k >= 1; k--) {
+		int64_t src = symmetric ? k - 1 : k;
+		parts[np++] = crop(im, x, ax, src, n - src - 1, NULL);
+	}
+	parts[np++] = x;
+	for (int64_t k = 1; k <= hi; k++) {
+		int64_t src = symmetric ? n - k : n - 1 - k;
+		parts[np++] = crop(im, x, ax, src, n - src - 1, NULL);
+	}
+	for (int k = 0; k < np; k++)
+		if (!parts[k])
+			return NULL;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.axis = ax;
+	return np == 1 ? x : vc_build(im->m, VC_OP_CONCAT, parts, np, &a, nm);
+}
+
+/* MIRROR_PAD of the rows and columns of 4-D data, at most 7 entries a
+ * side and less than the axis (REFLECT) or up to it (SYMMETRIC). */
+static vc_node *mirror_pad(importer *im, opctx *cx)
+{
+	double mode;
+	if (one_option(im, cx, O_MIRROR_PAD, 0, 0, &mode))
+		return NULL;
+	vc_node *x = n_inputs(im, cx, 2, 2) ? NULL : value(im, cx->in[0]);
+	int64_t p[4]; /* top, left, bottom, right */
+	if (!x || pad_amounts(im, x, cx->in[1], p))
+		return NULL;
+	if (mode != 0 && mode != 1) {
+		op_error(im, "mode %g is neither REFLECT nor SYMMETRIC", mode);
+		return NULL;
+	}
+	int sym = mode == 1;
+	for (int k = 0; k < 4; k++) {
+		int64_t dim = x->type.dim[2 + k % 2];
+		if (p[k] > 7 || p[k] > dim - !sym) {
+			op_error(im, "pads %lld entries of an axis of %lld (at most 7, and %s the axis)", (long long)p[k],
+				 (long long)dim, sym ? "at most" : "less than");
+			return NULL;
+		}
+	}
+	char rn[64];
+	snprintf(rn, sizeof rn, "%.56s.rows", cx->nm);
+	x = mirror_axis(im, x, 2, p[0], p[2], sym, rn);
+	return x ? mirror_axis(im, x, 3, p[1], p[3], sym, cx->nm) : NULL;
+}
+
+/* DEPTH_TO_SPACE (TensorFlow's order: output[h*b + i][w*b + j][c] is input
+ * channel (i*b + j)*C' + c): [N, b, b, C', H, W], transposed to
+ * [N, C', H, b, W, b], reshaped to [N, C', H*b, W*b]. */
+static vc_node *depth_to_space(importer *im, opctx *cx)
+{
+	double bv;
+	if (one_option(im, cx, O_DEPTH_TO_SPACE, 0, 0, &bv))
+		return NULL;
+	int64_t bs = (int64_t)bv;
+	vc_node *x = n_inputs(im, cx, 1, 1) ? NULL : value(im, cx->in[0]);
+	if (!x)
+		return NULL;
+	int64_t N = x->type.dim[0], C = x->type.dim[1], H = x->type.dim[2], W = x->type.dim[3];
+	if (x->type.rank != 4 || bs < 1 || bs > 64 || C % (bs * bs)) {
+		op_error(im, "block_size %lld does not divide the channels of a 4-D input into its square", (long long)bs);
+		return NULL;
+	}
+	char n1[64], n2[64];
+	snprintf(n1, sizeof n1, "%.56s.split", cx->nm);
+	snprintf(n2, sizeof n2, "%.56s.move", cx->nm);
+	int64_t d6[6] = {N, bs, bs, C / (bs * bs), H, W}, perm[6] = {0, 3, 4, 1, 5, 2};
+	int64_t d4[4] = {N, C / (bs * bs), H * bs, W * bs};
+	vc_node *y = reshape_to(im, x, 6, d6, n1);
+	y = y ? permute(im, y, perm, n2) : NULL;
+	return y ? reshape_to(im, y, 4, d4, cx->nm) : NULL;
+}
+
+/* QUANTIZE and DEQUANTIZE: real values pass unchanged (the compiler
+ * quantizes by itself); DEQUANTIZE folds FLOAT16 constants to float. */
+static vc_node *identity(importer *im, opctx *cx)
+{
+	return n_inputs(im, cx, 1, 1) ? NULL : value_of(im, cx->in[0], cx->code == B_DEQUANTIZE);
 }
 
 /* The declared output shape must be what the operator computes. */
@@ -1077,6 +1655,64 @@ static int check_shape(importer *im, int o, const vc_node *n)
 			t->rank == 4 ? " (NHWC)" : "", have, n->type.rank == 4 ? " (NCHW)" : "");
 }
 
+/* Every operator taken, with its importer and how many outputs it may
+ * have: the one list import_op dispatches on and the census of unsupported
+ * types consults, so the two cannot disagree. */
+static const struct op_entry {
+	int code;
+	vc_node *(*fn)(importer *im, opctx *cx);
+	int max_out;
+} op_table[] = {
+	{B_ADD, binary, 1}, {B_SUB, binary, 1}, {B_MUL, binary, 1}, {B_DIV, binary, 1},
+	{B_AVERAGE_POOL_2D, pool, 1}, {B_MAX_POOL_2D, pool, 1},
+	{B_CONV_2D, conv, 1}, {B_DEPTHWISE_CONV_2D, conv, 1}, {B_FULLY_CONNECTED, fully_connected, 1},
+	{B_CONCATENATION, concatenation, 1},
+	{B_LOGISTIC, unary, 1}, {B_RELU, unary, 1}, {B_RELU6, unary, 1}, {B_RELU_N1_TO_1, unary, 1},
+	{B_TANH, unary, 1}, {B_HARD_SWISH, unary, 1}, {B_LEAKY_RELU, unary, 1}, {B_PRELU, unary, 1},
+	{B_MAXIMUM, min_max, 1}, {B_MINIMUM, min_max, 1},
+	{B_RESIZE_NEAREST_NEIGHBOR, resize_nearest, 1}, {B_MEAN, mean, 1}, {B_SOFTMAX, softmax, 1},
+	{B_RESHAPE, reshape, 1}, {B_SQUEEZE, reshape, 1}, {B_EXPAND_DIMS, reshape, 1}, {B_TRANSPOSE, transpose, 1},
+	{B_SLICE, slice, 1}, {B_STRIDED_SLICE, strided_slice, 1}, {B_SPLIT, split, MAX_OUTS},
+	{B_SPLIT_V, split, MAX_OUTS}, {B_PAD, pad_op, 1}, {B_PADV2, pad_op, 1},
+	{B_MIRROR_PAD, mirror_pad, 1}, {B_DEPTH_TO_SPACE, depth_to_space, 1}, {B_QUANTIZE, identity, 1}, {B_DEQUANTIZE, identity, 1},
+};
+
+static const struct op_entry *op_entry(int code)
+{
+	for (size_t k = 0; k < sizeof op_table / sizeof op_table[0]; k++)
+		if (op_table[k].code == code)
+			return &op_table[k];
+	return NULL;
+}
+
+/* The output tensors of the operator: in range, produced once, of a float-like type. */
+static int outputs(importer *im, const vc_fb_vec *ov, opctx *cx, int max_out)
+{
+	if (ov->len < 1 || ov->len > (uint32_t)max_out)
+		return op_error(im, "has %u outputs (%s expected)", ov->len, max_out == 1 ? "1" : "1 to 16");
+	cx->n_out = (int)ov->len;
+	for (int k = 0; k < cx->n_out; k++) {
+		int o = cx->out[k] = vc_fb_vec_i32(&im->fb, ov, (uint32_t)k);
+		if (o < 0 || o >= im->nt)
+			return op_error(im, "output %d refers to tensor %d of %d", k, o, im->nt);
+		tensor *t = &im->ts[o];
+		if (t->node || t->producer >= 0 || t->pad_op >= 0)
+			return op_error(im, "output tensor %d '%s' is produced twice", o, t->name);
+		if (!float_like(t->type))
+			return op_error(im, "output tensor %d '%s' has type %s, which is not supported", o, t->name,
+					type_name(t->type));
+	}
+	return 0;
+}
+
+/* The builtin code of an operator code table (the larger of the deprecated
+ * 8-bit field and the extended one). */
+static int builtin_code(vc_fb *fb, const vc_fb_table *ct)
+{
+	int code = vc_fb_i8(fb, ct, OPCODE_DEPRECATED_BUILTIN, 0), code2 = vc_fb_i32(fb, ct, OPCODE_BUILTIN, 0);
+	return code2 > code ? code2 : code;
+}
+
 static int import_op(importer *im, const vc_fb_table *op)
 {
 	vc_fb *fb = &im->fb;
@@ -1087,114 +1723,51 @@ static int import_op(importer *im, const vc_fb_table *op)
 		return vc_error(im->m, NULL, "operator %d: opcode index %u is out of range (%u opcodes)", im->op, oc,
 				im->opcodes.len);
 	vc_fb_table ct = vc_fb_vec_table(fb, &im->opcodes, oc);
-	int code = vc_fb_i8(fb, &ct, OPCODE_DEPRECATED_BUILTIN, 0);
-	int code2 = vc_fb_i32(fb, &ct, OPCODE_BUILTIN, 0);
-	if (code2 > code)
-		code = code2;
+	opctx cx = {.op = op, .code = builtin_code(fb, &ct)};
 	char buf[64], cname[64];
-	im->opn = op_name(code, buf, sizeof buf);
-	if (code == 32) {
+	im->opn = op_name(cx.code, buf, sizeof buf);
+	if (cx.code == 32) {
 		vc_fb_string(fb, &ct, OPCODE_CUSTOM, cname, sizeof cname);
 		return op_error(im, "custom operator '%s' is not supported", cname);
 	}
+	const struct op_entry *e = op_entry(cx.code);
+	if (!e)
+		return op_error(im, "operator %s is not supported", im->opn);
 	vc_fb_vec iv = vc_fb_vector(fb, op, OP_INPUTS, 4), ov = vc_fb_vector(fb, op, OP_OUTPUTS, 4);
 	if (fb->bad)
 		return fb_error(im, "its tensor lists");
 	if (iv.len > 8)
 		return op_error(im, "has %u inputs", iv.len);
-	int in[8], n_in = (int)iv.len;
-	for (int k = 0; k < n_in; k++)
-		in[k] = vc_fb_vec_i32(fb, &iv, (uint32_t)k);
-	for (int k = 0; k < n_in; k++)
-		if (in[k] >= im->nt || (in[k] < 0 && !(k == 2 && in[k] == -1)))
-			return op_error(im, "input %d refers to tensor %d of %d", k, in[k], im->nt);
+	cx.n_in = (int)iv.len;
+	for (int k = 0; k < cx.n_in; k++)
+		cx.in[k] = vc_fb_vec_i32(fb, &iv, (uint32_t)k);
+	for (int k = 0; k < cx.n_in; k++)
+		if (cx.in[k] >= im->nt || (cx.in[k] < 0 && !(k == 2 && cx.in[k] == -1)))
+			return op_error(im, "input %d refers to tensor %d of %d", k, cx.in[k], im->nt);
 	if (vc_fb_has(fb, op, OP_CUSTOM_OPTIONS))
 		return op_error(im, "custom options are not supported");
-	int o = out_index(im, &ov);
-	if (o < 0)
+	if (outputs(im, &ov, &cx, e->max_out))
 		return -1;
-	tensor *out = &im->ts[o];
-	if (!float_like(out->type))
-		return op_error(im, "output tensor %d '%s' has type %s, which is not supported", o, out->name,
-				type_name(out->type));
 	char nm[64];
-	snprintf(nm, sizeof nm, "%s", out->name);
-	vc_node *n = NULL;
-	switch (code) {
-	case B_CONV_2D:
-	case B_DEPTHWISE_CONV_2D:
-		n = conv(im, op, in, n_in, nm, code == B_DEPTHWISE_CONV_2D);
-		break;
-	case B_AVERAGE_POOL_2D:
-	case B_MAX_POOL_2D:
-		n = pool(im, op, in, n_in, nm, code == B_MAX_POOL_2D);
-		break;
-	case B_FULLY_CONNECTED:
-		n = fully_connected(im, op, in, n_in, nm, out);
-		break;
-	case B_ADD:
-	case B_MUL:
-		n = add(im, op, in, n_in, nm, code == B_MUL);
-		break;
-	case B_CONCATENATION:
-		n = concatenation(im, op, in, n_in, nm);
-		break;
-	case B_LOGISTIC:
-	case B_RELU:
-	case B_RELU6:
-	case B_RELU_N1_TO_1:
-		n = unary(im, code, in, n_in, nm);
-		break;
-	case B_RESIZE_NEAREST_NEIGHBOR:
-		n = resize_nearest(im, op, in, n_in, nm);
-		break;
-	case B_MEAN:
-		n = mean(im, op, in, n_in, nm, out);
-		break;
-	case B_RESHAPE:
-		n = reshape(im, in, n_in, nm, out);
-		break;
-	case B_SOFTMAX:
-		n = softmax(im, op, in, n_in, nm);
-		break;
-	case B_QUANTIZE:
-	case B_DEQUANTIZE:
-		/* real values pass unchanged: the compiler quantizes by itself */
-		if (n_in != 1)
-			return op_error(im, "has %d inputs (1 expected)", n_in);
-		n = value(im, in[0]);
-		break;
-	case B_PAD:
-		if (pad_op(im, in, n_in, o))
+	snprintf(nm, sizeof nm, "%s", im->ts[cx.out[0]].name);
+	cx.nm = nm;
+	cx.res[0] = e->fn(im, &cx);
+	if (cx.deferred) {
+		im->ts[cx.out[0]].producer = im->op;
+		return 0;
+	}
+	for (int k = 0; k < cx.n_out; k++) {
+		if (!cx.res[k]) {
+			if (!im->m->diag.count)
+				op_error(im, "could not be imported");
 			return -1;
-		out->producer = im->op;
-		return 0;
-	default:
-		return op_error(im, "operator %s is not supported", im->opn);
+		}
+		if (check_shape(im, cx.out[k], cx.res[k]))
+			return -1;
+		im->ts[cx.out[k]].node = cx.res[k];
+		im->ts[cx.out[k]].producer = im->op;
 	}
-	if (!n) {
-		if (!im->m->diag.count)
-			op_error(im, "could not be imported");
-		return -1;
-	}
-	if (check_shape(im, o, n))
-		return -1;
-	out->node = n;
-	out->producer = im->op;
 	return 0;
-}
-
-static int supported_code(int code)
-{
-	switch (code) {
-	case B_ADD: case B_AVERAGE_POOL_2D: case B_CONV_2D: case B_DEPTHWISE_CONV_2D: case B_DEQUANTIZE:
-	case B_FULLY_CONNECTED: case B_MAX_POOL_2D: case B_RESHAPE: case B_SOFTMAX: case B_PAD: case B_MEAN:
-	case B_QUANTIZE: case B_MUL: case B_CONCATENATION: case B_LOGISTIC: case B_RELU: case B_RELU6:
-	case B_RELU_N1_TO_1: case B_RESIZE_NEAREST_NEIGHBOR:
-		return 1;
-	default:
-		return 0;
-	}
 }
 
 /* Every operator import_op does not take, and sparse tensors, in one
@@ -1215,10 +1788,8 @@ static int unsupported_ops(importer *im, const vc_fb_table *sg)
 		if (fb.bad || oc >= im->opcodes.len)
 			break;
 		vc_fb_table ct = vc_fb_vec_table(&fb, &im->opcodes, oc);
-		int code = vc_fb_i8(&fb, &ct, OPCODE_DEPRECATED_BUILTIN, 0), code2 = vc_fb_i32(&fb, &ct, OPCODE_BUILTIN, 0);
-		if (code2 > code)
-			code = code2;
-		if (supported_code(code))
+		int code = builtin_code(&fb, &ct);
+		if (op_entry(code))
 			continue;
 		/* an operator has no name of its own: its first output's */
 		char full[256] = "", nm[64], type[72], buf[64];
@@ -1369,6 +1940,8 @@ int vc_import_tflite_bytes(vc_module *m, const uint8_t *bytes, size_t len)
 	im.op = -1;
 	for (uint32_t k = 0; k < outs.len; k++) {
 		int i = vc_fb_vec_i32(fb, &outs, k);
+		if (i >= 0 && i < im.nt && !im.ts[i].node && im.ts[i].pad_op >= 0 && !materialize_pad(&im, &im.ts[i]))
+			goto done;
 		if (i < 0 || i >= im.nt || !im.ts[i].node) {
 			vc_error(m, NULL, "graph output %u (tensor %d) is not produced by any operator", k, i);
 			goto done;

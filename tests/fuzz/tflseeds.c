@@ -13,10 +13,14 @@
 #include "tflbuild.h"
 
 /* BuiltinOperator and BuiltinOptions numbers of TFLite's schema.fbs */
-enum { ADD = 0, AVERAGE_POOL_2D = 1, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, DEQUANTIZE = 6, FULLY_CONNECTED = 9,
-       MAX_POOL_2D = 17, RESHAPE = 22, SOFTMAX = 25, TANH = 28, CUSTOM = 32, PAD = 34, MEAN = 40, SPLIT = 49,
-       QUANTIZE = 114 };
-enum { O_CONV = 1, O_DW = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_ADD = 11, O_REDUCER = 27 };
+enum { ADD = 0, AVERAGE_POOL_2D = 1, CONCATENATION = 2, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, DEPTH_TO_SPACE = 5,
+       DEQUANTIZE = 6, FULLY_CONNECTED = 9, MAX_POOL_2D = 17, RESHAPE = 22, SOFTMAX = 25, TANH = 28, CUSTOM = 32,
+       PAD = 34, TRANSPOSE = 39, MEAN = 40, SUB = 41, DIV = 42, SQUEEZE = 43, STRIDED_SLICE = 45, EXP = 47,
+       SPLIT = 49, PRELU = 54, MAXIMUM = 55, MINIMUM = 57, PADV2 = 60, SLICE = 65, EXPAND_DIMS = 70, UNPACK = 88,
+       LEAKY_RELU = 98, MIRROR_PAD = 100, SPLIT_V = 102, QUANTIZE = 114, HARD_SWISH = 117 };
+enum { O_CONV = 1, O_DW = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_CONCAT = 10, O_ADD = 11, O_REDUCER = 27,
+       O_SUB = 28, O_DIV = 29, O_STRIDED_SLICE = 32, O_SPLIT = 35, O_LEAKY_RELU = 75, O_MIRROR_PAD = 77, O_SPLIT_V = 79,
+       O_DEPTH_TO_SPACE = 94 };
 enum { SAME = 0, VALID = 1, A_RELU = 1, A_RELU6 = 3 };
 
 #define TENSOR(md, i, nm, ty, rk, ...) \
@@ -159,8 +163,159 @@ static void int8_conv(tfl_model *md)
 	md->input = 0, md->output = 5;
 }
 
+static const uint16_t w_half[4 * 1 * 1 * 2] = {0x3800, 0xb400, 0x3c00, 0x3000, 0xbc00, 0x3400, 0x2c00, 0xb800};
+static const int32_t axis_c[1] = {3}, axis_h[1] = {1}, sizes_h[2] = {1, -1};
+static const int32_t sb[4] = {0, 1, 0, 0}, se[4] = {1, 4, 4, 4}, ss1[4] = {1, 1, 1, 1};
+static const int32_t perm_hw[4] = {0, 2, 1, 3}, shape_3d[3] = {1, 12, 4};
+static const float slope4[4] = {0.25f, -0.5f, 0.125f, 1}, k4[4] = {0.5f, -0.25f, 1, 0}, four[1] = {4}, half[1] = {0.5f};
+
+/* fp16 weights behind DEQUANTIZE, CONV_2D, SPLIT of the channels, SPLIT_V of
+ * the rows, CONCATENATION, TRANSPOSE, RESHAPE to 3-D. */
+static void fp16_split_slice(tfl_model *md)
+{
+	TENSOR(md, 0, "x", TFL_FLOAT32, 4, 1, 4, 4, 2);
+	TENSOR(md, 1, "wh", TFL_FLOAT16, 4, 4, 1, 1, 2);
+	DATA(md, 1, w_half);
+	TENSOR(md, 2, "w", TFL_FLOAT32, 4, 4, 1, 1, 2);
+	TENSOR(md, 3, "c", TFL_FLOAT32, 4, 1, 4, 4, 4);
+	TENSOR(md, 4, "axis", TFL_INT32, 0);
+	DATA(md, 4, axis_c);
+	TENSOR(md, 5, "s0", TFL_FLOAT32, 4, 1, 4, 4, 2);
+	TENSOR(md, 6, "s1", TFL_FLOAT32, 4, 1, 4, 4, 2);
+	TENSOR(md, 7, "sizes", TFL_INT32, 1, 2);
+	DATA(md, 7, sizes_h);
+	TENSOR(md, 8, "axis_h", TFL_INT32, 0);
+	DATA(md, 8, axis_h);
+	TENSOR(md, 9, "v0", TFL_FLOAT32, 4, 1, 1, 4, 2);
+	TENSOR(md, 10, "v1", TFL_FLOAT32, 4, 1, 3, 4, 2);
+	TENSOR(md, 11, "r", TFL_FLOAT32, 4, 1, 3, 4, 4);
+	TENSOR(md, 12, "tr", TFL_FLOAT32, 4, 1, 4, 3, 4);
+	TENSOR(md, 13, "perm", TFL_INT32, 1, 4);
+	DATA(md, 13, perm_hw);
+	TENSOR(md, 14, "shape", TFL_INT32, 1, 3);
+	DATA(md, 14, shape_3d);
+	TENSOR(md, 15, "y", TFL_FLOAT32, 3, 1, 12, 4);
+	md->nt = 16;
+	op(md, DEQUANTIZE, 0, 2, 1, 1, 0, 0);
+	window(op(md, CONV_2D, O_CONV, 3, 2, 0, 2, 0), SAME, 1);
+	tfl_op *o = op(md, SPLIT, O_SPLIT, 5, 2, 4, 3, 0);
+	o->nout = 2;
+	opt(o, TFL_OPT_I32, 0, 2, 0);
+	o = op(md, SPLIT_V, O_SPLIT_V, 9, 3, 6, 7, 8);
+	o->nout = 2;
+	opt(o, TFL_OPT_I32, 0, 2, 0);
+	opt(op(md, CONCATENATION, O_CONCAT, 11, 2, 10, 10, 0), TFL_OPT_I32, 0, 3, 0);
+	op(md, TRANSPOSE, 0, 12, 2, 11, 13, 0);
+	op(md, RESHAPE, 0, 15, 2, 12, 14, 0);
+	md->input = 0, md->output = 15;
+}
+
+/* SUB, DIV, TANH, HARD_SWISH, LEAKY_RELU, PRELU, MAXIMUM, MINIMUM. */
+static void elementwise(tfl_model *md)
+{
+	TENSOR(md, 0, "x", TFL_FLOAT32, 4, 1, 3, 3, 4);
+	TENSOR(md, 1, "k", TFL_FLOAT32, 1, 4);
+	DATA(md, 1, k4);
+	TENSOR(md, 2, "four", TFL_FLOAT32, 0);
+	DATA(md, 2, four);
+	TENSOR(md, 3, "slope", TFL_FLOAT32, 3, 1, 1, 4);
+	DATA(md, 3, slope4);
+	TENSOR(md, 4, "half", TFL_FLOAT32, 0);
+	DATA(md, 4, half);
+	for (int i = 5; i < 13; i++)
+		TENSOR(md, i, "t", TFL_FLOAT32, 4, 1, 3, 3, 4);
+	md->nt = 13;
+	opt(op(md, SUB, O_SUB, 5, 2, 0, 1, 0), TFL_OPT_U8, 0, A_RELU, 0);
+	op(md, DIV, O_DIV, 6, 2, 5, 2, 0);
+	op(md, TANH, 0, 7, 1, 6, 0, 0);
+	op(md, HARD_SWISH, 0, 8, 1, 7, 0, 0);
+	opt(op(md, LEAKY_RELU, O_LEAKY_RELU, 9, 1, 8, 0, 0), TFL_OPT_F32, 0, 0, 0.2f);
+	op(md, PRELU, 0, 10, 2, 9, 3, 0);
+	op(md, MAXIMUM, 0, 11, 2, 10, 4, 0);
+	op(md, MINIMUM, 0, 12, 2, 4, 11, 0);
+	md->input = 0, md->output = 12;
+}
+
+/* PADV2 (0.5), DEPTH_TO_SPACE, STRIDED_SLICE with shrink_axis_mask, SLICE. */
+static void pad_d2s_slice(tfl_model *md)
+{
+	static const int32_t pads[8] = {0, 0, 1, 0, 0, 1, 0, 0}, sl_b[3] = {0, 0, 0}, sl_s[3] = {1, -1, 2};
+	TENSOR(md, 0, "x", TFL_FLOAT32, 4, 1, 2, 2, 8);
+	TENSOR(md, 1, "pads", TFL_INT32, 2, 4, 2);
+	DATA(md, 1, pads);
+	TENSOR(md, 2, "half", TFL_FLOAT32, 0);
+	DATA(md, 2, half);
+	TENSOR(md, 3, "p", TFL_FLOAT32, 4, 1, 3, 3, 8);
+	TENSOR(md, 4, "d", TFL_FLOAT32, 4, 1, 6, 6, 2);
+	TENSOR(md, 5, "b", TFL_INT32, 1, 4);
+	DATA(md, 5, sb);
+	TENSOR(md, 6, "e", TFL_INT32, 1, 4);
+	DATA(md, 6, se);
+	TENSOR(md, 7, "s", TFL_INT32, 1, 4);
+	DATA(md, 7, ss1);
+	TENSOR(md, 8, "row", TFL_FLOAT32, 3, 1, 4, 2);
+	TENSOR(md, 9, "slb", TFL_INT32, 1, 3);
+	DATA(md, 9, sl_b);
+	TENSOR(md, 10, "sls", TFL_INT32, 1, 3);
+	DATA(md, 10, sl_s);
+	TENSOR(md, 11, "y", TFL_FLOAT32, 3, 1, 4, 2);
+	md->nt = 12;
+	op(md, PADV2, 0, 3, 3, 0, 1, 2);
+	opt(op(md, DEPTH_TO_SPACE, O_DEPTH_TO_SPACE, 4, 1, 3, 0, 0), TFL_OPT_I32, 0, 2, 0);
+	tfl_op *o = op(md, STRIDED_SLICE, O_STRIDED_SLICE, 8, 4, 4, 5, 6);
+	o->in[3] = 7;
+	opt(o, TFL_OPT_I32, 4, 2, 0);
+	op(md, SLICE, 0, 11, 3, 8, 9, 10);
+	md->input = 0, md->output = 11;
+}
+
+/* PAD of zeros before MAX_POOL_2D (a pad node), MEAN, SQUEEZE, EXPAND_DIMS. */
+static void pad_pool_squeeze(tfl_model *md)
+{
+	static const int32_t ax1[1] = {1};
+	TENSOR(md, 0, "x", TFL_FLOAT32, 4, 1, 2, 2, 4);
+	TENSOR(md, 1, "pads", TFL_INT32, 2, 4, 2);
+	DATA(md, 1, pads);
+	TENSOR(md, 2, "p", TFL_FLOAT32, 4, 1, 4, 3, 4);
+	TENSOR(md, 3, "mp", TFL_FLOAT32, 4, 1, 2, 1, 4);
+	TENSOR(md, 4, "axes", TFL_INT32, 1, 2);
+	DATA(md, 4, axes_hw);
+	TENSOR(md, 5, "m", TFL_FLOAT32, 4, 1, 1, 1, 4);
+	TENSOR(md, 6, "sq", TFL_FLOAT32, 2, 1, 4);
+	TENSOR(md, 7, "ax", TFL_INT32, 0);
+	DATA(md, 7, ax1);
+	TENSOR(md, 8, "y", TFL_FLOAT32, 3, 1, 1, 4);
+	md->nt = 9;
+	op(md, PAD, 0, 2, 2, 0, 1, 0);
+	tfl_op *o = op(md, MAX_POOL_2D, O_POOL, 3, 1, 2, 0, 0);
+	window(o, VALID, 2);
+	opt(o, TFL_OPT_I32, 3, 2, 0);
+	opt(o, TFL_OPT_I32, 4, 2, 0);
+	opt(op(md, MEAN, O_REDUCER, 5, 2, 3, 4, 0), TFL_OPT_U8, 0, 1, 0);
+	op(md, SQUEEZE, 0, 6, 1, 5, 0, 0);
+	op(md, EXPAND_DIMS, 0, 8, 2, 6, 7, 0);
+	md->input = 0, md->output = 8;
+}
+
+/* MIRROR_PAD REFLECT, then SYMMETRIC. */
+static void mirror_pad(tfl_model *md)
+{
+	static const int32_t p1[8] = {0, 0, 1, 1, 1, 0, 0, 0}, p2[8] = {0, 0, 0, 2, 1, 1, 0, 0};
+	TENSOR(md, 0, "x", TFL_FLOAT32, 4, 1, 3, 3, 2);
+	TENSOR(md, 1, "p1", TFL_INT32, 2, 4, 2);
+	DATA(md, 1, p1);
+	TENSOR(md, 2, "r", TFL_FLOAT32, 4, 1, 5, 4, 2);
+	TENSOR(md, 3, "p2", TFL_INT32, 2, 4, 2);
+	DATA(md, 3, p2);
+	TENSOR(md, 4, "y", TFL_FLOAT32, 4, 1, 7, 6, 2);
+	md->nt = 5;
+	opt(op(md, MIRROR_PAD, O_MIRROR_PAD, 2, 2, 0, 1, 0), TFL_OPT_U8, 0, 0, 0);
+	opt(op(md, MIRROR_PAD, O_MIRROR_PAD, 4, 2, 2, 3, 0), TFL_OPT_U8, 0, 1, 0);
+	md->input = 0, md->output = 4;
+}
+
 /* Operators the importer does not take (the census of unsupported types
- * that runs before any check): TANH twice, a CUSTOM op, a SPLIT with two
+ * that runs before any check): EXP twice, a CUSTOM op, an UNPACK with two
  * outputs, then a convolution. */
 static void unsupported(tfl_model *md)
 {
@@ -171,10 +326,10 @@ static void unsupported(tfl_model *md)
 	TENSOR(md, 4, "s0", TFL_FLOAT32, 4, 1, 4, 4, 1);
 	TENSOR(md, 5, "s1", TFL_FLOAT32, 4, 1, 4, 4, 1);
 	md->nt = 6;
-	op(md, TANH, 0, 1, 1, 0, 0, 0);
-	op(md, TANH, 0, 2, 1, 1, 0, 0);
+	op(md, EXP, 0, 1, 1, 0, 0, 0);
+	op(md, EXP, 0, 2, 1, 1, 0, 0);
 	op(md, CUSTOM, 0, 3, 1, 2, 0, 0)->custom = "TFLite_Detection_PostProcess";
-	op(md, SPLIT, 0, 4, 1, 3, 0, 0)->nout = 2;
+	op(md, UNPACK, 0, 4, 1, 3, 0, 0)->nout = 2;
 	md->input = 0, md->output = 4;
 }
 
@@ -191,6 +346,11 @@ int main(int argc, char **argv)
 		{"conv-pool-fc", conv_pool_fc},
 		{"dw-add-pad-softmax", dw_add_pad_softmax},
 		{"int8-conv", int8_conv},
+		{"fp16-split-slice", fp16_split_slice},
+		{"elementwise", elementwise},
+		{"pad-d2s-slice", pad_d2s_slice},
+		{"pad-pool-squeeze", pad_pool_squeeze},
+		{"mirror-pad", mirror_pad},
 		{"unsupported", unsupported},
 	};
 	int rc = 0;
