@@ -61,14 +61,14 @@ enum {
 	B_MUL = 18, B_RELU = 19, B_RELU_N1_TO_1 = 20, B_RELU6 = 21, B_RESHAPE = 22, B_SOFTMAX = 25, B_TANH = 28,
 	B_PAD = 34, B_TRANSPOSE = 39, B_MEAN = 40, B_SUB = 41, B_DIV = 42, B_SQUEEZE = 43, B_STRIDED_SLICE = 45,
 	B_SPLIT = 49, B_PRELU = 54, B_MAXIMUM = 55, B_MINIMUM = 57, B_PADV2 = 60, B_SLICE = 65, B_EXPAND_DIMS = 70,
-	B_RESIZE_NEAREST_NEIGHBOR = 97, B_LEAKY_RELU = 98, B_MIRROR_PAD = 100, B_SPLIT_V = 102, B_QUANTIZE = 114, B_HARD_SWISH = 117,
+	B_RESIZE_BILINEAR = 23, B_RESIZE_NEAREST_NEIGHBOR = 97, B_LEAKY_RELU = 98, B_MIRROR_PAD = 100, B_SPLIT_V = 102, B_QUANTIZE = 114, B_HARD_SWISH = 117,
 };
 
 /* BuiltinOptions union members taken (1-based position in the union) */
 enum {
 	O_CONV = 1, O_DEPTHWISE = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_CONCATENATION = 10, O_ADD = 11,
 	O_RESHAPE = 17, O_MUL = 21, O_REDUCER = 27, O_SUB = 28, O_DIV = 29, O_STRIDED_SLICE = 32, O_SPLIT = 35,
-	O_RESIZE_NEAREST = 74, O_LEAKY_RELU = 75, O_MIRROR_PAD = 77, O_SPLIT_V = 79, O_DEPTH_TO_SPACE = 94,
+	O_RESIZE_BILINEAR = 15, O_RESIZE_NEAREST = 74, O_LEAKY_RELU = 75, O_MIRROR_PAD = 77, O_SPLIT_V = 79, O_DEPTH_TO_SPACE = 94,
 };
 
 /* ActivationFunctionType and Padding */
@@ -1132,48 +1132,61 @@ static vc_node *min_max(importer *im, opctx *cx)
 	return vc_build(im->m, VC_OP_CLIP, &x, 1, &a, cx->nm);
 }
 
-/* RESIZE_NEAREST_NEIGHBOR to a constant size, whole factors of the rows and
- * columns of NHWC data: the upsample op. Without align_corners the source
- * row of output row y is y / k rounded down whether or not half_pixel_centers
- * is set (the fraction (r + 0.5) / k stays below one). */
-static vc_node *resize_nearest(importer *im, opctx *cx)
+/*
+ * RESIZE_NEAREST_NEIGHBOR and RESIZE_BILINEAR to a constant size, with
+ * TensorFlow's coordinates: align_corners (scale (in - 1) / (out - 1),
+ * nearest rounds half away from zero), half_pixel_centers ((y + 0.5) in /
+ * out, less 0.5 for bilinear; nearest rounds down) or neither (y in / out,
+ * down). Nearest by whole factors without align_corners is the upsample op
+ * (int8 too); the rest is the float resize op on the host.
+ */
+static vc_node *resize(importer *im, opctx *cx)
 {
-	const vc_fb_table *op = cx->op;
-	const int *in = cx->in;
-	int n_in = cx->n_in;
-	const char *nm = cx->nm;
 	vc_fb *fb = &im->fb;
-	int bad;
-	vc_fb_table o = options(im, op, O_RESIZE_NEAREST, &bad);
+	int bilinear = cx->code == B_RESIZE_BILINEAR, bad;
+	vc_fb_table o = options(im, cx->op, bilinear ? O_RESIZE_BILINEAR : O_RESIZE_NEAREST, &bad);
 	if (bad)
 		return NULL;
-	int align = vc_fb_u8(fb, &o, 0, 0);
+	/* ResizeBilinearOptions: new_height, new_width (deprecated), align_corners,
+	 * half_pixel_centers; ResizeNearestNeighborOptions: the last two */
+	int align = vc_fb_u8(fb, &o, bilinear ? 2 : 0, 0), half = vc_fb_u8(fb, &o, bilinear ? 3 : 1, 0);
 	if (fb->bad) {
 		fb_error(im, "its options");
 		return NULL;
 	}
 	int64_t size[2], ns;
-	vc_node *x = n_in == 2 ? value(im, in[0]) : NULL;
-	if (n_in != 2) {
-		op_error(im, "has %d inputs (2 expected)", n_in);
+	vc_node *x = cx->n_in == 2 ? value(im, cx->in[0]) : NULL;
+	if (cx->n_in != 2) {
+		op_error(im, "has %d inputs (2 expected)", cx->n_in);
 		return NULL;
 	}
-	if (!x || const_ints(im, in[1], size, 2, &ns))
+	if (!x || const_ints(im, cx->in[1], size, 2, &ns))
 		return NULL;
 	int64_t h = x->type.rank == 4 ? x->type.dim[2] : 0, w = x->type.rank == 4 ? x->type.dim[3] : 0;
-	int64_t kh = ns == 2 && h > 0 && size[0] % h == 0 ? size[0] / h : 0;
-	int64_t kw = ns == 2 && w > 0 && size[1] % w == 0 ? size[1] / w : 0;
-	if (align || kh < 1 || kw < 1 || kh > 64 || kw > 64) {
-		op_error(im, "RESIZE_NEAREST_NEIGHBOR is supported by whole factors of 1 to 64 of a 4-D tensor's rows "
-			 "and columns without align_corners");
+	if (ns != 2 || h < 1 || w < 1 || size[0] < 1 || size[1] < 1 || size[0] > 65536 || size[1] > 65536 || (align && half)) {
+		op_error(im, "%s needs a 4-D tensor, a constant size of 2 entries from 1 to 65536, and not both "
+			 "align_corners and half_pixel_centers", im->opn);
 		return NULL;
 	}
-	if (kh == 1 && kw == 1)
-		return x;
 	vc_attrs a;
 	vc_attrs_init(&a);
-	a.stride[0] = kh, a.stride[1] = kw;
-	return vc_build(im->m, VC_OP_UPSAMPLE, &x, 1, &a, nm);
+	int64_t kh = size[0] % h == 0 ? size[0] / h : 0, kw = size[1] % w == 0 ? size[1] / w : 0;
+	if (!bilinear && !align && kh >= 1 && kw >= 1 && kh <= 64 && kw <= 64) {
+		if (kh == 1 && kw == 1)
+			return x;
+		a.stride[0] = kh, a.stride[1] = kw;
+		return vc_build(im->m, VC_OP_UPSAMPLE, &x, 1, &a, cx->nm);
+	}
+	a.resize_mode = bilinear ? VC_RESIZE_LINEAR : VC_RESIZE_NEAREST;
+	a.resize_coord = align ? VC_COORD_ALIGN_CORNERS
+			 : half ? (bilinear ? VC_COORD_HALF_PIXEL : VC_COORD_TF_HALF_PIXEL_FOR_NN)
+				: VC_COORD_ASYMMETRIC;
+	a.resize_round = align ? VC_ROUND_PREFER_CEIL : VC_ROUND_FLOOR;
+	a.scale[0] = (double)size[0] / (double)h, a.scale[1] = (double)size[1] / (double)w;
+	a.nshape = 4;
+	const int64_t shape[4] = {x->type.dim[0], x->type.dim[1], size[0], size[1]};
+	memcpy(a.shape, shape, sizeof shape);
+	return vc_build(im->m, VC_OP_RESIZE, &x, 1, &a, cx->nm);
 }
 
 static vc_node *mean(importer *im, opctx *cx)
@@ -1670,7 +1683,7 @@ static const struct op_entry {
 	{B_LOGISTIC, unary, 1}, {B_RELU, unary, 1}, {B_RELU6, unary, 1}, {B_RELU_N1_TO_1, unary, 1},
 	{B_TANH, unary, 1}, {B_HARD_SWISH, unary, 1}, {B_LEAKY_RELU, unary, 1}, {B_PRELU, unary, 1},
 	{B_MAXIMUM, min_max, 1}, {B_MINIMUM, min_max, 1},
-	{B_RESIZE_NEAREST_NEIGHBOR, resize_nearest, 1}, {B_MEAN, mean, 1}, {B_SOFTMAX, softmax, 1},
+	{B_RESIZE_NEAREST_NEIGHBOR, resize, 1}, {B_RESIZE_BILINEAR, resize, 1}, {B_MEAN, mean, 1}, {B_SOFTMAX, softmax, 1},
 	{B_RESHAPE, reshape, 1}, {B_SQUEEZE, reshape, 1}, {B_EXPAND_DIMS, reshape, 1}, {B_TRANSPOSE, transpose, 1},
 	{B_SLICE, slice, 1}, {B_STRIDED_SLICE, strided_slice, 1}, {B_SPLIT, split, MAX_OUTS},
 	{B_SPLIT_V, split, MAX_OUTS}, {B_PAD, pad_op, 1}, {B_PADV2, pad_op, 1},

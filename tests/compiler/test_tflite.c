@@ -32,7 +32,7 @@ enum { ADD = 0, AVERAGE_POOL_2D = 1, CONCATENATION = 2, CONV_2D = 3, DEPTHWISE_C
        FULLY_CONNECTED = 9, LOGISTIC = 14, MAX_POOL_2D = 17, MUL = 18, RELU6 = 21, RESHAPE = 22, SOFTMAX = 25,
        RESIZE_BILINEAR = 23, TANH = 28, PAD = 34, MEAN = 40, RESIZE_NEAREST_NEIGHBOR = 97, QUANTIZE = 114 };
 enum { O_CONV = 1, O_DW = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_CONCAT = 10, O_ADD = 11, O_RESHAPE = 17,
-       O_MUL = 21, O_REDUCER = 27, O_RESIZE_NEAREST = 74 };
+       O_MUL = 21, O_REDUCER = 27, O_RESIZE_NEAREST = 74, O_RESIZE_BILINEAR = 15 };
 enum { SAME = 0, VALID = 1, A_NONE = 0, A_RELU = 1, A_RELU6 = 3, A_TANH = 4 };
 
 static uint64_t seed = 11;
@@ -538,6 +538,70 @@ static void mirror_case(tcase *c)
 	free(y.d);
 }
 
+/* TensorFlow's bilinear source coordinate of output o (in -> out entries):
+ * half_pixel_centers (o + 0.5) in / out - 0.5, align_corners o (in - 1) /
+ * (out - 1), else o in / out; clamped to the input. */
+static double tf_src(int o, int in, int out, int align, int half)
+{
+	double x = align ? (out > 1 ? o * (double)(in - 1) / (out - 1) : 0.0)
+		       : half ? (o + 0.5) * in / out - 0.5 : (double)o * in / out;
+	return x < 0 ? 0 : x > in - 1 ? in - 1 : x;
+}
+
+/* RESIZE_BILINEAR of y (6x6) to 9x4 with half_pixel_centers, then to 5x7
+ * with align_corners. */
+static void bilinear_case(tcase *c)
+{
+	nhwc y = conv_start(c, "RESIZE_BILINEAR half-pixel, align_corners");
+	ints(c, 4, "s1", 1, 2, (const int32_t[]){9, 4});
+	T(5, "b1", TFL_FLOAT32, 4, 1, 9, 4, 16);
+	ints(c, 6, "s2", 1, 2, (const int32_t[]){5, 7});
+	T(7, "out", TFL_FLOAT32, 4, 1, 5, 7, 16);
+	c->md.nt = 8;
+	OPT(op(c, RESIZE_BILINEAR, O_RESIZE_BILINEAR, 5, 2, 3, 4, 0), TFL_OPT_U8, 3, 1);
+	OPT(op(c, RESIZE_BILINEAR, O_RESIZE_BILINEAR, 7, 2, 5, 6, 0), TFL_OPT_U8, 2, 1);
+	c->md.output = 7;
+	nhwc b1 = alloc_nhwc(1, 9, 4, 16);
+	for (int pass = 0; pass < 2; pass++) {
+		const nhwc *src = pass ? &b1 : &y;
+		nhwc *dst = pass ? &c->want : &b1;
+		int oh = pass ? 5 : 9, ow = pass ? 7 : 4, ih = pass ? 9 : 6, iw = pass ? 4 : 6;
+		if (pass)
+			*dst = alloc_nhwc(1, 5, 7, 16);
+		for (int h = 0; h < oh; h++)
+			for (int w = 0; w < ow; w++) {
+				double sh = tf_src(h, ih, oh, pass, !pass), sw = tf_src(w, iw, ow, pass, !pass);
+				int h0 = (int)sh, w0 = (int)sw, h1 = h0 + 1 < ih ? h0 + 1 : h0, w1 = w0 + 1 < iw ? w0 + 1 : w0;
+				double fh = sh - h0, fw = sw - w0;
+				for (int ch = 0; ch < 16; ch++) {
+					double top = *at(src, 0, h0, w0, ch) * (1 - fw) + *at(src, 0, h0, w1, ch) * fw;
+					double bot = *at(src, 0, h1, w0, ch) * (1 - fw) + *at(src, 0, h1, w1, ch) * fw;
+					*at(dst, 0, h, w, ch) = (float)(top * (1 - fh) + bot * fh);
+				}
+			}
+	}
+	free(b1.d);
+	free(y.d);
+}
+
+/* RESIZE_NEAREST_NEIGHBOR of y (6x6) to 4x9 with align_corners: source
+ * round(o (in - 1) / (out - 1)), halves away from zero. */
+static void nearest_align_case(tcase *c)
+{
+	nhwc y = conv_start(c, "RESIZE_NEAREST_NEIGHBOR 4x9 align_corners");
+	ints(c, 4, "size", 1, 2, (const int32_t[]){4, 9});
+	T(5, "out", TFL_FLOAT32, 4, 1, 4, 9, 16);
+	c->md.nt = 6;
+	OPT(op(c, RESIZE_NEAREST_NEIGHBOR, O_RESIZE_NEAREST, 5, 2, 3, 4, 0), TFL_OPT_U8, 0, 1);
+	c->md.output = 5;
+	c->want = alloc_nhwc(1, 4, 9, 16);
+	for (int h = 0; h < 4; h++)
+		for (int w = 0; w < 9; w++)
+			for (int ch = 0; ch < 16; ch++)
+				*at(&c->want, 0, h, w, ch) = *at(&y, 0, (int)round(h * 5.0 / 3), (int)round(w * 5.0 / 8), ch);
+	free(y.d);
+}
+
 /* PAD (zeros) before MAX_POOL_2D (a pad node: the zeros are elements), MEAN,
  * SQUEEZE to [1,16], EXPAND_DIMS to [1,1,16]. */
 static void squeeze_case(tcase *c)
@@ -794,6 +858,8 @@ static int build_cases(tcase *cs)
 	d2s_case(&cs[k++]);
 	squeeze_case(&cs[k++]);
 	mirror_case(&cs[k++]);
+	bilinear_case(&cs[k++]);
+	nearest_align_case(&cs[k++]);
 	return k;
 }
 
@@ -1018,10 +1084,10 @@ static void bad_input(void)
 	CHECK_STR_CONTAINS(msg, "operator 0 (CONV_2D): carries Pool2DOptions where Conv2DOptions was expected");
 	free(bytes);
 	c.md.op[0].opt_type = O_CONV;
-	c.md.op[0].code = RESIZE_BILINEAR; /* the main line's coming resize op */
+	c.md.op[0].code = 67; /* TRANSPOSE_CONV is not taken */
 	bytes = tfl_build(&c.md, &n);
 	CHECK(import_error(bytes, n, msg, sizeof msg) != NULL);
-	CHECK_STR_CONTAINS(msg, ": 1 op type is not supported: RESIZE_BILINEAR (1 operator: y)");
+	CHECK_STR_CONTAINS(msg, ": 1 op type is not supported: TRANSPOSE_CONV (1 operator: y)");
 	free(bytes);
 	c.md.op[0].code = 150; /* past BATCH_MATMUL (126): the extended builtin_code field */
 	bytes = tfl_build(&c.md, &n);

@@ -14,11 +14,11 @@
 
 /* BuiltinOperator and BuiltinOptions numbers of TFLite's schema.fbs */
 enum { ADD = 0, AVERAGE_POOL_2D = 1, CONCATENATION = 2, CONV_2D = 3, DEPTHWISE_CONV_2D = 4, DEPTH_TO_SPACE = 5,
-       DEQUANTIZE = 6, FULLY_CONNECTED = 9, MAX_POOL_2D = 17, RESHAPE = 22, SOFTMAX = 25, TANH = 28, CUSTOM = 32,
+       DEQUANTIZE = 6, FULLY_CONNECTED = 9, MAX_POOL_2D = 17, RESHAPE = 22, RESIZE_BILINEAR = 23, SOFTMAX = 25, TANH = 28, CUSTOM = 32,
        PAD = 34, TRANSPOSE = 39, MEAN = 40, SUB = 41, DIV = 42, SQUEEZE = 43, STRIDED_SLICE = 45, EXP = 47,
        SPLIT = 49, PRELU = 54, MAXIMUM = 55, MINIMUM = 57, PADV2 = 60, SLICE = 65, EXPAND_DIMS = 70, UNPACK = 88,
-       LEAKY_RELU = 98, MIRROR_PAD = 100, SPLIT_V = 102, QUANTIZE = 114, HARD_SWISH = 117 };
-enum { O_CONV = 1, O_DW = 2, O_POOL = 5, O_FC = 8, O_SOFTMAX = 9, O_CONCAT = 10, O_ADD = 11, O_REDUCER = 27,
+       RESIZE_NEAREST_NEIGHBOR = 97, LEAKY_RELU = 98, MIRROR_PAD = 100, SPLIT_V = 102, QUANTIZE = 114, HARD_SWISH = 117 };
+enum { O_CONV = 1, O_DW = 2, O_POOL = 5, O_RESIZE_BILINEAR = 15, O_RESIZE_NEAREST = 74, O_FC = 8, O_SOFTMAX = 9, O_CONCAT = 10, O_ADD = 11, O_REDUCER = 27,
        O_SUB = 28, O_DIV = 29, O_STRIDED_SLICE = 32, O_SPLIT = 35, O_LEAKY_RELU = 75, O_MIRROR_PAD = 77, O_SPLIT_V = 79,
        O_DEPTH_TO_SPACE = 94 };
 enum { SAME = 0, VALID = 1, A_RELU = 1, A_RELU6 = 3 };
@@ -314,6 +314,24 @@ static void mirror_pad(tfl_model *md)
 	md->input = 0, md->output = 4;
 }
 
+/* RESIZE_BILINEAR with half_pixel_centers, RESIZE_NEAREST_NEIGHBOR with
+ * align_corners. */
+static void resize(tfl_model *md)
+{
+	static const int32_t s1[2] = {5, 3}, s2[2] = {4, 7};
+	TENSOR(md, 0, "x", TFL_FLOAT32, 4, 1, 3, 3, 2);
+	TENSOR(md, 1, "s1", TFL_INT32, 1, 2);
+	DATA(md, 1, s1);
+	TENSOR(md, 2, "b", TFL_FLOAT32, 4, 1, 5, 3, 2);
+	TENSOR(md, 3, "s2", TFL_INT32, 1, 2);
+	DATA(md, 3, s2);
+	TENSOR(md, 4, "y", TFL_FLOAT32, 4, 1, 4, 7, 2);
+	md->nt = 5;
+	opt(op(md, RESIZE_BILINEAR, O_RESIZE_BILINEAR, 2, 2, 0, 1, 0), TFL_OPT_U8, 3, 1, 0);
+	opt(op(md, RESIZE_NEAREST_NEIGHBOR, O_RESIZE_NEAREST, 4, 2, 2, 3, 0), TFL_OPT_U8, 0, 1, 0);
+	md->input = 0, md->output = 4;
+}
+
 /* Operators the importer does not take (the census of unsupported types
  * that runs before any check): EXP twice, a CUSTOM op, an UNPACK with two
  * outputs, then a convolution. */
@@ -351,6 +369,7 @@ int main(int argc, char **argv)
 		{"pad-d2s-slice", pad_d2s_slice},
 		{"pad-pool-squeeze", pad_pool_squeeze},
 		{"mirror-pad", mirror_pad},
+		{"resize", resize},
 		{"unsupported", unsupported},
 	};
 	int rc = 0;
