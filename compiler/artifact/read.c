@@ -45,6 +45,11 @@ static void ir_attrs(const vta_mattrs_t *f, vc_attrs *a)
 	a->resize_coord = f->resize_coord;
 	a->resize_round = f->resize_round;
 	memcpy(a->scale, f->scale, sizeof a->scale);
+	a->fn = f->fn;
+	a->axes = f->axes;
+	a->keepdims = f->keepdims;
+	a->alpha = f->alpha;
+	a->beta = f->beta;
 }
 
 static void ir_type(const vta_mtype_t *f, vc_type *t)
@@ -96,7 +101,10 @@ SAME_OP(SIGMOID);
 SAME_OP(TRANSPOSE);
 SAME_OP(SLICE);
 SAME_OP(RESIZE);
-_Static_assert(VTA_MOP_RESIZE + 1 == (int)VC_OP_COUNT, "graph.h has a code for every IR op");
+SAME_OP(UNARY);
+SAME_OP(BINARY);
+SAME_OP(REDUCE);
+_Static_assert(VTA_MOP_REDUCE + 1 == (int)VC_OP_COUNT, "graph.h has a code for every IR op");
 _Static_assert((int)VTA_RESIZE_LINEAR == (int)VC_RESIZE_LINEAR &&
 		       (int)VTA_COORD_TF_HALF_PIXEL_FOR_NN == (int)VC_COORD_TF_HALF_PIXEL_FOR_NN &&
 		       (int)VTA_ROUND_CEIL == (int)VC_ROUND_CEIL, "graph.h resize choices");

@@ -59,6 +59,11 @@ static void put_attrs(vta_buf *b, const vc_attrs *a)
 	vta_buf_put_le32(b, (uint32_t)a->resize_round);
 	put_f64(b, a->scale[0]);
 	put_f64(b, a->scale[1]);
+	vta_buf_put_le32(b, (uint32_t)a->fn);
+	vta_buf_put_le32(b, (uint32_t)a->axes);
+	vta_buf_put_le32(b, (uint32_t)a->keepdims);
+	put_f64(b, a->alpha);
+	put_f64(b, a->beta);
 }
 
 static void put_type(vta_buf *b, const vc_type *t)

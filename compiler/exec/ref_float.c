@@ -170,6 +170,20 @@ int vc_ref_run_float(vc_module *m, const vc_node *n, const vc_tensor *in, vc_ten
 	case VC_OP_SIGMOID: /* libvta's, as deployed */
 		vta_sigmoid_f32(in[0].data, out->data, vc_type_elems(&n->type));
 		return 0;
+	case VC_OP_UNARY: /* libvta's, as deployed */
+		vta_unary_f32(n->a.fn, n->a.alpha, n->a.beta, in[0].data, out->data, vc_type_elems(&n->type));
+		return 0;
+	case VC_OP_BINARY:
+	case VC_OP_REDUCE: { /* libvta's, as deployed */
+		vta_mtype_t at, bt, yt;
+		vc_to_mtype(&x->t, &at);
+		vc_to_mtype(&n->type, &yt);
+		if (n->op == VC_OP_REDUCE)
+			return vta_reduce_f32(n->a.fn, n->a.axes, &at, x->data, out->data) ? vc_error(m, n, "out of memory") : 0;
+		vc_to_mtype(&in[1].t, &bt);
+		vta_binary_f32(n->a.fn, &yt, &at, x->data, &bt, in[1].data, out->data);
+		return 0;
+	}
 	case VC_OP_RESIZE: { /* libvta's, as deployed */
 		vta_mtype_t xt, yt;
 		vc_to_mtype(&x->t, &xt);

@@ -305,42 +305,62 @@ static int int_list(const Onnx__NodeProto *np, vc_node *const *in, int n_in, int
 	return attr_ints(np, name, out, max, &c) < 0 ? -1 : (int)c;
 }
 
-/* ReduceMean, ReduceMax and ReduceSum over the spatial axes (2 and up) of
- * data of rank >= 3 (the axes an attribute, or an input from opset 18, 13
- * for ReduceSum): the global average pool (times the plane's size for the
- * sum) or a max pool over the whole 4-D image, reshaped when keepdims is 0. */
+/* The reductions of ONNX's default domain and their functions. */
+static const struct {
+	const char *name;
+	int fn;
+} reduce_ops[] = {
+	{"ReduceSum", VTA_FN_SUM},   {"ReduceMean", VTA_FN_MEAN},      {"ReduceMax", VTA_FN_RMAX},
+	{"ReduceMin", VTA_FN_RMIN},  {"ReduceProd", VTA_FN_PROD},      {"ReduceL1", VTA_FN_L1},
+	{"ReduceL2", VTA_FN_L2},     {"ReduceSumSquare", VTA_FN_SUMSQUARE}, {"ReduceLogSum", VTA_FN_LOGSUM},
+	{"ReduceLogSumExp", VTA_FN_LOGSUMEXP},
+};
+
+/*
+ * The reductions (the axes an attribute, or an input from opset 18, 13 for
+ * ReduceSum; none: every axis, or the input itself with
+ * noop_with_empty_axes). The mean or sum over every axis after the first
+ * two is the global average pool (times the plane for the sum), the
+ * maximum over the rows and columns of 4-D data a max pool over the whole
+ * image (int8 on the way); the rest is the float reduce op on the host.
+ */
 static vc_node *reduce(vc_module *m, const Onnx__NodeProto *np, vc_node *const *in, int n_in, const char *op,
 		       const char *nm)
 {
 	vc_node *x = in[0];
 	int64_t axes[VC_MAX_RANK];
-	int r = x->type.rank, c = int_list(np, in, n_in, 1, "axes", axes, VC_MAX_RANK), is_max = !strcmp(op, "ReduceMax");
-	int spatial = r >= 3 && c == r - 2 && (!is_max || r == 4);
-	for (int64_t i = 0; spatial && i < c; i++) {
-		int64_t ax = axes[i] < 0 ? axes[i] + r : axes[i], seen = 0;
-		for (int64_t k = 0; k < c; k++)
-			seen += (axes[k] < 0 ? axes[k] + r : axes[k]) == ax;
-		spatial = ax >= 2 && ax < r && seen == 1;
+	int r = x->type.rank, c = int_list(np, in, n_in, 1, "axes", axes, VC_MAX_RANK), fn = -1, mask = 0;
+	for (size_t i = 0; i < sizeof reduce_ops / sizeof reduce_ops[0]; i++)
+		fn = strcmp(reduce_ops[i].name, op) ? fn : reduce_ops[i].fn;
+	if (c == 0 && attr_i(np, "noop_with_empty_axes", 0))
+		return x;
+	for (int i = 0; c == 0 && i < r; i++)
+		mask |= 1 << i;
+	for (int i = 0; c > 0 && i < c && mask >= 0; i++) {
+		int64_t ax = axes[i] + (axes[i] < 0 ? r : 0);
+		mask = ax >= 0 && ax < r && !(mask >> ax & 1) ? mask | 1 << ax : -1;
 	}
-	if (!spatial) {
-		vc_error(m, NULL, "node '%s' (%s): only the %s over every axis after the first two%s is supported", nm, op,
-			 is_max ? "maximum" : !strcmp(op, "ReduceSum") ? "sum" : "mean", is_max ? " of 4-D data" : "");
+	if (fn < 0 || c < 0 || mask <= 0) {
+		vc_error(m, NULL, "node '%s' (%s): the axes must be constant, distinct and inside the input's %d dimensions",
+			 nm, op, r);
 		return NULL;
 	}
-	int keep = attr_i(np, "keepdims", 1) != 0, is_sum = !strcmp(op, "ReduceSum");
+	int keep = attr_i(np, "keepdims", 1) != 0, spatial = r >= 3 && mask == ((1 << r) - 4);
 	vc_attrs a;
 	vc_attrs_init(&a);
-	int64_t plane = 1;
-	for (int i = 2; i < r; i++)
-		plane *= x->type.dim[i];
-	vc_node *g;
-	if (is_max) {
+	vc_node *g = NULL;
+	if (spatial && (fn == VTA_FN_MEAN || fn == VTA_FN_SUM)) {
+		int64_t plane = 1;
+		for (int i = 2; i < r; i++)
+			plane *= x->type.dim[i];
+		g = vc_build(m, VC_OP_GAP, &x, 1, &a, keep && fn == VTA_FN_MEAN ? nm : NULL);
+		g = g && fn == VTA_FN_SUM ? vc_imp_scale(m, g, (double)plane, keep ? nm : NULL) : g;
+	} else if (spatial && fn == VTA_FN_RMAX && r == 4) {
 		a.kernel[0] = x->type.dim[2], a.kernel[1] = x->type.dim[3];
 		g = vc_build(m, VC_OP_MAXPOOL, &x, 1, &a, keep ? nm : NULL);
 	} else {
-		g = vc_build(m, VC_OP_GAP, &x, 1, &a, keep && !is_sum ? nm : NULL);
-		if (g && is_sum)
-			g = vc_imp_scale(m, g, (double)plane, keep ? nm : NULL);
+		a.fn = fn, a.axes = mask, a.keepdims = keep;
+		return vc_build(m, VC_OP_REDUCE, &x, 1, &a, nm);
 	}
 	if (!g || keep)
 		return g;
@@ -745,24 +765,126 @@ static vc_node *op_matmul(onnx_node *on)
 	return vc_build(on->m, VC_OP_MATMUL, on->in, 2, &on->a, on->nm);
 }
 
+/* Sum, Max, Min, Mean of any number of inputs: op (a BINARY's fn) folded
+ * left to right, Mean scaled by 1 / n; one input is itself. */
+static vc_node *variadic(onnx_node *on, vc_op op, int fn)
+{
+	vc_node *y = on->in[0];
+	for (int i = 1; y && i < on->n_in; i++) {
+		vc_node *args[2] = {y, on->in[i]};
+		vc_attrs a;
+		vc_attrs_init(&a);
+		a.fn = fn;
+		int last = i + 1 == on->n_in && strcmp(on->op, "Mean");
+		y = vc_build(on->m, op, args, 2, &a, last ? on->nm : NULL);
+	}
+	return y && !strcmp(on->op, "Mean") ? vc_imp_scale(on->m, y, 1.0 / on->n_in, on->nm) : y;
+}
+
+static vc_node *op_max_min_mean(onnx_node *on)
+{
+	for (int i = 0; i < on->n_in; i++)
+		if (!on->in[i]) {
+			vc_error(on->m, NULL, "node '%s' (%s): input %d is left out", on->nm, on->op, i);
+			return NULL;
+		}
+	if (!strcmp(on->op, "Mean"))
+		return variadic(on, VC_OP_ADD, 0);
+	return variadic(on, VC_OP_BINARY, !strcmp(on->op, "Max") ? VTA_FN_MAX : VTA_FN_MIN);
+}
+
+static vc_node *op_pow(onnx_node *on)
+{
+	on->a.fn = VTA_FN_POW;
+	return vc_build(on->m, VC_OP_BINARY, on->in, 2, &on->a, on->nm);
+}
+
+/* The elementwise functions of ONNX's default domain that are one unary
+ * node: the function, and its attributes' names and defaults. */
+static const struct unary_op {
+	const char *name;
+	int fn;
+	const char *a_name, *b_name;
+	double a_def, b_def;
+} unary_ops[] = {
+	{"Exp", VTA_FN_EXP, NULL, NULL, 0, 0},
+	{"Log", VTA_FN_LOG, NULL, NULL, 0, 0},
+	{"Abs", VTA_FN_ABS, NULL, NULL, 0, 0},
+	{"Neg", VTA_FN_NEG, NULL, NULL, 0, 0},
+	{"Sqrt", VTA_FN_SQRT, NULL, NULL, 0, 0},
+	{"Reciprocal", VTA_FN_RECIPROCAL, NULL, NULL, 0, 0},
+	{"Floor", VTA_FN_FLOOR, NULL, NULL, 0, 0},
+	{"Ceil", VTA_FN_CEIL, NULL, NULL, 0, 0},
+	{"Round", VTA_FN_ROUND, NULL, NULL, 0, 0},
+	{"Sign", VTA_FN_SIGN, NULL, NULL, 0, 0},
+	{"Erf", VTA_FN_ERF, NULL, NULL, 0, 0},
+	{"Sin", VTA_FN_SIN, NULL, NULL, 0, 0},
+	{"Cos", VTA_FN_COS, NULL, NULL, 0, 0},
+	{"Tan", VTA_FN_TAN, NULL, NULL, 0, 0},
+	{"Asin", VTA_FN_ASIN, NULL, NULL, 0, 0},
+	{"Acos", VTA_FN_ACOS, NULL, NULL, 0, 0},
+	{"Atan", VTA_FN_ATAN, NULL, NULL, 0, 0},
+	{"Sinh", VTA_FN_SINH, NULL, NULL, 0, 0},
+	{"Cosh", VTA_FN_COSH, NULL, NULL, 0, 0},
+	{"Asinh", VTA_FN_ASINH, NULL, NULL, 0, 0},
+	{"Acosh", VTA_FN_ACOSH, NULL, NULL, 0, 0},
+	{"Atanh", VTA_FN_ATANH, NULL, NULL, 0, 0},
+	{"Softplus", VTA_FN_SOFTPLUS, NULL, NULL, 0, 0},
+	{"Softsign", VTA_FN_SOFTSIGN, NULL, NULL, 0, 0},
+	{"Elu", VTA_FN_ELU, "alpha", NULL, 1.0, 0},
+	{"Selu", VTA_FN_SELU, "alpha", "gamma", 1.67326319217681884765625, 1.05070102214813232421875},
+	{"Celu", VTA_FN_CELU, "alpha", NULL, 1.0, 0},
+	{"ThresholdedRelu", VTA_FN_THRESHOLDED_RELU, "alpha", NULL, 1.0, 0},
+	{"Mish", VTA_FN_MISH, NULL, NULL, 0, 0},
+};
+
+static vc_node *op_unary(onnx_node *on)
+{
+	for (size_t i = 0; i < sizeof unary_ops / sizeof unary_ops[0]; i++) {
+		const struct unary_op *u = &unary_ops[i];
+		if (strcmp(u->name, on->op))
+			continue;
+		on->a.fn = u->fn;
+		on->a.alpha = u->a_name ? attr_f(on->np, u->a_name, u->a_def) : 0;
+		on->a.beta = u->b_name ? attr_f(on->np, u->b_name, u->b_def) : 0;
+		if (u->fn == VTA_FN_CELU && on->a.alpha == 0) {
+			vc_error(on->m, NULL, "node '%s' (Celu): alpha must not be 0", on->nm);
+			return NULL;
+		}
+		return vc_build(on->m, VC_OP_UNARY, on->in, 1, &on->a, on->nm);
+	}
+	vc_error(on->m, NULL, "node '%s': op %s has no unary function", on->nm, on->op);
+	return NULL;
+}
+
+/* LogSoftmax: the softmax (its axis rules), then the logarithm. */
+static vc_node *op_log_softmax(onnx_node *on)
+{
+	on->a.coerce2d = on->im->opset < 13;
+	on->a.axis = attr_i(on->np, "axis", on->im->opset < 13 ? 1 : -1);
+	vc_node *y = vc_build(on->m, VC_OP_SOFTMAX, on->in, 1, &on->a, NULL);
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.fn = VTA_FN_LOG;
+	return y ? vc_build(on->m, VC_OP_UNARY, &y, 1, &a, on->nm) : NULL;
+}
+
 static vc_node *op_arith(onnx_node *on)
 {
 	char k = !strcmp(on->op, "Sub") ? 'S' : !strcmp(on->op, "Div") ? 'D' : !strcmp(on->op, "Mul") ? 'M' : 'A';
 	if (on->in[0]->op == VC_OP_CONST && on->in[1]->op == VC_OP_CONST && on->n_in == 2 &&
 	    (simple_pair(on->in[0], on->in[1]) || k == 'S' || k == 'D'))
 		return const_arith(on->im, k, on->in[0], on->in[1], on->nm);
-	if (k == 'D' && on->in[1]->op != VC_OP_CONST) {
-		vc_error(on->m, NULL, "node '%s' (Div): only a constant divisor is supported", on->nm);
-		return NULL;
-	}
 	if (attr(on->np, "axis")) {
 		vc_error(on->m, NULL, "node '%s' (%s): legacy broadcast axis is not supported", on->nm, on->op);
 		return NULL;
 	}
-	if (!strcmp(on->op, "Sum") && on->n_in != 2) {
-		vc_error(on->m, NULL, "node '%s' (Sum): only two inputs are supported", on->nm);
-		return NULL;
+	if (k == 'D' && on->in[1]->op != VC_OP_CONST) { /* a tensor divisor: the host's division */
+		on->a.fn = VTA_FN_DIV;
+		return vc_build(on->m, VC_OP_BINARY, on->in, 2, &on->a, on->nm);
 	}
+	if (!strcmp(on->op, "Sum") && on->n_in != 2)
+		return variadic(on, VC_OP_ADD, 0);
 	if (k == 'S' || k == 'D') {
 		return k == 'S' ? vc_imp_sub(on->m, on->in[0], on->in[1], on->nm)
 				: vc_imp_div_const(on->m, on->in[0], on->in[1], on->nm);
@@ -1219,6 +1341,7 @@ static vc_node *op_resize(onnx_node *on)
 }
 
 #define NO_ATTRS ((const char *const[]){NULL})
+#define REDUCE_ATTRS ((const char *const[]){"axes", "keepdims", "noop_with_empty_axes", NULL})
 
 /* The op types of the default domain the importer takes: the attributes
  * each may carry, its least number of inputs, and its handler. */
@@ -1233,7 +1356,25 @@ static const struct onnx_op {
 	{"Gemm", (const char *const[]){"alpha", "beta", "transA", "transB", "broadcast", NULL}, 2, op_gemm, 0},
 	{"MatMul", NO_ATTRS, 2, op_matmul, 0},
 	{"Add", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith, 0},
-	{"Sum", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith, 0},
+	{"Sum", (const char *const[]){"broadcast", "axis", NULL}, 1, op_arith, 0},
+	{"Max", NO_ATTRS, 1, op_max_min_mean, 0},
+	{"Min", NO_ATTRS, 1, op_max_min_mean, 0},
+	{"Mean", NO_ATTRS, 1, op_max_min_mean, 0},
+	{"Pow", NO_ATTRS, 2, op_pow, 0},
+	{"LogSoftmax", (const char *const[]){"axis", NULL}, 1, op_log_softmax, 0},
+	{"Exp", NO_ATTRS, 1, op_unary, 0}, {"Log", NO_ATTRS, 1, op_unary, 0}, {"Abs", NO_ATTRS, 1, op_unary, 0},
+	{"Neg", NO_ATTRS, 1, op_unary, 0}, {"Sqrt", NO_ATTRS, 1, op_unary, 0}, {"Reciprocal", NO_ATTRS, 1, op_unary, 0},
+	{"Floor", NO_ATTRS, 1, op_unary, 0}, {"Ceil", NO_ATTRS, 1, op_unary, 0}, {"Round", NO_ATTRS, 1, op_unary, 0},
+	{"Sign", NO_ATTRS, 1, op_unary, 0}, {"Erf", NO_ATTRS, 1, op_unary, 0}, {"Sin", NO_ATTRS, 1, op_unary, 0},
+	{"Cos", NO_ATTRS, 1, op_unary, 0}, {"Tan", NO_ATTRS, 1, op_unary, 0}, {"Asin", NO_ATTRS, 1, op_unary, 0},
+	{"Acos", NO_ATTRS, 1, op_unary, 0}, {"Atan", NO_ATTRS, 1, op_unary, 0}, {"Sinh", NO_ATTRS, 1, op_unary, 0},
+	{"Cosh", NO_ATTRS, 1, op_unary, 0}, {"Asinh", NO_ATTRS, 1, op_unary, 0}, {"Acosh", NO_ATTRS, 1, op_unary, 0},
+	{"Atanh", NO_ATTRS, 1, op_unary, 0}, {"Softplus", NO_ATTRS, 1, op_unary, 0},
+	{"Softsign", NO_ATTRS, 1, op_unary, 0}, {"Mish", NO_ATTRS, 1, op_unary, 0},
+	{"Elu", (const char *const[]){"alpha", NULL}, 1, op_unary, 0},
+	{"Selu", (const char *const[]){"alpha", "gamma", NULL}, 1, op_unary, 0},
+	{"Celu", (const char *const[]){"alpha", NULL}, 1, op_unary, 0},
+	{"ThresholdedRelu", (const char *const[]){"alpha", NULL}, 1, op_unary, 0},
 	{"Mul", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith, 0},
 	{"Sub", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith, 0},
 	{"Div", (const char *const[]){"broadcast", "axis", NULL}, 2, op_arith, 0},
@@ -1244,9 +1385,16 @@ static const struct onnx_op {
 	{"LeakyRelu", (const char *const[]){"alpha", NULL}, 1, op_leaky_relu, 0},
 	{"PRelu", NO_ATTRS, 2, op_leaky_relu, 0},
 	{"Tanh", NO_ATTRS, 1, op_tanh, 0},
-	{"ReduceMean", (const char *const[]){"axes", "keepdims", NULL}, 1, op_reduce, 0},
-	{"ReduceMax", (const char *const[]){"axes", "keepdims", NULL}, 1, op_reduce, 0},
-	{"ReduceSum", (const char *const[]){"axes", "keepdims", "noop_with_empty_axes", NULL}, 1, op_reduce, 0},
+	{"ReduceMean", REDUCE_ATTRS, 1, op_reduce, 0},
+	{"ReduceMax", REDUCE_ATTRS, 1, op_reduce, 0},
+	{"ReduceSum", REDUCE_ATTRS, 1, op_reduce, 0},
+	{"ReduceMin", REDUCE_ATTRS, 1, op_reduce, 0},
+	{"ReduceProd", REDUCE_ATTRS, 1, op_reduce, 0},
+	{"ReduceL1", REDUCE_ATTRS, 1, op_reduce, 0},
+	{"ReduceL2", REDUCE_ATTRS, 1, op_reduce, 0},
+	{"ReduceSumSquare", REDUCE_ATTRS, 1, op_reduce, 0},
+	{"ReduceLogSum", REDUCE_ATTRS, 1, op_reduce, 0},
+	{"ReduceLogSumExp", REDUCE_ATTRS, 1, op_reduce, 0},
 	{"Split", (const char *const[]){"axis", "split", "num_outputs", NULL}, 1, op_split, 0},
 	{"ConvTranspose", (const char *const[]){"auto_pad", "dilations", "group", "kernel_shape", "output_padding",
 						"output_shape", "pads", "strides", NULL}, 2, op_conv_transpose, 0},

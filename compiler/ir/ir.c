@@ -139,6 +139,7 @@ static const char *const op_names[VC_OP_COUNT] = {
 	[VC_OP_YOLO] = "yolo",
 	[VC_OP_PAD] = "pad",           [VC_OP_SIGMOID] = "sigmoid",     [VC_OP_TRANSPOSE] = "transpose",
 	[VC_OP_SLICE] = "slice",       [VC_OP_RESIZE] = "resize",
+	[VC_OP_UNARY] = "unary",       [VC_OP_BINARY] = "binary",       [VC_OP_REDUCE] = "reduce",
 };
 
 const char *vc_op_name(vc_op op)
@@ -856,6 +857,43 @@ static int type_resize(vc_module *m, vc_node *n)
 	return 0;
 }
 
+static int type_unary(vc_module *m, vc_node *n)
+{
+	const vc_type *x = &n->in[0]->type;
+	NEED(x->dtype == VC_F32 && x->layout == VC_PLAIN, "unary needs plain f32 data (quantize keeps it in float)");
+	NEED(n->a.fn >= 0 && n->a.fn < VTA_FN_UNARY_END, "unary function %d is unknown", n->a.fn);
+	n->type = *x;
+	return 0;
+}
+
+static int type_binary(vc_module *m, vc_node *n)
+{
+	const vc_type *x = &n->in[0]->type, *y = &n->in[1]->type;
+	NEED(x->dtype == VC_F32 && y->dtype == VC_F32 && x->layout == VC_PLAIN && y->layout == VC_PLAIN,
+	     "binary needs plain f32 operands (quantize keeps it in float)");
+	NEED(n->a.fn >= VTA_FN_DIV && n->a.fn < VTA_FN_BINARY_END, "binary function %d is unknown", n->a.fn);
+	return broadcast(m, n, x, y, &n->type);
+}
+
+static int type_reduce(vc_module *m, vc_node *n)
+{
+	const vc_attrs *a = &n->a;
+	const vc_type *x = &n->in[0]->type;
+	vc_type *t = &n->type;
+	NEED(x->dtype == VC_F32 && x->layout == VC_PLAIN, "reduce needs plain f32 data (quantize keeps it in float)");
+	NEED(a->fn >= VTA_FN_SUM && a->fn < VTA_FN_REDUCE_END, "reduce function %d is unknown", a->fn);
+	NEED(a->axes > 0 && a->axes < (1 << x->rank), "reduce axes 0x%x are not a set of the %d dimensions", (unsigned)a->axes,
+	     x->rank);
+	*t = *x;
+	t->rank = 0;
+	for (int d = 0; d < x->rank; d++)
+		if (!(a->axes >> d & 1))
+			t->dim[t->rank++] = x->dim[d];
+		else if (a->keepdims)
+			t->dim[t->rank++] = 1;
+	return 0;
+}
+
 static int type_align(vc_module *m, vc_node *n)
 {
 	vc_attrs *a = &n->a;
@@ -923,6 +961,9 @@ static const struct {
 	[VC_OP_LEAKY] = {1, type_leaky},
 	[VC_OP_UPSAMPLE] = {1, type_upsample},
 	[VC_OP_RESIZE] = {1, type_resize},
+	[VC_OP_UNARY] = {1, type_unary},
+	[VC_OP_BINARY] = {2, type_binary},
+	[VC_OP_REDUCE] = {1, type_reduce},
 	[VC_OP_ALIGN] = {1, type_align},
 	[VC_OP_YOLO] = {2, type_yolo},
 };

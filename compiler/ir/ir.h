@@ -24,6 +24,7 @@
 #include <stdio.h>
 
 #include <vta/isa.h>
+#include <vta/model/fn.h> /* the element functions of UNARY, BINARY, REDUCE */
 #include <vta/util.h>
 #include <vta/vta_config.h>
 
@@ -106,6 +107,10 @@ typedef enum vc_op {
 			   * the start and pad[2] at the end (a crop, the inverse of a pad) */
 	VC_OP_RESIZE,     /* plain 4-D f32 (host): rows and columns resampled to attrs shape by
 			   * attrs resize_mode, resize_coord, resize_round and scale (ONNX Resize) */
+	VC_OP_UNARY,      /* plain f32 (host): attrs fn (VTA_FN_EXP ..., <vta/model/fn.h>) of each element */
+	VC_OP_BINARY,     /* plain f32 (host): a fn b (VTA_FN_DIV ...) with numpy broadcasting */
+	VC_OP_REDUCE,     /* plain f32 (host): fn (VTA_FN_SUM ...) over the axes of the mask attrs
+			   * axes, kept as 1s with attrs keepdims */
 	VC_OP_COUNT
 } vc_op;
 
@@ -140,6 +145,10 @@ typedef struct vc_attrs {
 	 * columns the mapping divides by (out / in unless the model gave one) */
 	int resize_mode, resize_coord, resize_round;
 	double scale[2];
+	/* UNARY, BINARY, REDUCE: the function, its parameters (ELU's alpha ...),
+	 * REDUCE's axes (bit d: dimension d) and whether they stay as 1s */
+	int fn, axes, keepdims;
+	double alpha, beta;
 } vc_attrs;
 
 /* The resize choices of ONNX Resize (libvta's VTA_RESIZE_* in graph.h). */

@@ -301,6 +301,16 @@ static int parse_attr(lexer *lx, vc_attrs *a)
 			       expect(lx, ",") || int_in(lx, 0, 9, &a->resize_round)
 			       ? -1
 			       : 0;
+	if (!strcmp(key, "fn"))
+		return int_in(lx, 0, 1023, &a->fn);
+	if (!strcmp(key, "axes"))
+		return int_in(lx, 0, (1 << VC_MAX_RANK) - 1, &a->axes);
+	if (!strcmp(key, "keepdims"))
+		return int_in(lx, 0, 1, &a->keepdims);
+	if (!strcmp(key, "alpha"))
+		return real(lx, &a->alpha);
+	if (!strcmp(key, "beta"))
+		return real(lx, &a->beta);
 	if (!strcmp(key, "scale"))
 		return real(lx, &a->scale[0]) || expect(lx, "x") || real(lx, &a->scale[1]) ? -1 : 0;
 	if (!strcmp(key, "dev-off"))

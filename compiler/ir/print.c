@@ -133,6 +133,14 @@ static void print_attrs(FILE *f, const vc_node *n)
 		fprintf(f, "resize=%d,%d,%d scale=%.17gx%.17g", a->resize_mode, a->resize_coord, a->resize_round, a->scale[0],
 			a->scale[1]);
 	}
+	if (n->op == VC_OP_UNARY || n->op == VC_OP_BINARY || n->op == VC_OP_REDUCE) {
+		sep(f, &first);
+		fprintf(f, "fn=%d", a->fn);
+		if (n->op == VC_OP_REDUCE)
+			fprintf(f, " axes=%d keepdims=%d", a->axes, a->keepdims);
+		if (a->alpha != 0 || a->beta != 0)
+			fprintf(f, " alpha=%.17g beta=%.17g", a->alpha, a->beta);
+	}
 	if (a->kernel_id != d.kernel_id) {
 		sep(f, &first);
 		fprintf(f, "kernel=@k%d", a->kernel_id);

@@ -145,6 +145,11 @@ static int get_attrs(rbuf *r, vta_mattrs_t *a)
 	a->resize_round = get_int(r);
 	a->scale[0] = get_f64(r);
 	a->scale[1] = get_f64(r);
+	a->fn = get_int(r);
+	a->axes = get_int(r);
+	a->keepdims = get_int(r);
+	a->alpha = get_f64(r);
+	a->beta = get_f64(r);
 	return a->nshape < 0 || a->nshape > VTA_MGRAPH_MAX_RANK ? -1 : 0;
 }
 

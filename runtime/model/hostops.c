@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vta/model/fn.h>
 #include <vta/model/hostgemm.h>
 #include <vta/model/hostops.h>
 
@@ -43,6 +44,9 @@ const char *vta_mop_name(uint32_t op)
 	case VTA_MOP_TRANSPOSE: return "transpose";
 	case VTA_MOP_SLICE: return "slice";
 	case VTA_MOP_RESIZE: return "resize";
+	case VTA_MOP_UNARY: return "unary";
+	case VTA_MOP_BINARY: return "binary";
+	case VTA_MOP_REDUCE: return "reduce";
 	case VTA_MOP_QUANTIZE: return "quantize";
 	case VTA_MOP_DEQUANTIZE: return "dequantize";
 	case VTA_MOP_PACK: return "pack";
@@ -173,6 +177,19 @@ static int resize_ok(const vta_mtype_t *x, const vta_mtype_t *y, const vta_mattr
 	       a->scale[1] < 65536;
 }
 
+/* y is x reduced over the axes of the mask (kept as 1s or dropped). */
+static int reduce_ok(const vta_mtype_t *x, const vta_mtype_t *y, const vta_mattrs_t *a)
+{
+	int ok = x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 && x->layout == 0 && y->layout == 0 &&
+		 a->fn >= VTA_FN_SUM && a->fn < VTA_FN_REDUCE_END && a->axes > 0 && a->axes < (1 << x->rank), r = 0;
+	for (int d = 0; ok && d < x->rank; d++)
+		if (!(a->axes >> d & 1) || a->keepdims) {
+			ok = r < y->rank && y->dim[r] == (a->axes >> d & 1 ? 1 : x->dim[d]);
+			r++;
+		}
+	return ok && r == y->rank;
+}
+
 int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 {
 	const vta_mnode_t *n = &g->nodes[i];
@@ -184,7 +201,7 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 		return 0;
 	if (vta_hostgemm_op(n->op))
 		return n->n_in ? vta_hostgemm_check(g, i, err) : bad(err, n, i, "wrong number of operands");
-	int binary = n->op == VTA_MOP_ADD || n->op == VTA_MOP_MUL || n->op == VTA_MOP_YOLO;
+	int binary = n->op == VTA_MOP_ADD || n->op == VTA_MOP_MUL || n->op == VTA_MOP_YOLO || n->op == VTA_MOP_BINARY;
 	int varying = n->op == VTA_MOP_CONCAT || n->op == VTA_MOP_VTA_CONV;
 	if (!x || (!varying && n->n_in != 1 + binary))
 		return bad(err, n, i, "wrong number of operands");
@@ -196,8 +213,10 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 			       ? 0
 			       : bad(err, n, i, "needs float in, int8 out, as many elements, int8 bounds");
 	case VTA_MOP_ADD:
-	case VTA_MOP_MUL: { /* numpy broadcasting: each operand's dims 1 or the result's, aligned right */
-		int ok = y->dtype == VTA_MDT_F32;
+	case VTA_MOP_MUL:
+	case VTA_MOP_BINARY: { /* numpy broadcasting: each operand's dims 1 or the result's, aligned right */
+		int ok = y->dtype == VTA_MDT_F32 && y->layout == 0 &&
+			 (n->op != VTA_MOP_BINARY || (n->a.fn >= VTA_FN_DIV && n->a.fn < VTA_FN_BINARY_END));
 		for (int k = 0; ok && k < 2; k++) {
 			const vta_mtype_t *t = &g->nodes[n->in[k]].type;
 			ok = t->dtype == VTA_MDT_F32 && t->rank <= y->rank;
@@ -223,6 +242,14 @@ int vta_hostop_check(const vta_mgraph_t *g, uint32_t i, vta_error_t *err)
 	case VTA_MOP_ALIGN:
 		return resample_ok(n->op == VTA_MOP_UPSAMPLE, x, y, &n->a) ? 0
 			: bad(err, n, i, "needs plain 4-D float or int8 data of matching shapes");
+	case VTA_MOP_UNARY:
+		return vta_mtype_same_dims(x, y) && x->dtype == VTA_MDT_F32 && y->dtype == VTA_MDT_F32 && n->a.fn >= 0 &&
+				       n->a.fn < VTA_FN_UNARY_END
+			       ? 0
+			       : bad(err, n, i, "needs float in and out of one shape and a known function");
+	case VTA_MOP_REDUCE:
+		return reduce_ok(x, y, &n->a) ? 0
+			: bad(err, n, i, "needs float in and out, a known function and axes that give the result's shape");
 	case VTA_MOP_RESIZE:
 		return resize_ok(x, y, &n->a) ? 0
 			: bad(err, n, i, "needs plain 4-D float data, rows and columns resized, and known choices");
@@ -536,6 +563,14 @@ void vta_add_mul_f32(int mul, const vta_mtype_t *r, const vta_mtype_t *ta, const
 	}
 }
 
+void vta_binary_f32(int fn, const vta_mtype_t *r, const vta_mtype_t *ta, const float *a, const vta_mtype_t *tb,
+		    const float *b, float *y)
+{
+	int64_t e = vta_mtype_elems(r);
+	for (int64_t i = 0; i < e; i++)
+		y[i] = (float)vta_binary_value(fn, a[bcast_index(r, ta, i)], b[bcast_index(r, tb, i)]);
+}
+
 void vta_pad(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void *y, const int64_t *pad, double lo)
 {
 	int64_t NC = xt->dim[0] * xt->dim[1], H = xt->dim[2], W = xt->dim[3], OH = yt->dim[2], OW = yt->dim[3];
@@ -764,6 +799,14 @@ int vta_hostop_run(const vta_mnode_t *n, const vta_mval_t *in, vta_mval_t *y)
 	case VTA_MOP_ALIGN:
 		vta_resample(n->op == VTA_MOP_ALIGN, x->t, x->data, y->t, y->data, n->a.stride);
 		return 0;
+	case VTA_MOP_UNARY:
+		vta_unary_f32(n->a.fn, n->a.alpha, n->a.beta, x->data, y->data, e);
+		return 0;
+	case VTA_MOP_BINARY:
+		vta_binary_f32(n->a.fn, y->t, x->t, x->data, in[1].t, in[1].data, y->data);
+		return 0;
+	case VTA_MOP_REDUCE:
+		return vta_reduce_f32(n->a.fn, n->a.axes, x->t, x->data, y->data);
 	case VTA_MOP_RESIZE:
 		return vta_resize_f32(x->t, x->data, y->t, y->data, n->a.resize_mode, n->a.resize_coord, n->a.resize_round,
 				      n->a.scale);

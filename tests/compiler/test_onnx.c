@@ -9,7 +9,7 @@
  * EfficientNet, MobileNet-V3, MNASNet, DenseNet and ShuffleNet-V2 add around
  * it, and LeakyRelu, PRelu, Tanh, Sub, Div, Resize linear, Split,
  * DepthToSpace, SpaceToDepth, ReduceMax/Sum, Squeeze, Unsqueeze,
- * ConvTranspose) compiled for VTA and run through libvta on fsim against a float
+ * ConvTranspose, unary, binary and reduce functions) compiled for VTA and run through libvta on fsim against a float
  * reference written in the test.
  */
 #include <dirent.h>
@@ -168,7 +168,7 @@ static void conformance_vta(void)
 	static const struct {
 		const char *set;
 		int floor;
-	} sets[] = {{"node", 134}, {"pytorch-converted", 36}};
+	} sets[] = {{"node", 347}, {"pytorch-converted", 51}};
 	FILE *verbose = getenv("VC_CONFORMANCE_VERBOSE") ? stdout : NULL;
 	for (int i = 0; i < 2; i++) {
 		static conf_stats st;
@@ -497,9 +497,9 @@ static void unsupported_all(void)
 	static const char *const sig[12] = {"sig_0", "sig_1", "sig_2", "sig_3", "sig_4", "sig_5",
 					    "sig_6", "sig_7", "sig_8", "sig_9", "sig_10", "sig_11"};
 	for (int i = 0; i < 12; i++)
-		nodes[n++] = (onode)N1("Erf", sig[i], i ? sig[i - 1] : "h2");
+		nodes[n++] = (onode)N1("Hardmax", sig[i], i ? sig[i - 1] : "h2");
 	const char *want = "3 op types are not supported: LSTM (2 nodes: lstm_1, lstm_2), RoiAlign (1 node: up1), "
-			   "Erf (12 nodes: sig_0, sig_1, sig_2, ...); recurrent ops are not supported";
+			   "Hardmax (12 nodes: sig_0, sig_1, sig_2, ...); recurrent ops are not supported";
 	char msg[1024];
 	import_msg(nodes, n, bad_dims, 4, 0, msg, sizeof msg);
 	CHECK(!strcmp(msg, want));
@@ -1206,6 +1206,72 @@ static int64_t ref_deconv_group(const float *x, const double *y, double *out)
 	return ref_deconv_k(y, out, 4, 2, deconv_gw, NULL);
 }
 
+/* Unary, binary and reduce functions on the host: d = Elu(y, 0.5) /
+ * (|y| + 1) (a tensor divisor), m = Max(d, -y, Softplus(y)), out =
+ * Pow(ReduceLogSumExp(m over the channels, kept), 2). */
+static void build_elementwise(ob *b)
+{
+	ob_node(b, "Elu", "e", 1, (const char *[]){"y"});
+	ob_attr(b, "alpha", 1, 0.5, 0, NULL);
+	ob_node(b, "Abs", "a", 1, (const char *[]){"y"});
+	ob_const(b, "one", 1, (const int64_t[]){1}, (const float[]){1.0f}, NULL);
+	ob_node(b, "Add", "a1", 2, (const char *[]){"a", "one"});
+	ob_node(b, "Div", "d", 2, (const char *[]){"e", "a1"});
+	ob_node(b, "Neg", "n", 1, (const char *[]){"y"});
+	ob_node(b, "Softplus", "sp", 1, (const char *[]){"y"});
+	ob_node(b, "Max", "m", 3, (const char *[]){"d", "n", "sp"});
+	ob_node(b, "ReduceLogSumExp", "r", 1, (const char *[]){"m"});
+	ob_attr(b, "axes", 0, 0, 1, (const int64_t[]){1});
+	ob_const(b, "two", 1, (const int64_t[]){1}, (const float[]){2.0f}, NULL);
+	ob_node(b, "Pow", "out", 2, (const char *[]){"r", "two"});
+}
+static int64_t ref_elementwise(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int p = 0; p < P; p++) {
+		double s = 0;
+		for (int o = 0; o < C_OUT; o++) {
+			double v = y[o * P + p], e = v > 0 ? v : 0.5 * (exp(v) - 1);
+			s += exp(fmax(fmax(e / (fabs(v) + 1), -v), log1p(exp(v))));
+		}
+		out[p] = log(s) * log(s);
+	}
+	return P;
+}
+
+/* LogSoftmax over the channels plus ReduceMin over the rows (kept,
+ * broadcast back), and the Mean of that with Atan(y) (Floor would jump
+ * with int8 rounding of y; the conformance run checks it). */
+static void build_log_softmax(ob *b)
+{
+	ob_node(b, "LogSoftmax", "l", 1, (const char *[]){"y"});
+	ob_attr(b, "axis", 0, 1, 0, NULL);
+	ob_node(b, "ReduceMin", "r", 1, (const char *[]){"y"});
+	ob_attr(b, "axes", 0, 0, 1, (const int64_t[]){2});
+	ob_node(b, "Add", "s", 2, (const char *[]){"l", "r"});
+	ob_node(b, "Atan", "f", 1, (const char *[]){"y"});
+	ob_node(b, "Mean", "out", 2, (const char *[]){"s", "f"});
+}
+static int64_t ref_log_softmax(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int p = 0; p < P; p++) {
+		double mx = -INFINITY, z = 0;
+		for (int o = 0; o < C_OUT; o++)
+			mx = fmax(mx, y[o * P + p]);
+		for (int o = 0; o < C_OUT; o++)
+			z += exp(y[o * P + p] - mx);
+		for (int o = 0; o < C_OUT; o++) {
+			double mn = INFINITY;
+			for (int h = 0; h < HW; h++)
+				mn = fmin(mn, y[o * P + h * HW + p % HW]);
+			double v = y[o * P + p];
+			out[o * P + p] = (v - mx - log(z) + mn + atan(v)) / 2;
+		}
+	}
+	return C_OUT * P;
+}
+
 /* GlobalMaxPool: [1,16,1,1], each channel's largest value. */
 static void build_gmp(ob *b)
 {
@@ -1287,6 +1353,8 @@ static const struct host_case {
 	{"Split, DepthToSpace (CRD), SpaceToDepth", 13, build_split_d2s, ref_split_d2s},
 	{"ReduceMax, Squeeze, Unsqueeze, ReduceSum", 13, build_reduce_squeeze, ref_reduce_squeeze},
 	{"ConvTranspose 3x3 /2, pads 1, output_padding 1", 13, build_deconv, ref_deconv},
+	{"Elu, Abs, Div, Neg, Softplus, Max, ReduceLogSumExp, Pow", 13, build_elementwise, ref_elementwise},
+	{"LogSoftmax, ReduceMin, Atan, Mean", 13, build_log_softmax, ref_log_softmax},
 	{"ConvTranspose 4x4 /2 in 2 groups, pads 1", 13, build_deconv_group, ref_deconv_group},
 	{"LeakyRelu 0.01, PRelu, Tanh", 13, build_leaky_prelu_tanh, ref_leaky_prelu_tanh},
 	{"LeakyRelu 1/8 (fused), Sub, Div", 13, build_leaky_sub_div, ref_leaky_sub_div},

@@ -74,6 +74,9 @@ static size_t wattrs(wb *b, int64_t dev_off, int kernel_id)
 	for (int i = 0; i < 3; i++) /* resize_mode, resize_coord, resize_round */
 		w32(b, 0);
 	w64(b, 0), w64(b, 0); /* scale[2] */
+	for (int i = 0; i < 3; i++) /* fn, axes, keepdims */
+		w32(b, 0);
+	w64(b, 0), w64(b, 0); /* alpha, beta */
 	return at;
 }
 

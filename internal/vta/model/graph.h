@@ -18,7 +18,7 @@
  *       axis, u32 ceil_mode count_include_pad coerce2d exp, f64 lo hi eps,
  *       u32 nshape, u64 shape[6], u32 shift relu, u64 qlo qhi dev_off,
  *       u32 kernel_id leaky, (version 3) u32 resize_mode resize_coord
- *       resize_round, f64 scale[2]
+ *       resize_round, f64 scale[2], u32 fn axes keepdims, f64 alpha beta
  *   u32 n_inputs, u32 ordinals; u32 n_outputs, u32 ordinals
  *   u32 n_kernels, per kernel: u32 node, u64 insn_off insn_count uop_off
  *       n_uops macs, u32 th tco tci flags
@@ -39,7 +39,7 @@
 #include <vta/driver.h>
 #include <vta/vta_config.h>
 
-#define VTA_MGRAPH_VERSION 3 /* 2: attrs carry the leaky shift; 3: and the resize choices */
+#define VTA_MGRAPH_VERSION 3 /* 2: attrs carry the leaky shift; 3: and the resize and element functions */
 #define VTA_MGRAPH_MAX_RANK 6
 #define VTA_MGRAPH_MAX_IN 16  /* operands of one node */
 #define VTA_MGRAPH_MAX_IO 8   /* graph inputs, graph outputs */
@@ -62,7 +62,7 @@ enum {
 	VTA_MOP_QCONV = 19, VTA_MOP_QDENSE = 20, VTA_MOP_REQUANT = 21, VTA_MOP_QCONV_RQ = 22, VTA_MOP_PACK = 23,
 	VTA_MOP_UNPACK = 24, VTA_MOP_VTA_CONV = 25, VTA_MOP_QADD = 26, VTA_MOP_LEAKY = 27, VTA_MOP_UPSAMPLE = 28,
 	VTA_MOP_ALIGN = 29, VTA_MOP_YOLO = 30, VTA_MOP_PAD = 31, VTA_MOP_SIGMOID = 32, VTA_MOP_TRANSPOSE = 33,
-	VTA_MOP_SLICE = 34, VTA_MOP_RESIZE = 35,
+	VTA_MOP_SLICE = 34, VTA_MOP_RESIZE = 35, VTA_MOP_UNARY = 36, VTA_MOP_BINARY = 37, VTA_MOP_REDUCE = 38,
 };
 /* RESIZE's choices (ONNX Resize): interpolation, the source coordinate of an
  * output index, and how nearest rounds it. */
@@ -91,6 +91,8 @@ typedef struct vta_mattrs {
 	int kernel_id, leaky;
 	int resize_mode, resize_coord, resize_round;
 	double scale[2];
+	int fn, axes, keepdims; /* <vta/model/fn.h> */
+	double alpha, beta;
 } vta_mattrs_t;
 
 typedef struct vta_mnode {

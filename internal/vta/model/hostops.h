@@ -77,6 +77,16 @@ void vta_slice(const vta_mtype_t *xt, const void *x, const vta_mtype_t *yt, void
  * VTA_ROUND_*, scale of rows and columns). 0 or VTA_ENOMEM. */
 int vta_resize_f32(const vta_mtype_t *xt, const float *x, const vta_mtype_t *yt, float *y, int mode, int coord,
 		   int round, const double *scale);
+/* hostelem.c: y = fn(x) elementwise (a unary VTA_FN_*; alpha, beta its
+ * parameters); fn of two values (a binary VTA_FN_*); fn (a reduction
+ * VTA_FN_*) of x over the dimensions in the mask axes into y (the kept
+ * dimensions in order): 0 or VTA_ENOMEM. */
+void vta_unary_f32(int fn, double alpha, double beta, const float *x, float *y, int64_t n);
+double vta_binary_value(int fn, double a, double b);
+int vta_reduce_f32(int fn, int axes, const vta_mtype_t *xt, const float *x, float *y);
+/* y = a fn b (a binary VTA_FN_*) with numpy broadcasting to the result type r. */
+void vta_binary_f32(int fn, const vta_mtype_t *r, const vta_mtype_t *ta, const float *a, const vta_mtype_t *tb,
+		    const float *b, float *y);
 /* The logistic function 1 / (1 + e^-x), elementwise. */
 void vta_sigmoid_f32(const float *x, float *y, int64_t n);
 /* x >= 0 ? x : x * 2^-shift. */
