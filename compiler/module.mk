@@ -9,7 +9,7 @@ ONNX_PROTO ?= /usr/include/onnx/onnx.proto
 VC_SRCS := $(addprefix compiler/, \
 	ir/ir.c ir/print.c ir/parse.c ir/verify.c ir/verify_code.c ir/util.c \
 	exec/tensor.c exec/ref.c exec/ref_int8.c exec/ref_float.c exec/interp.c exec/detect.c \
-	import/import.c import/unsupported.c import/onnx.c import/onnx_freeze.c import/flatbuf.c import/tflite.c import/darknet.c \
+	import/import.c import/compose.c import/unsupported.c import/onnx.c import/onnx_freeze.c import/flatbuf.c import/tflite.c import/darknet.c \
 	pass/pass.c pass/manager.c pass/analysis.c pipeline/registry.c pipeline/inject_fault.c \
 	graph/canonicalize.c graph/fold_bn.c graph/fold_const.c graph/partition.c graph/fuse.c graph/pack.c \
 	quant/calibrate.c quant/quantize.c \

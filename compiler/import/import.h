@@ -7,8 +7,8 @@
  *   onnx.c     ONNX through protobuf-c (C generated at build time from
  *              Debian's onnx.proto)
  *   onnx_freeze.c  graph inputs frozen into constants before import
- *   import.c   vc_import_file: the importer by the file's contents, and
- *              the compositions of IR ops the ONNX and TFLite importers
+ *   import.c   vc_import_file: the importer by the file's contents
+ *   compose.c  the compositions of IR ops the ONNX and TFLite importers
  *              share (vc_imp_*)
  *   tflite.c   TFLite through flatbuf.c, a bounds-checked FlatBuffers
  *              reader (flatbuf.h)
