@@ -199,6 +199,13 @@ static int attr_ints(const Onnx__NodeProto *np, const char *name, int64_t *out, 
 	return 1;
 }
 
+/* A node's name in messages: its name, else its first output, else its op. */
+static const char *node_name(const Onnx__NodeProto *np)
+{
+	return np->name && np->name[0] ? np->name : np->n_output && np->output[0][0] ? np->output[0]
+						  : np->op_type ? np->op_type : "";
+}
+
 /* Every attribute of np must be one the op's importer understands. */
 static int check_attrs(vc_module *m, const Onnx__NodeProto *np, const char *const *known)
 {
@@ -208,7 +215,7 @@ static int check_attrs(vc_module *m, const Onnx__NodeProto *np, const char *cons
 		for (const char *const *k = known; *k; k++)
 			ok |= !strcmp(*k, an);
 		if (!ok)
-			return vc_error(m, NULL, "node '%s' (%s): attribute '%s' is not supported", np->name ? np->name : "",
+			return vc_error(m, NULL, "node '%s' (%s): attribute '%s' is not supported", node_name(np),
 					np->op_type, an);
 	}
 	return 0;
@@ -219,7 +226,7 @@ static int check_attrs(vc_module *m, const Onnx__NodeProto *np, const char *cons
 static int spatial(vc_module *m, const Onnx__NodeProto *np, vc_attrs *a, int64_t H, int64_t W, const int64_t *kdef)
 {
 	int64_t v[8], c;
-	const char *nm = np->name ? np->name : "";
+	const char *nm = node_name(np);
 	if (attr_ints(np, "kernel_shape", v, 8, &c) < 0 || (c && c != 2))
 		return vc_error(m, NULL, "node '%s' (%s): only 2-D kernels are supported", nm, np->op_type);
 	a->kernel[0] = c ? v[0] : kdef ? kdef[0] : 1;
@@ -1161,8 +1168,11 @@ static vc_node *op_concat(onnx_node *on)
 
 static vc_node *op_identity(onnx_node *on)
 {
-	if (on->n_in > 1 && !strcmp(on->op, "Dropout")) {
-		vc_error(on->m, NULL, "node '%s' (Dropout): ratio/training_mode inputs are not supported", on->nm);
+	/* Dropout outside training is the identity whatever its ratio (an
+	 * input from opset 12); training_mode true would drop values */
+	const vc_node *t = on->n_in > 2 && !strcmp(on->op, "Dropout") ? on->in[2] : NULL;
+	if (t && (t->op != VC_OP_CONST || vc_type_elems(&t->type) != 1 || ((const float *)t->data)[0] != 0)) {
+		vc_error(on->m, NULL, "node '%s' (Dropout): training_mode must be a constant false", on->nm);
 		return NULL;
 	}
 	return on->in[0];
@@ -1521,7 +1531,7 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 {
 	vc_module *m = im->m;
 	const char *op = np->op_type ? np->op_type : "";
-	const char *nm = np->name && np->name[0] ? np->name : (np->n_output ? np->output[0] : op);
+	const char *nm = node_name(np);
 	onnx_node ctx = {.im = im, .m = m, .np = np, .op = op, .nm = nm};
 	vc_attrs_init(&ctx.a);
 	vc_node **in = ctx.in;
@@ -1656,6 +1666,20 @@ static int value_type(vc_module *m, const Onnx__ValueInfoProto *v, int64_t *dim,
 	return 0;
 }
 
+/* A graph output no node bound: a later output of a node (Dropout's mask)
+ * is said as such. */
+static int missing_output(vc_module *m, const Onnx__GraphProto *g, const char *name)
+{
+	for (size_t i = 0; i < g->n_node; i++)
+		for (size_t k = 1; k < g->node[i]->n_output; k++)
+			if (!strcmp(g->node[i]->output[k], name))
+				return vc_error(m, NULL, "graph output '%s' is output %zu of node '%s' (%s): %s", name, k + 1,
+						node_name(g->node[i]), g->node[i]->op_type,
+						!strcmp(g->node[i]->op_type, "Dropout") ? "the mask output is not supported"
+											 : "only the first output is supported");
+	return vc_error(m, NULL, "graph output '%s' is not produced by any node", name);
+}
+
 static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 {
 	importer im = {.m = m, .opset = 1};
@@ -1708,7 +1732,7 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 	for (size_t i = 0; i < g->n_output; i++) {
 		vc_node *n = lookup(&im, g->output[i]->name ? g->output[i]->name : "");
 		if (!n) {
-			vc_error(m, NULL, "graph output '%s' is not produced by any node", g->output[i]->name);
+			missing_output(m, g, g->output[i]->name ? g->output[i]->name : "");
 			goto done;
 		}
 		m->g->outputs[m->g->n_outputs++] = n;

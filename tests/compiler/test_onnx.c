@@ -1584,6 +1584,41 @@ static void host_ops(void)
 	vc_module_free(m);
 	free(bytes);
 }
+/* The import message of the model in b: it must contain want. */
+static void import_refused(ob *b, const char *want)
+{
+	size_t len;
+	uint8_t *bytes = ob_pack(b, &len);
+	vc_module *m = vc_module_new();
+	CHECK(bytes && m && vc_import_onnx_bytes(m, bytes, len) != 0);
+	if (m)
+		CHECK_STR_CONTAINS(m->diag.msg, want);
+	vc_module_free(m);
+	free(bytes);
+}
+
+/* Messages of refused nodes: an unnamed node by its first output, a
+ * Dropout's mask output, 1-D attributes of the wrong length. */
+static void node_messages(void)
+{
+	static ob b;
+	ob_init(&b, 13, (const int64_t[]){1, C_IN, HW, HW}, "out");
+	ob_node(&b, "Relu", "out", 1, (const char *[]){"x"});
+	ob_attr(&b, "alpha", 1, 0.5, 0, NULL);
+	b.nodes[0].name = "";
+	import_refused(&b, "node 'out' (Relu): attribute 'alpha' is not supported");
+	ob_init(&b, 13, (const int64_t[]){1, C_IN, HW, HW}, "z");
+	ob_node(&b, "Dropout", "y", 1, (const char *[]){"x"});
+	ob_out2(&b, "z");
+	import_refused(&b, "graph output 'z' is output 2 of node 'y' (Dropout): the mask output is not supported");
+	ob_init(&b, 13, (const int64_t[]){1, C_IN, HW, HW}, "out");
+	b.shape.n_dim = 3;
+	ob_const(&b, "w", 3, (const int64_t[]){C_OUT, C_IN, 1}, conv_w, NULL);
+	ob_node(&b, "Conv", "out", 2, (const char *[]){"x", "w"});
+	ob_attr(&b, "pads", 0, 0, 4, (const int64_t[]){0, 1, 0, 1});
+	import_refused(&b, "node 'out' (Conv): pads needs 2 entries for 1-D data");
+}
+
 static const test_case_t cases[] = {
 	{"conformance", conformance},
 	{"conformance_vta", conformance_vta},
@@ -1592,6 +1627,7 @@ static const test_case_t cases[] = {
 	{"unsupported", unsupported},
 	{"unsupported_all", unsupported_all},
 	{"host_ops", host_ops},
+	{"node_messages", node_messages},
 	{NULL, NULL},
 };
 
