@@ -199,6 +199,13 @@ static int attr_ints(const Onnx__NodeProto *np, const char *name, int64_t *out, 
 	return 1;
 }
 
+/* A node's name in messages: its name, else its first output, else its op. */
+static const char *node_name(const Onnx__NodeProto *np)
+{
+	return np->name && np->name[0] ? np->name : np->n_output && np->output[0][0] ? np->output[0]
+						  : np->op_type ? np->op_type : "";
+}
+
 /* Every attribute of np must be one the op's importer understands. */
 static int check_attrs(vc_module *m, const Onnx__NodeProto *np, const char *const *known)
 {
@@ -208,7 +215,7 @@ static int check_attrs(vc_module *m, const Onnx__NodeProto *np, const char *cons
 		for (const char *const *k = known; *k; k++)
 			ok |= !strcmp(*k, an);
 		if (!ok)
-			return vc_error(m, NULL, "node '%s' (%s): attribute '%s' is not supported", np->name ? np->name : "",
+			return vc_error(m, NULL, "node '%s' (%s): attribute '%s' is not supported", node_name(np),
 					np->op_type, an);
 	}
 	return 0;
@@ -219,7 +226,7 @@ static int check_attrs(vc_module *m, const Onnx__NodeProto *np, const char *cons
 static int spatial(vc_module *m, const Onnx__NodeProto *np, vc_attrs *a, int64_t H, int64_t W, const int64_t *kdef)
 {
 	int64_t v[8], c;
-	const char *nm = np->name ? np->name : "";
+	const char *nm = node_name(np);
 	if (attr_ints(np, "kernel_shape", v, 8, &c) < 0 || (c && c != 2))
 		return vc_error(m, NULL, "node '%s' (%s): only 2-D kernels are supported", nm, np->op_type);
 	a->kernel[0] = c ? v[0] : kdef ? kdef[0] : 1;
@@ -371,15 +378,46 @@ static vc_node *reduce(vc_module *m, const Onnx__NodeProto *np, vc_node *const *
 	return vc_build(m, VC_OP_RESHAPE, &g, 1, &a, nm);
 }
 
-/* Pad: constant mode on the rows and columns of 4-D data (the pads an
- * attribute before opset 11, then a constant input, as the value). No
- * padding at all (PyTorch's average pooling with count_include_pad) is the
- * input itself. */
+/* Pad of mode reflect or edge along axis ax of x, b before and e after
+ * (b + e <= 15): a concat of x and single-row (column) slices of it, the
+ * rows mirrored about the border one (reflect: b .. 1 before, L - 2 ..
+ * L - 1 - e after) or the border row repeated (edge). */
+static vc_node *pad_copies(vc_module *m, vc_node *x, int ax, int64_t b, int64_t e, int reflect, const char *nm)
+{
+	int64_t L = x->type.dim[ax];
+	vc_node *parts[16];
+	int n = 0;
+	for (int64_t r = -b; r < L + e; r++) {
+		if (r >= 0 && r < L) { /* x itself, once */
+			parts[n++] = x;
+			r = L - 1;
+			continue;
+		}
+		int64_t src = r < 0 ? (reflect ? -r : 0) : (reflect ? 2 * (L - 1) - r : L - 1);
+		vc_attrs a;
+		vc_attrs_init(&a);
+		a.axis = ax, a.pad[0] = src, a.pad[2] = L - 1 - src;
+		if (!(parts[n++] = vc_build(m, VC_OP_SLICE, &x, 1, &a, NULL)))
+			return NULL;
+	}
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.axis = ax;
+	return n == 1 ? x : vc_build(m, VC_OP_CONCAT, parts, n, &a, nm);
+}
+
+/* Pad of the rows and columns of 4-D data (the pads an attribute before
+ * opset 11, then a constant input, as the value): mode constant is the pad
+ * op; reflect and edge (at most 15 rows and 15 columns added) are slices
+ * and concats (pad_copies). No padding at all (PyTorch's average pooling
+ * with count_include_pad) is the input itself. */
 static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node *const *in, int n_in, int64_t opset, const char *nm)
 {
-	char mode[32];
-	if (attr_s(np, "mode", mode, sizeof mode) && strcmp(mode, "constant")) {
-		vc_error(m, NULL, "node '%s' (Pad): mode '%s' is not supported (only constant)", nm, mode);
+	char mode[32] = "constant";
+	attr_s(np, "mode", mode, sizeof mode);
+	int reflect = !strcmp(mode, "reflect"), copies = reflect || !strcmp(mode, "edge");
+	if (!copies && strcmp(mode, "constant")) {
+		vc_error(m, NULL, "node '%s' (Pad): mode '%s' is not supported (constant, reflect and edge are)", nm, mode);
 		return NULL;
 	}
 	int64_t p[8], c = 0;
@@ -412,6 +450,16 @@ static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node *const *in,
 	}
 	if (!(p[2] | p[3] | p[6] | p[7]))
 		return x;
+	if (copies) {
+		for (int i = 2; i < 4; i++)
+			if (p[i] + p[i + 4] > 15 || (reflect && (p[i] >= x->type.dim[i] || p[i + 4] >= x->type.dim[i]))) {
+				vc_error(m, NULL, "node '%s' (Pad): mode %s adds at most 15 rows and 15 columns%s", nm, mode,
+					 reflect ? ", fewer a side than the input has" : "");
+				return NULL;
+			}
+		vc_node *y = pad_copies(m, x, 2, p[2], p[6], reflect, p[3] | p[7] ? NULL : nm);
+		return y && (p[3] | p[7]) ? pad_copies(m, y, 3, p[3], p[7], reflect, nm) : y;
+	}
 	vc_attrs a;
 	vc_attrs_init(&a);
 	a.pad[0] = p[2], a.pad[1] = p[3], a.pad[2] = p[6], a.pad[3] = p[7];
@@ -544,10 +592,103 @@ typedef struct onnx_node {
 	vc_attrs a; /* initialized: the handler sets what its op takes */
 } onnx_node;
 
+/* x with the same values in shape dim: a constant of that shape (the
+ * handlers read weights' values), else a reshape. */
+static vc_node *reshaped(vc_module *m, vc_node *x, int rank, const int64_t *dim)
+{
+	if (x->op == VC_OP_CONST)
+		return vc_const(m, NULL, VC_F32, rank, dim, x->data);
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.nshape = rank;
+	memcpy(a.shape, dim, (size_t)rank * sizeof *dim);
+	return vc_build(m, VC_OP_RESHAPE, &x, 1, &a, NULL);
+}
+
+/* 1-D data or weights [A, B, L] as [A, B, 1, L]. */
+static vc_node *as_2d(vc_module *m, vc_node *x)
+{
+	const int64_t *d = x->type.dim, d4[4] = {d[0], d[1], 1, d[2]};
+	return reshaped(m, x, 4, d4);
+}
+
+/*
+ * A 1-D Conv, ConvTranspose or pool (3-D data N x C x L) as the 2-D op fn
+ * of H = 1: the input (and 3-D weights) reshaped to [N, C, 1, L], the
+ * spatial attributes lifted to the columns (a leading 1 for the rows'
+ * kernel, stride, dilation and output size, 0 for their output_padding
+ * and pads), and the result reshaped back to [N, C', L'].
+ */
+static vc_node *lift_1d(onnx_node *on, vc_node *(*fn)(onnx_node *))
+{
+	enum { MAX_ATTRS = 16 };
+	static const char *const lists[] = {"kernel_shape", "strides", "dilations", "output_padding", "output_shape",
+					    "pads", NULL};
+	const Onnx__NodeProto *np = on->np;
+	Onnx__NodeProto np2 = *np;
+	Onnx__AttributeProto attrs[MAX_ATTRS], *ptrs[MAX_ATTRS];
+	int64_t ints[MAX_ATTRS][VC_MAX_RANK + 1];
+	if (np->n_attribute > MAX_ATTRS) {
+		vc_error(on->m, NULL, "node '%s' (%s): more than %d attributes", on->nm, on->op, MAX_ATTRS);
+		return NULL;
+	}
+	for (size_t i = 0; i < np->n_attribute; i++) {
+		attrs[i] = *np->attribute[i];
+		ptrs[i] = &attrs[i];
+		int k = 0;
+		while (lists[k] && (!attrs[i].name || strcmp(attrs[i].name, lists[k])))
+			k++;
+		size_t n = attrs[i].n_ints, pads = k == 5;
+		if (!lists[k])
+			continue;
+		if (pads ? n != 2 : n < 1 || n > VC_MAX_RANK) {
+			vc_error(on->m, NULL, "node '%s' (%s): %s needs %s for 1-D data", on->nm, on->op, attrs[i].name,
+				 pads ? "2 entries" : "an entry");
+			return NULL;
+		}
+		/* the rows' entry goes before the columns' (pads: before each) */
+		int64_t *o = ints[i];
+		if (pads)
+			o[0] = 0, o[1] = attrs[i].ints[0], o[2] = 0, o[3] = attrs[i].ints[1];
+		else
+			memcpy(o, attrs[i].ints, (n - 1) * sizeof *o), o[n - 1] = k == 3 ? 0 : 1, o[n] = attrs[i].ints[n - 1];
+		attrs[i].ints = o;
+		attrs[i].n_ints = n + (pads ? 2 : 1);
+	}
+	np2.attribute = ptrs;
+	for (int i = 0; i < 2 && i < on->n_in; i++)
+		if (on->in[i]->type.rank == 3 && !(on->in[i] = as_2d(on->m, on->in[i])))
+			return NULL;
+	on->np = &np2;
+	vc_node *y = fn(on);
+	on->np = np;
+	if (!y || y->type.rank != 4 || y->type.dim[2] != 1) {
+		if (y)
+			vc_error(on->m, NULL, "node '%s' (%s): the 2-D op made %lld rows where 1 was expected", on->nm,
+				 on->op, (long long)y->type.dim[2]);
+		return NULL;
+	}
+	/* the 2-D op keeps the node's name with a suffix; the result has it */
+	snprintf(y->name, sizeof y->name, "%.58s.2d", on->nm);
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.nshape = 3;
+	a.shape[0] = y->type.dim[0], a.shape[1] = y->type.dim[1], a.shape[2] = y->type.dim[3];
+	return vc_build(on->m, VC_OP_RESHAPE, &y, 1, &a, on->nm);
+}
+
 static vc_node *op_conv(onnx_node *on)
 {
+	int r = on->in[0]->type.rank;
+	if (r == 3 && on->in[1]->type.rank == 3)
+		return lift_1d(on, op_conv);
+	if (r == 5) {
+		vc_error(on->m, NULL, "node '%s' (Conv): 3-D convolution is not supported", on->nm);
+		return NULL;
+	}
 	if (on->in[0]->type.rank != 4 || on->in[1]->type.rank != 4) {
-		vc_error(on->m, NULL, "node '%s' (Conv): only 2-D convolution (4-D tensors) is supported", on->nm);
+		vc_error(on->m, NULL, "node '%s' (Conv): only 1-D and 2-D convolution (3-D and 4-D tensors) is supported",
+			 on->nm);
 		return NULL;
 	}
 	int64_t kd[2] = {on->in[1]->type.dim[2], on->in[1]->type.dim[3]};
@@ -653,6 +794,12 @@ static int deconv_pads(onnx_node *on, const int64_t *in, const int64_t *k, const
  */
 static vc_node *op_conv_transpose(onnx_node *on)
 {
+	if (on->in[0]->type.rank == 3 && on->in[1]->type.rank == 3)
+		return lift_1d(on, op_conv_transpose);
+	if (on->in[0]->type.rank == 5) {
+		vc_error(on->m, NULL, "node '%s' (ConvTranspose): 3-D transposed convolution is not supported", on->nm);
+		return NULL;
+	}
 	vc_node *x = on->in[0], *w = on->in[1];
 	int64_t g = attr_i(on->np, "group", 1), s[2] = {1, 1}, d[2] = {1, 1}, op[2] = {0, 0}, ks[2], pads[4] = {0}, c;
 	int ok = x->type.rank == 4 && w->type.rank == 4 && w->op == VC_OP_CONST && g >= 1 && x->type.dim[1] % g == 0 &&
@@ -663,8 +810,8 @@ static vc_node *op_conv_transpose(onnx_node *on)
 	for (int i = 0; ok && i < 2; i++)
 		ok = s[i] >= 1 && s[i] <= 64 && d[i] >= 1 && d[i] <= 64 && op[i] >= 0 && op[i] < (s[i] > d[i] ? s[i] : d[i]);
 	if (!ok) {
-		vc_error(on->m, NULL, "node '%s' (ConvTranspose): only 2-D with constant weights [C, M/group, kh, kw] matching "
-			 "the input, strides and dilations 1 to 64 and output_padding below them is supported", on->nm);
+		vc_error(on->m, NULL, "node '%s' (ConvTranspose): only 1-D and 2-D with constant weights [C, M/group, kh, kw] "
+			 "matching the input, strides and dilations 1 to 64 and output_padding below them is supported", on->nm);
 		return NULL;
 	}
 	const int64_t in[2] = {x->type.dim[2], x->type.dim[3]}, k[2] = {w->type.dim[2], w->type.dim[3]};
@@ -907,6 +1054,16 @@ static vc_node *op_leaky_relu(onnx_node *on)
 	/* PRelu's slope broadcasts onto x one way (the rule checks the ops
 	 * it becomes, under names of their own: say it of this node) */
 	const vc_type *x = &on->in[0]->type, *s = on->n_in > 1 ? &on->in[1]->type : NULL;
+	/* PRelu 1 and 6: a slope of one value is shared, one of C values is a
+	 * channel's (axis 1); numpy broadcasting came with opset 7 */
+	if (s && on->im->opset < 7 && s->rank == 1 && s->dim[0] > 1 && x->rank >= 3 && s->dim[0] == x->dim[1]) {
+		int64_t d[VC_MAX_RANK] = {s->dim[0]};
+		for (int i = 1; i < x->rank - 1; i++)
+			d[i] = 1;
+		if (!(on->in[1] = reshaped(on->m, on->in[1], x->rank - 1, d)))
+			return NULL;
+		s = &on->in[1]->type;
+	}
 	for (int i = 1; s && i <= s->rank; i++)
 		if (i > x->rank || (s->dim[s->rank - i] != 1 && s->dim[s->rank - i] != x->dim[x->rank - i])) {
 			vc_error(on->m, NULL, "node '%s' (PRelu): a slope of %d dimensions does not broadcast onto the input "
@@ -956,9 +1113,12 @@ static vc_node *op_clip(onnx_node *on)
 
 static vc_node *op_pool(onnx_node *on)
 {
-	int is_max = on->op[0] == 'M';
-	if (on->in[0]->type.rank != 4) {
-		vc_error(on->m, NULL, "node '%s' (%s): only 2-D pooling (4-D tensors) is supported", on->nm, on->op);
+	int is_max = on->op[0] == 'M', r = on->in[0]->type.rank;
+	if (r == 3)
+		return lift_1d(on, op_pool);
+	if (r != 4) {
+		vc_error(on->m, NULL, "node '%s' (%s): %s", on->nm, on->op, r == 5 ? "3-D pooling is not supported"
+			 : "only 1-D and 2-D pooling (3-D and 4-D tensors) is supported");
 		return NULL;
 	}
 	if (!attr(on->np, "kernel_shape")) {
@@ -1053,8 +1213,11 @@ static vc_node *op_concat(onnx_node *on)
 
 static vc_node *op_identity(onnx_node *on)
 {
-	if (on->n_in > 1 && !strcmp(on->op, "Dropout")) {
-		vc_error(on->m, NULL, "node '%s' (Dropout): ratio/training_mode inputs are not supported", on->nm);
+	/* Dropout outside training is the identity whatever its ratio (an
+	 * input from opset 12); training_mode true would drop values */
+	const vc_node *t = on->n_in > 2 && !strcmp(on->op, "Dropout") ? on->in[2] : NULL;
+	if (t && (t->op != VC_OP_CONST || vc_type_elems(&t->type) != 1 || ((const float *)t->data)[0] != 0)) {
+		vc_error(on->m, NULL, "node '%s' (Dropout): training_mode must be a constant false", on->nm);
 		return NULL;
 	}
 	return on->in[0];
@@ -1439,7 +1602,7 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 {
 	vc_module *m = im->m;
 	const char *op = np->op_type ? np->op_type : "";
-	const char *nm = np->name && np->name[0] ? np->name : (np->n_output ? np->output[0] : op);
+	const char *nm = node_name(np);
 	onnx_node ctx = {.im = im, .m = m, .np = np, .op = op, .nm = nm};
 	vc_attrs_init(&ctx.a);
 	vc_node **in = ctx.in;
@@ -1574,6 +1737,20 @@ static int value_type(vc_module *m, const Onnx__ValueInfoProto *v, int64_t *dim,
 	return 0;
 }
 
+/* A graph output no node bound: a later output of a node (Dropout's mask)
+ * is said as such. */
+static int missing_output(vc_module *m, const Onnx__GraphProto *g, const char *name)
+{
+	for (size_t i = 0; i < g->n_node; i++)
+		for (size_t k = 1; k < g->node[i]->n_output; k++)
+			if (!strcmp(g->node[i]->output[k], name))
+				return vc_error(m, NULL, "graph output '%s' is output %zu of node '%s' (%s): %s", name, k + 1,
+						node_name(g->node[i]), g->node[i]->op_type,
+						!strcmp(g->node[i]->op_type, "Dropout") ? "the mask output is not supported"
+											 : "only the first output is supported");
+	return vc_error(m, NULL, "graph output '%s' is not produced by any node", name);
+}
+
 static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 {
 	importer im = {.m = m, .opset = 1};
@@ -1626,7 +1803,7 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 	for (size_t i = 0; i < g->n_output; i++) {
 		vc_node *n = lookup(&im, g->output[i]->name ? g->output[i]->name : "");
 		if (!n) {
-			vc_error(m, NULL, "graph output '%s' is not produced by any node", g->output[i]->name);
+			missing_output(m, g, g->output[i]->name ? g->output[i]->name : "");
 			goto done;
 		}
 		m->g->outputs[m->g->n_outputs++] = n;

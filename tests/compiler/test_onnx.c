@@ -168,7 +168,7 @@ static void conformance_vta(void)
 	static const struct {
 		const char *set;
 		int floor;
-	} sets[] = {{"node", 347}, {"pytorch-converted", 51}};
+	} sets[] = {{"node", 351}, {"pytorch-converted", 67}};
 	FILE *verbose = getenv("VC_CONFORMANCE_VERBOSE") ? stdout : NULL;
 	for (int i = 0; i < 2; i++) {
 		static conf_stats st;
@@ -1330,6 +1330,138 @@ static int64_t ref_leaky_sub_div(const float *x, const double *y, double *out)
 	return C_OUT * P;
 }
 
+/* PRelu of opset 6 with a slope of C_OUT values: one a channel (PRelu 1
+ * and 6), not numpy-broadcast against the columns. */
+static void build_prelu_channels(ob *b)
+{
+	ob_const(b, "s", 1, (const int64_t[]){C_OUT}, prelu_s, NULL);
+	ob_node(b, "PRelu", "out", 2, (const char *[]){"y", "s"});
+}
+static int64_t ref_prelu_channels(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int i = 0; i < C_OUT * P; i++)
+		out[i] = y[i] < 0 ? prelu_s[i / P] * y[i] : y[i];
+	return C_OUT * P;
+}
+
+/* Pad of mode reflect and of mode edge (rows 2 above, 1 below; columns 1
+ * left, 3 right), concatenated on the channels: [1,32,9,10]. From the
+ * definitions (numpy.pad): reflect mirrors about the border row without
+ * repeating it, edge repeats the border row. */
+static void build_pad_modes(ob *b)
+{
+	ob_const(b, "pads", 1, (const int64_t[]){8}, NULL, (const int64_t[]){0, 0, 2, 1, 0, 0, 1, 3});
+	ob_node(b, "Pad", "r", 2, (const char *[]){"y", "pads"});
+	ob_attr_s(b, "mode", "reflect");
+	ob_node(b, "Pad", "e", 2, (const char *[]){"y", "pads"});
+	ob_attr_s(b, "mode", "edge");
+	ob_node(b, "Concat", "out", 2, (const char *[]){"r", "e"});
+	ob_attr(b, "axis", 0, 1, 0, NULL);
+}
+static int pad_src(int i, int n, int reflect)
+{
+	return i < 0 ? (reflect ? -i : 0) : i >= n ? (reflect ? 2 * (n - 1) - i : n - 1) : i;
+}
+static int64_t ref_pad_modes(const float *x, const double *y, double *out)
+{
+	(void)x;
+	enum { OH = HW + 3, OW = HW + 4 };
+	for (int k = 0; k < 2; k++)
+		for (int o = 0; o < C_OUT; o++)
+			for (int h = 0; h < OH; h++)
+				for (int w = 0; w < OW; w++)
+					out[((k * C_OUT + o) * OH + h) * OW + w] =
+						y[o * P + pad_src(h - 2, HW, !k) * HW + pad_src(w - 1, HW, !k)];
+	return 2 * C_OUT * OH * OW;
+}
+
+/* 1-D models (host_cases_1d): x [1,8,36] -> a 1-D 1x1 convolution y
+ * [1,16,36] (the values of conv_ref, a row of P columns a channel). */
+enum { L1 = P, CV_M = 8, CV_G = 2 };
+static float conv1d_w[CV_M * (C_OUT / CV_G) * 3], deconv1d_w[C_OUT * DC_M * 3];
+
+/* Conv 1-D (kernel 3, stride 2, dilation 2, pads 1 and 2, 2 groups) to
+ * [1,8,18], then MaxPool 1-D (3, stride 2, pads 1) to [1,8,9]. */
+static void build_conv1d_pool(ob *b)
+{
+	ob_const(b, "cw", 3, (const int64_t[]){CV_M, C_OUT / CV_G, 3}, conv1d_w, NULL);
+	ob_node(b, "Conv", "c", 2, (const char *[]){"y", "cw"});
+	ob_attr(b, "kernel_shape", 0, 0, 1, (const int64_t[]){3});
+	ob_attr(b, "strides", 0, 0, 1, (const int64_t[]){2});
+	ob_attr(b, "dilations", 0, 0, 1, (const int64_t[]){2});
+	ob_attr(b, "pads", 0, 0, 2, (const int64_t[]){1, 2});
+	ob_attr(b, "group", 0, CV_G, 0, NULL);
+	ob_node(b, "MaxPool", "out", 1, (const char *[]){"c"});
+	ob_attr(b, "kernel_shape", 0, 0, 1, (const int64_t[]){3});
+	ob_attr(b, "strides", 0, 0, 1, (const int64_t[]){2});
+	ob_attr(b, "pads", 0, 0, 2, (const int64_t[]){1, 1});
+}
+static int64_t ref_conv1d_pool(const float *x, const double *y, double *out)
+{
+	(void)x;
+	enum { LC = 18, LP = 9, CG = C_OUT / CV_G };
+	static double c[CV_M][LC];
+	for (int m = 0; m < CV_M; m++)
+		for (int l = 0; l < LC; l++) {
+			c[m][l] = 0;
+			for (int i = 0; i < CG; i++)
+				for (int j = 0; j < 3; j++) {
+					int at = 2 * l - 1 + 2 * j, ch = m / (CV_M / CV_G) * CG + i;
+					if (at >= 0 && at < L1)
+						c[m][l] += conv1d_w[(m * CG + i) * 3 + j] * y[ch * L1 + at];
+				}
+		}
+	for (int m = 0; m < CV_M; m++)
+		for (int l = 0; l < LP; l++) {
+			double v = -INFINITY;
+			for (int j = 0; j < 3; j++)
+				if (2 * l - 1 + j >= 0 && 2 * l - 1 + j < LC)
+					v = fmax(v, c[m][2 * l - 1 + j]);
+			out[m * LP + l] = v;
+		}
+	return CV_M * LP;
+}
+
+/* ConvTranspose 1-D (kernel 3, stride 2, pads 1, output_padding 1) to
+ * [1,8,72], then AveragePool 1-D (3, stride 3, pads 1, the pads not
+ * counted) to [1,8,24]. */
+static void build_deconv1d_avg(ob *b)
+{
+	ob_const(b, "dw", 3, (const int64_t[]){C_OUT, DC_M, 3}, deconv1d_w, NULL);
+	ob_node(b, "ConvTranspose", "d", 2, (const char *[]){"y", "dw"});
+	ob_attr(b, "strides", 0, 0, 1, (const int64_t[]){2});
+	ob_attr(b, "pads", 0, 0, 2, (const int64_t[]){1, 1});
+	ob_attr(b, "output_padding", 0, 0, 1, (const int64_t[]){1});
+	ob_node(b, "AveragePool", "out", 1, (const char *[]){"d"});
+	ob_attr(b, "kernel_shape", 0, 0, 1, (const int64_t[]){3});
+	ob_attr(b, "strides", 0, 0, 1, (const int64_t[]){3});
+	ob_attr(b, "pads", 0, 0, 2, (const int64_t[]){1, 1});
+}
+static int64_t ref_deconv1d_avg(const float *x, const double *y, double *out)
+{
+	(void)x;
+	enum { LD = 2 * L1, LA = 24 };
+	static double d[DC_M][LD];
+	memset(d, 0, sizeof d);
+	for (int c = 0; c < C_OUT; c++)
+		for (int l = 0; l < L1; l++)
+			for (int o = 0; o < DC_M; o++)
+				for (int j = 0; j < 3; j++)
+					if (2 * l - 1 + j >= 0 && 2 * l - 1 + j < LD)
+						d[o][2 * l - 1 + j] += y[c * L1 + l] * deconv1d_w[(c * DC_M + o) * 3 + j];
+	for (int o = 0; o < DC_M; o++)
+		for (int l = 0; l < LA; l++) {
+			double sum = 0;
+			int n = 0;
+			for (int j = 0; j < 3; j++)
+				if (3 * l - 1 + j >= 0 && 3 * l - 1 + j < LD)
+					sum += d[o][3 * l - 1 + j], n++;
+			out[o * LA + l] = sum / n;
+		}
+	return DC_M * LA;
+}
+
 static const struct host_case {
 	const char *name;
 	int64_t opset;
@@ -1358,6 +1490,15 @@ static const struct host_case {
 	{"ConvTranspose 4x4 /2 in 2 groups, pads 1", 13, build_deconv_group, ref_deconv_group},
 	{"LeakyRelu 0.01, PRelu, Tanh", 13, build_leaky_prelu_tanh, ref_leaky_prelu_tanh},
 	{"LeakyRelu 1/8 (fused), Sub, Div", 13, build_leaky_sub_div, ref_leaky_sub_div},
+	{"PRelu, slope [C] a channel (opset 6)", 6, build_prelu_channels, ref_prelu_channels},
+	{"Pad reflect, Pad edge", 13, build_pad_modes, ref_pad_modes},
+};
+
+/* On 1-D data [1,8,36] (the 1x1 convolution 1-D too). */
+static const struct host_case host_cases_1d[] = {
+	{"Conv 1-D k3 /2 dil 2, 2 groups; MaxPool 1-D", 13, build_conv1d_pool, ref_conv1d_pool},
+	{"ConvTranspose 1-D k3 /2; AveragePool 1-D", 13, build_deconv1d_avg, ref_deconv1d_avg},
+	{"PRelu 1-D, slope [C] a channel (opset 6)", 6, build_prelu_channels, ref_prelu_channels},
 };
 
 /* Largest |got - want| and |want| over n values. */
@@ -1375,12 +1516,14 @@ static void error_range(const float *got, const double *want, int64_t n, double 
  * on VTA, opened by libvta (which runs every node, or refuses the model)
  * and run on fsim within a few int8 steps of the output's range, bit for
  * bit as the compiler's host execution of the same file. */
-static int host_case(const struct host_case *hc, const float *x, const float *calib, int n_calib)
+static int host_case(const struct host_case *hc, const float *x, const float *calib, int n_calib, int one_d)
 {
 	static ob b;
 	static double y[C_OUT * P], want[20 * C_OUT * P];
 	ob_init(&b, hc->opset, (const int64_t[]){1, C_IN, HW, HW}, "out");
-	ob_const(&b, "w", 4, (const int64_t[]){C_OUT, C_IN, 1, 1}, conv_w, NULL);
+	if (one_d) /* x [1,8,36]: y holds the same values as [1,16,36] */
+		b.shape.n_dim = 3, b.dims[2].dim_value = P;
+	ob_const(&b, "w", one_d ? 3 : 4, (const int64_t[]){C_OUT, C_IN, 1, 1}, conv_w, NULL);
 	ob_const(&b, "b", 1, (const int64_t[]){C_OUT}, conv_b, NULL);
 	ob_node(&b, "Conv", "y", 3, (const char *[]){"x", "w", "b"});
 	hc->build(&b);
@@ -1482,11 +1625,18 @@ static void host_ops(void)
 		deconv_gw[i] = (float)(test_rand(&st) % 2001) / 4000.0f - 0.25f;
 	for (int i = 0; i < DC_M; i++)
 		deconv_b[i] = (float)(test_rand(&st) % 2001) / 2000.0f - 0.5f;
+	for (size_t i = 0; i < sizeof conv1d_w / sizeof conv1d_w[0]; i++)
+		conv1d_w[i] = (float)(test_rand(&st) % 2001) / 4000.0f - 0.25f;
+	for (size_t i = 0; i < sizeof deconv1d_w / sizeof deconv1d_w[0]; i++)
+		deconv1d_w[i] = (float)(test_rand(&st) % 2001) / 4000.0f - 0.25f;
 	int ok = 0, n = (int)(sizeof host_cases / sizeof host_cases[0]);
+	int n1 = (int)(sizeof host_cases_1d / sizeof host_cases_1d[0]);
 	for (int i = 0; i < n; i++)
-		ok += host_case(&host_cases[i], x, calib, N_CALIB);
-	printf("%d of %d models match the float reference\n", ok, n);
-	CHECK_EQ(ok, n);
+		ok += host_case(&host_cases[i], x, calib, N_CALIB, 0);
+	for (int i = 0; i < n1; i++)
+		ok += host_case(&host_cases_1d[i], x, calib, N_CALIB, 1);
+	printf("%d of %d models match the float reference\n", ok, n + n1);
+	CHECK_EQ(ok, n + n1);
 	/* a PRelu slope that does not broadcast onto the input: the message
 	 * names the PRelu node, not an op it becomes */
 	static ob b;
@@ -1502,6 +1652,41 @@ static void host_ops(void)
 	vc_module_free(m);
 	free(bytes);
 }
+/* The import message of the model in b: it must contain want. */
+static void import_refused(ob *b, const char *want)
+{
+	size_t len;
+	uint8_t *bytes = ob_pack(b, &len);
+	vc_module *m = vc_module_new();
+	CHECK(bytes && m && vc_import_onnx_bytes(m, bytes, len) != 0);
+	if (m)
+		CHECK_STR_CONTAINS(m->diag.msg, want);
+	vc_module_free(m);
+	free(bytes);
+}
+
+/* Messages of refused nodes: an unnamed node by its first output, a
+ * Dropout's mask output, 1-D attributes of the wrong length. */
+static void node_messages(void)
+{
+	static ob b;
+	ob_init(&b, 13, (const int64_t[]){1, C_IN, HW, HW}, "out");
+	ob_node(&b, "Relu", "out", 1, (const char *[]){"x"});
+	ob_attr(&b, "alpha", 1, 0.5, 0, NULL);
+	b.nodes[0].name = "";
+	import_refused(&b, "node 'out' (Relu): attribute 'alpha' is not supported");
+	ob_init(&b, 13, (const int64_t[]){1, C_IN, HW, HW}, "z");
+	ob_node(&b, "Dropout", "y", 1, (const char *[]){"x"});
+	ob_out2(&b, "z");
+	import_refused(&b, "graph output 'z' is output 2 of node 'y' (Dropout): the mask output is not supported");
+	ob_init(&b, 13, (const int64_t[]){1, C_IN, HW, HW}, "out");
+	b.shape.n_dim = 3;
+	ob_const(&b, "w", 3, (const int64_t[]){C_OUT, C_IN, 1}, conv_w, NULL);
+	ob_node(&b, "Conv", "out", 2, (const char *[]){"x", "w"});
+	ob_attr(&b, "pads", 0, 0, 4, (const int64_t[]){0, 1, 0, 1});
+	import_refused(&b, "node 'out' (Conv): pads needs 2 entries for 1-D data");
+}
+
 static const test_case_t cases[] = {
 	{"conformance", conformance},
 	{"conformance_vta", conformance_vta},
@@ -1510,6 +1695,7 @@ static const test_case_t cases[] = {
 	{"unsupported", unsupported},
 	{"unsupported_all", unsupported_all},
 	{"host_ops", host_ops},
+	{"node_messages", node_messages},
 	{NULL, NULL},
 };
 
