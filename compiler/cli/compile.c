@@ -282,6 +282,14 @@ static void report(const vc_module *m, const compile_args *c, double ms)
 		c->out, m->n_kernels, (long long)insns, (long long)vta_macs, ms);
 	fprintf(stderr, "vta compile: split: VTA %d nodes, %lld MACs (%.1f%%); host %d nodes, %lld MACs\n", vta_nodes,
 		(long long)vta_macs, share, host_nodes, (long long)host_macs);
+	/* the layout the compiled model takes (a model's NHWC input is NCHW here) */
+	for (int i = 0; i < m->g->n_inputs; i++) {
+		const vc_type *t = &m->g->inputs[i]->type;
+		fprintf(stderr, "vta compile: input '%s' [", m->g->inputs[i]->name);
+		for (int d = 0; d < t->rank; d++)
+			fprintf(stderr, "%s%lld", d ? ", " : "", (long long)t->dim[d]);
+		fprintf(stderr, "]%s\n", t->rank == 4 ? " (N, C, H, W: images and datasets are read so)" : "");
+	}
 }
 
 /* The ONNX model with the --freeze inputs made constants. 0, or -1 with

@@ -34,6 +34,7 @@ static const char *dtype_name(int t)
  * kept as float constants like every other; their division truncates). */
 typedef struct importer {
 	vc_module *m;
+	const Onnx__GraphProto *g;
 	int64_t opset;
 	int n, cap;
 	const char **names;
@@ -1253,6 +1254,18 @@ static vc_node *op_slice(onnx_node *on)
 	return slice(on->im, on->np, on->in, on->n_in, on->nm);
 }
 
+/* How often the graph reads the value name: node inputs and graph outputs. */
+static int uses(const Onnx__GraphProto *g, const char *name)
+{
+	int n = 0;
+	for (size_t i = 0; i < g->n_node; i++)
+		for (size_t k = 0; k < g->node[i]->n_input; k++)
+			n += !strcmp(g->node[i]->input[k], name);
+	for (size_t i = 0; i < g->n_output; i++)
+		n += g->output[i]->name && !strcmp(g->output[i]->name, name);
+	return n;
+}
+
 static vc_node *op_transpose(onnx_node *on)
 {
 	int64_t c;
@@ -1263,6 +1276,16 @@ static vc_node *op_transpose(onnx_node *on)
 	on->a.nshape = on->in[0]->type.rank;
 	for (int i = 0; !c && i < on->a.nshape; i++) /* default: the dimensions reversed */
 		on->a.shape[i] = on->a.nshape - 1 - i;
+	/* tf2onnx's NHWC graph input brought to NCHW, its only use: the input
+	 * itself becomes NCHW, as images and datasets are read */
+	vc_node *x = on->in[0];
+	static const int64_t to_nchw[4] = {0, 3, 1, 2};
+	if (x->op == VC_OP_INPUT && x->type.rank == 4 && !memcmp(on->a.shape, to_nchw, sizeof to_nchw) &&
+	    uses(on->im->g, on->np->input[0]) == 1) {
+		const int64_t d[4] = {x->type.dim[0], x->type.dim[3], x->type.dim[1], x->type.dim[2]};
+		memcpy(x->type.dim, d, sizeof d);
+		return x;
+	}
 	return vc_build(on->m, VC_OP_TRANSPOSE, on->in, 1, &on->a, on->nm);
 }
 
@@ -1764,6 +1787,7 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 		vc_error(m, NULL, "the model has no graph");
 		return -1;
 	}
+	im.g = g;
 	if (unsupported_ops(m, g))
 		return -1;
 	for (size_t i = 0; i < g->n_initializer; i++) {

@@ -1272,6 +1272,29 @@ static int64_t ref_log_softmax(const float *x, const double *y, double *out)
 	return C_OUT * P;
 }
 
+/* tf2onnx's layout: the graph input NHWC [1,6,6,8], a Transpose to NCHW
+ * before the convolution. The compiled model takes NCHW (the input the
+ * transpose made, as images are read), so x fed as NCHW gives y. */
+static void build_nhwc_input(ob *b)
+{
+	b->dims[1].dim_value = HW, b->dims[2].dim_value = HW, b->dims[3].dim_value = C_IN;
+	ob_node(b, "Transpose", "xt", 1, (const char *[]){"x"});
+	ob_attr(b, "perm", 0, 0, 4, (const int64_t[]){0, 3, 1, 2});
+	size_t last = b->graph.n_node - 1; /* the transpose first, the convolution reads it */
+	Onnx__NodeProto *t = b->node_p[last];
+	memmove(&b->node_p[1], &b->node_p[0], last * sizeof *b->node_p);
+	b->node_p[0] = t;
+	b->node_in[0][0] = "xt";
+	ob_node(b, "Relu", "out", 1, (const char *[]){"y"});
+}
+static int64_t ref_nhwc_input(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int i = 0; i < C_OUT * P; i++)
+		out[i] = fmax(y[i], 0.0);
+	return C_OUT * P;
+}
+
 /* GlobalMaxPool: [1,16,1,1], each channel's largest value. */
 static void build_gmp(ob *b)
 {
@@ -1486,6 +1509,7 @@ static const struct host_case {
 	{"ReduceMax, Squeeze, Unsqueeze, ReduceSum", 13, build_reduce_squeeze, ref_reduce_squeeze},
 	{"ConvTranspose 3x3 /2, pads 1, output_padding 1", 13, build_deconv, ref_deconv},
 	{"Elu, Abs, Div, Neg, Softplus, Max, ReduceLogSumExp, Pow", 13, build_elementwise, ref_elementwise},
+	{"NHWC input, Transpose (tf2onnx)", 13, build_nhwc_input, ref_nhwc_input},
 	{"LogSoftmax, ReduceMin, Atan, Mean", 13, build_log_softmax, ref_log_softmax},
 	{"ConvTranspose 4x4 /2 in 2 groups, pads 1", 13, build_deconv_group, ref_deconv_group},
 	{"LeakyRelu 0.01, PRelu, Tanh", 13, build_leaky_prelu_tanh, ref_leaky_prelu_tanh},
