@@ -502,12 +502,82 @@ static vc_node *const_arith(importer *im, char op, const vc_node *a, const vc_no
 	return ints && mark_int(im, c) ? NULL : c;
 }
 
+/* ---- constants of exporters' shape logic (ViT's class token) ------- */
+
+/* The numpy broadcast of the dims of t with dims d (rank r) into out;
+ * the result's rank, or -1 if they do not broadcast. */
+static int bcast_dims(const vc_type *t, const int64_t *d, int r, int64_t *out)
+{
+	int rank = t->rank > r ? t->rank : r;
+	if (rank > VC_MAX_RANK)
+		return -1;
+	for (int i = 0; i < rank; i++) {
+		int ti = i - (rank - t->rank), di = i - (rank - r);
+		int64_t a = ti >= 0 ? t->dim[ti] : 1, b = di >= 0 ? d[di] : 1;
+		if (a != b && a != 1 && b != 1)
+			return -1;
+		out[i] = a == 1 ? b : a;
+	}
+	return rank;
+}
+
+/* Element o of a result of dims out (rank r) read from t, broadcast. */
+static int64_t bcast_at(const vc_type *t, const int64_t *out, int r, int64_t o)
+{
+	int64_t idx = 0, stride = 1;
+	for (int d = r - 1; d >= 0; d--) {
+		int64_t c = o % out[d];
+		o /= out[d];
+		int td = d - (r - t->rank);
+		if (td >= 0) {
+			idx += t->dim[td] == 1 ? 0 : c * stride;
+			stride *= t->dim[td];
+		}
+	}
+	return idx;
+}
+
 /* Gather along axis 0 of constant 1-D data (a Shape's) at constant indices. */
-static vc_node *gather(importer *im, const Onnx__NodeProto *np, const vc_node *x, const vc_node *idx, const char *nm)
+/* Gather of a computed tensor at one constant index along an axis (a
+ * transformer's class token, x[:, 0]): a one-entry slice, reshaped without
+ * the axis for a scalar index. */
+static vc_node *gather_one(importer *im, vc_node *x, const vc_node *idx, int64_t axis, const char *nm)
 {
 	vc_module *m = im->m;
+	int r = x->type.rank;
+	axis += axis < 0 ? r : 0;
+	int one = vc_type_elems(&idx->type) == 1 && idx->type.rank <= 1;
+	int64_t k = one ? as_index(((const float *)idx->data)[0]) : -1, n = 0;
+	if (one && axis >= 0 && axis < r) {
+		n = x->type.dim[axis];
+		k += k < 0 ? n : 0;
+	}
+	if (!one || axis < 0 || axis >= r || k < 0 || k >= n) {
+		vc_error(m, NULL, "node '%s' (Gather): of a computed tensor only one constant index inside an axis is "
+			 "supported", nm);
+		return NULL;
+	}
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.axis = axis, a.pad[0] = k, a.pad[2] = n - k - 1;
+	vc_node *y = n == 1 ? x : vc_build(m, VC_OP_SLICE, &x, 1, &a, idx->type.rank ? nm : NULL);
+	if (!y || idx->type.rank)
+		return y;
+	vc_attrs_init(&a);
+	for (int d = 0; d < r; d++)
+		if (d != axis)
+			a.shape[a.nshape++] = x->type.dim[d];
+	return vc_build(m, VC_OP_RESHAPE, &y, 1, &a, nm);
+}
+
+static vc_node *gather(importer *im, const Onnx__NodeProto *np, vc_node *x, const vc_node *idx, const char *nm)
+{
+	vc_module *m = im->m;
+	if (x->op != VC_OP_CONST && idx->op == VC_OP_CONST)
+		return gather_one(im, x, idx, attr_i(np, "axis", 0), nm);
 	if (x->op != VC_OP_CONST || idx->op != VC_OP_CONST || x->type.rank != 1 || attr_i(np, "axis", 0) != 0) {
-		vc_error(m, NULL, "node '%s' (Gather): only constant indices into constant 1-D data are supported", nm);
+		vc_error(m, NULL, "node '%s' (Gather): only constant indices into constant 1-D data, or one into a computed "
+			 "tensor, are supported", nm);
 		return NULL;
 	}
 	vc_node *c = vc_const(m, nm, VC_F32, idx->type.rank, idx->type.dim, NULL);
@@ -901,16 +971,109 @@ static vc_node *op_gemm(onnx_node *on)
 	return y;
 }
 
+/* MatMul by a constant matrix is a dense layer (on VTA); data of rank 3
+ * or more (ConvNeXt's and transformers' [N, ..., K] @ [K, M]) goes through
+ * it as [rows, K] and back. Two computed operands are a matrix product on
+ * the host. */
 static vc_node *op_matmul(onnx_node *on)
 {
-	if (on->in[1]->op == VC_OP_CONST && on->in[1]->type.rank == 2 && on->in[0]->type.rank == 2) {
-		vc_node *w = transpose2d(on->m, on->in[1], NULL);
-		if (!w)
-			return NULL;
-		vc_node *args[2] = {on->in[0], w};
-		return vc_build(on->m, VC_OP_DENSE, args, 2, &on->a, on->nm);
+	vc_node *x = on->in[0];
+	const vc_type *xt = &x->type;
+	if (on->in[1]->op != VC_OP_CONST || on->in[1]->type.rank != 2 || xt->rank < 2)
+		return vc_build(on->m, VC_OP_MATMUL, on->in, 2, &on->a, on->nm);
+	vc_node *w = transpose2d(on->m, on->in[1], NULL);
+	if (!w)
+		return NULL;
+	vc_attrs a;
+	vc_attrs_init(&a);
+	int64_t rows = vc_type_elems(xt) / (xt->dim[xt->rank - 1] ? xt->dim[xt->rank - 1] : 1);
+	if (xt->rank > 2) {
+		a.nshape = 2, a.shape[0] = rows, a.shape[1] = xt->dim[xt->rank - 1];
+		x = vc_build(on->m, VC_OP_RESHAPE, &x, 1, &a, NULL);
 	}
-	return vc_build(on->m, VC_OP_MATMUL, on->in, 2, &on->a, on->nm);
+	vc_node *args[2] = {x, w};
+	vc_node *y = x ? vc_build(on->m, VC_OP_DENSE, args, 2, &on->a, xt->rank > 2 ? NULL : on->nm) : NULL;
+	if (!y || xt->rank == 2)
+		return y;
+	a.nshape = xt->rank;
+	memcpy(a.shape, xt->dim, sizeof a.shape);
+	a.shape[xt->rank - 1] = w->type.dim[0];
+	return vc_build(on->m, VC_OP_RESHAPE, &y, 1, &a, on->nm);
+}
+
+/* ConstantOfShape: a constant of the given shape filled with the value
+ * attribute's one element (0.0 without it). */
+static vc_node *op_constant_of_shape(onnx_node *on)
+{
+	const vc_node *sh = on->in[0];
+	const Onnx__AttributeProto *va = attr(on->np, "value");
+	int64_t d[VC_MAX_RANK];
+	int r = sh->op == VC_OP_CONST && sh->type.rank == 1 && sh->type.dim[0] <= VC_MAX_RANK ? (int)sh->type.dim[0] : -1;
+	for (int i = 0; i < r; i++)
+		d[i] = as_index(((const float *)sh->data)[i]);
+	vc_node *v = va && va->t ? tensor_const(on->m, va->t, on->nm) : NULL;
+	if (r < 0 || (va && (!v || vc_type_elems(&v->type) != 1))) {
+		vc_error(on->m, NULL, "node '%s' (ConstantOfShape): needs a constant 1-D shape and a value of one element",
+			 on->nm);
+		return NULL;
+	}
+	vc_node *c = vc_const(on->m, on->nm, VC_F32, r, d, NULL);
+	for (int64_t i = 0; c && i < vc_type_elems(&c->type); i++)
+		((float *)c->data)[i] = v ? ((const float *)v->data)[0] : 0.0f;
+	return c && v && va->t->data_type != ONNX_FLOAT && mark_int(on->im, c) ? NULL : c;
+}
+
+/* Equal and Where of constants (numpy broadcasting): the exporters' shape
+ * logic; of computed tensors they are refused (no boolean values here). */
+static vc_node *op_equal_where(onnx_node *on)
+{
+	int where = on->op[0] == 'W', n = where ? 3 : 2, r = 0, ints = 1;
+	int64_t out[VC_MAX_RANK] = {0};
+	for (int i = 0; i < n; i++) {
+		if (on->in[i]->op != VC_OP_CONST) {
+			vc_error(on->m, NULL, "node '%s' (%s): only constant operands are supported", on->nm, on->op);
+			return NULL;
+		}
+		r = bcast_dims(&on->in[i]->type, out, r, out);
+		if (r < 0) {
+			vc_error(on->m, NULL, "node '%s' (%s): the operands do not broadcast", on->nm, on->op);
+			return NULL;
+		}
+		ints &= i == 0 || is_int(on->im, on->in[i]);
+	}
+	vc_node *c = vc_const(on->m, on->nm, VC_F32, r, out, NULL);
+	for (int64_t o = 0; c && o < vc_type_elems(&c->type); o++) {
+		float v[3];
+		for (int i = 0; i < n; i++)
+			v[i] = ((const float *)on->in[i]->data)[bcast_at(&on->in[i]->type, out, r, o)];
+		((float *)c->data)[o] = where ? (v[0] != 0 ? v[1] : v[2]) : (float)(v[0] == v[1]);
+	}
+	return c && (!where || ints) && mark_int(on->im, c) ? NULL : c;
+}
+
+/* Expand to a constant shape (numpy broadcasting): a constant is expanded
+ * here; a computed tensor is multiplied by ones of the shape. */
+static vc_node *op_expand(onnx_node *on)
+{
+	vc_node *x = on->in[0];
+	const vc_node *sh = on->in[1];
+	int64_t d[VC_MAX_RANK], out[VC_MAX_RANK];
+	int r = sh->op == VC_OP_CONST && sh->type.rank == 1 && sh->type.dim[0] <= VC_MAX_RANK ? (int)sh->type.dim[0] : -1;
+	for (int i = 0; i < r; i++)
+		d[i] = as_index(((const float *)sh->data)[i]);
+	int rank = r < 0 ? -1 : bcast_dims(&x->type, d, r, out);
+	if (rank < 0) {
+		vc_error(on->m, NULL, "node '%s' (Expand): needs a constant shape the input broadcasts to", on->nm);
+		return NULL;
+	}
+	vc_node *c = vc_const(on->m, x->op == VC_OP_CONST ? on->nm : NULL, VC_F32, x->op == VC_OP_CONST ? rank : r,
+			      x->op == VC_OP_CONST ? out : d, NULL);
+	for (int64_t o = 0; c && o < vc_type_elems(&c->type); o++)
+		((float *)c->data)[o] = x->op == VC_OP_CONST ? ((const float *)x->data)[bcast_at(&x->type, out, rank, o)] : 1.0f;
+	if (!c || x->op == VC_OP_CONST)
+		return c && is_int(on->im, x) && mark_int(on->im, c) ? NULL : c;
+	vc_node *args[2] = {x, c};
+	return vc_build(on->m, VC_OP_MUL, args, 2, NULL, on->nm);
 }
 
 /* Sum, Max, Min, Mean of any number of inputs: op (a BINARY's fn) folded
@@ -1547,6 +1710,10 @@ static const struct onnx_op {
 	{"Min", NO_ATTRS, 1, op_max_min_mean, 0},
 	{"Mean", NO_ATTRS, 1, op_max_min_mean, 0},
 	{"Pow", NO_ATTRS, 2, op_pow, 0},
+	{"ConstantOfShape", (const char *const[]){"value", NULL}, 1, op_constant_of_shape, 0},
+	{"Equal", NO_ATTRS, 2, op_equal_where, 0},
+	{"Where", NO_ATTRS, 3, op_equal_where, 0},
+	{"Expand", NO_ATTRS, 2, op_expand, 0},
 	{"LogSoftmax", (const char *const[]){"axis", NULL}, 1, op_log_softmax, 0},
 	{"Exp", NO_ATTRS, 1, op_unary, 0}, {"Log", NO_ATTRS, 1, op_unary, 0}, {"Abs", NO_ATTRS, 1, op_unary, 0},
 	{"Neg", NO_ATTRS, 1, op_unary, 0}, {"Sqrt", NO_ATTRS, 1, op_unary, 0}, {"Reciprocal", NO_ATTRS, 1, op_unary, 0},

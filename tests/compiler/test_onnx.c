@@ -1295,6 +1295,38 @@ static int64_t ref_nhwc_input(const float *x, const double *y, double *out)
 	return C_OUT * P;
 }
 
+/* A transformer's head: y as 36 tokens of 16 ([1,36,16]: Reshape,
+ * Transpose), MatMul by a constant [16,8] (a dense layer on VTA), the
+ * Expand of a per-column scale onto [1,36,8] times it, Gather of token 3. */
+static float mm_w[16 * 8], mm_s[8];
+static void build_tokens(ob *b)
+{
+	ob_const(b, "shp", 1, (const int64_t[]){3}, NULL, (const int64_t[]){1, C_OUT, P});
+	ob_node(b, "Reshape", "r", 2, (const char *[]){"y", "shp"});
+	ob_node(b, "Transpose", "t", 1, (const char *[]){"r"});
+	ob_attr(b, "perm", 0, 0, 3, (const int64_t[]){0, 2, 1});
+	ob_const(b, "W", 2, (const int64_t[]){C_OUT, 8}, mm_w, NULL);
+	ob_node(b, "MatMul", "mm", 2, (const char *[]){"t", "W"});
+	ob_const(b, "s", 1, (const int64_t[]){8}, mm_s, NULL);
+	ob_const(b, "eshape", 1, (const int64_t[]){3}, NULL, (const int64_t[]){1, P, 8});
+	ob_node(b, "Expand", "e", 2, (const char *[]){"s", "eshape"});
+	ob_node(b, "Mul", "m", 2, (const char *[]){"mm", "e"});
+	ob_const(b, "idx", 0, (const int64_t[]){1}, NULL, (const int64_t[]){3});
+	ob_node(b, "Gather", "out", 2, (const char *[]){"m", "idx"});
+	ob_attr(b, "axis", 0, 1, 0, NULL);
+}
+static int64_t ref_tokens(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int j = 0; j < 8; j++) {
+		double v = 0;
+		for (int c = 0; c < C_OUT; c++)
+			v += y[c * P + 3] * mm_w[c * 8 + j];
+		out[j] = v * mm_s[j];
+	}
+	return 8;
+}
+
 /* GlobalMaxPool: [1,16,1,1], each channel's largest value. */
 static void build_gmp(ob *b)
 {
@@ -1510,6 +1542,7 @@ static const struct host_case {
 	{"ConvTranspose 3x3 /2, pads 1, output_padding 1", 13, build_deconv, ref_deconv},
 	{"Elu, Abs, Div, Neg, Softplus, Max, ReduceLogSumExp, Pow", 13, build_elementwise, ref_elementwise},
 	{"NHWC input, Transpose (tf2onnx)", 13, build_nhwc_input, ref_nhwc_input},
+	{"MatMul [1,36,16] by a constant, Expand, Gather", 13, build_tokens, ref_tokens},
 	{"LogSoftmax, ReduceMin, Atan, Mean", 13, build_log_softmax, ref_log_softmax},
 	{"ConvTranspose 4x4 /2 in 2 groups, pads 1", 13, build_deconv_group, ref_deconv_group},
 	{"LeakyRelu 0.01, PRelu, Tanh", 13, build_leaky_prelu_tanh, ref_leaky_prelu_tanh},
@@ -1649,6 +1682,10 @@ static void host_ops(void)
 		deconv_gw[i] = (float)(test_rand(&st) % 2001) / 4000.0f - 0.25f;
 	for (int i = 0; i < DC_M; i++)
 		deconv_b[i] = (float)(test_rand(&st) % 2001) / 2000.0f - 0.5f;
+	for (int i = 0; i < 16 * 8; i++)
+		mm_w[i] = (float)(test_rand(&st) % 2001) / 2000.0f - 0.5f;
+	for (int i = 0; i < 8; i++)
+		mm_s[i] = 0.5f + (float)(test_rand(&st) % 1001) / 1000.0f;
 	for (size_t i = 0; i < sizeof conv1d_w / sizeof conv1d_w[0]; i++)
 		conv1d_w[i] = (float)(test_rand(&st) % 2001) / 4000.0f - 0.25f;
 	for (size_t i = 0; i < sizeof deconv1d_w / sizeof deconv1d_w[0]; i++)

@@ -34,12 +34,20 @@ ARCHS = {
     "mnasnet0_5": 64,
     "densenet121": 64,
     "shufflenet_v2_x0_5": 64,
+    # LayerNorm written out (ReduceMean, Sub, Pow, Sqrt, Div), GELU (Erf),
+    # MatMul of [N, H, W, C] by a constant: dense layers on VTA
+    "convnext_tiny": 64,
+    # attention: batched MatMul and Softmax on the host, the class token
+    # (Expand, Gather); a ViT's image size is fixed at construction
+    "vit_b_16": 32,
     # segmenters (torchvision.models.segmentation): bilinear upsampling
     # (Resize linear), dilated convolutions, the output a class map
     "lraspp_mobilenet_v3_large": 64,
     "deeplabv3_mobilenet_v3_large": 64,
 }
 SEGMENTERS = ("lraspp_mobilenet_v3_large", "deeplabv3_mobilenet_v3_large")
+# constructor arguments beyond the defaults (a ViT's image size is fixed)
+KWARGS = {"vit_b_16": {"image_size": 32}}
 # A segmenter's class map must agree with float PyTorch: the logits within
 # the same 20 dB, and the class of at least 90% of the pixels.
 MIN_PIXELS = 0.90
@@ -74,7 +82,7 @@ def build(arch, size, out):
         model = SegOut(getattr(torchvision.models.segmentation, arch)(weights=None, weights_backbone=None,
                                                                        num_classes=5, aux_loss=None)).eval()
     else:
-        model = getattr(torchvision.models, arch)(weights=None, num_classes=10).eval()
+        model = getattr(torchvision.models, arch)(weights=None, num_classes=10, **KWARGS.get(arch, {})).eval()
     g = torch.Generator().manual_seed(1)
     with torch.no_grad():
         for mod in model.modules():
@@ -91,6 +99,8 @@ def build(arch, size, out):
         # the last linear layer (SqueezeNet: convolution) scaled so that the
         # logits have a spread of about 3 on the calibration inputs
         last = [mod for mod in model.modules() if isinstance(mod, (torch.nn.Linear, torch.nn.Conv2d))][-1]
+        if not last.weight.abs().sum():  # ViT's head starts at zero
+            last.weight.copy_(torch.randn(last.weight.shape, generator=g) / math.sqrt(last.weight[0].numel()))
         spread = model(torch.from_numpy(calib)).std().item()
         if spread > 0:
             last.weight.mul_(3.0 / spread)
