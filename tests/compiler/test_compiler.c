@@ -315,6 +315,52 @@ static void fold_bn_equivalent(void)
 	vc_module_free(m);
 }
 
+/* A dense layer of 4160 x 4096 (17 MB of int8 weights, over half a device
+ * buffer) is split by output rows into denses that fit, concatenated: it
+ * compiles to two VTA kernels and runs on fsim within a few int8 steps of
+ * the float product computed here. */
+static void dense_split(void)
+{
+	enum { I = 4096, O = 4160 };
+	vc_module *m = vc_module_new();
+	int64_t xd[2] = {1, I}, wd[2] = {O, I}, bd[1] = {O};
+	vc_node *args[3] = {vc_input(m, "x", VC_F32, 2, xd), rconst(m, 2, wd), rconst(m, 1, bd)};
+	vc_node *y = vc_build(m, VC_OP_DENSE, args, 3, NULL, "fc");
+	m->g->outputs[m->g->n_outputs++] = y;
+	float *w = args[1]->data, *b = args[2]->data;
+	static float x[I];
+	for (int i = 0; i < I; i++)
+		x[i] = frand();
+	m->props |= VC_PROP_IMPORTED;
+	calib_frand(m);
+	char err[512];
+	vc_compile_opts o = {0};
+	CHECK_EQ(vc_compile(m, &o, err, sizeof err), 0);
+	CHECK_EQ(m->n_kernels, 2);
+	uint8_t *bytes = NULL;
+	size_t len = 0;
+	vta_model_t *vm = NULL;
+	vta_error_t e;
+	CHECK_EQ(vc_artifact_bytes(m, &bytes, &len), 0);
+	CHECK_EQ(vta_model_open_bytes(bytes, len, "dense_split", "fsim", &vm, &e), 0);
+	static float got[O];
+	vta_tensor_t ti = {VTA_DTYPE_F32, 0, x, sizeof x}, to = {VTA_DTYPE_F32, 0, got, sizeof got};
+	CHECK(vm && !vta_model_run(vm, &ti, &to, &e));
+	double err_max = 0, range = 0;
+	for (int o2 = 0; o2 < O; o2++) {
+		double v = b[o2];
+		for (int i = 0; i < I; i++)
+			v += (double)w[(int64_t)o2 * I + i] * x[i];
+		err_max = fmax(err_max, fabs(v - got[o2]));
+		range = fmax(range, fabs(v));
+	}
+	printf("dense 4160 x 4096 split: largest error %.3g of a range %.3g\n", err_max, range);
+	CHECK(err_max <= 0.06 * range);
+	vta_model_close(vm);
+	free(bytes);
+	vc_module_free(m);
+}
+
 static void fold_const_folds(void)
 {
 	vc_module *m = vc_module_new();
@@ -721,6 +767,7 @@ static const test_case_t cases[] = {
 	{"canonicalize_bias", canonicalize_bias},
 	{"fold_bn_equivalent", fold_bn_equivalent},
 	{"fold_const_folds", fold_const_folds},
+	{"dense_split", dense_split},
 	{"quantize_and_skip", quantize_and_skip},
 	{"partition_fuse_pack", partition_fuse_pack},
 	{"kernel_passes_and_determinism", kernel_passes_and_determinism},
