@@ -5,6 +5,7 @@
  * the ops libvta and VTA run.
  */
 #include <math.h>
+#include <string.h>
 
 #include "import/import.h"
 
@@ -79,4 +80,35 @@ vc_node *vc_imp_tanh(vc_module *m, vc_node *x, const char *nm)
 	y = y ? vc_imp_scale(m, y, 2.0, NULL) : NULL;
 	vc_node *args[2] = {y, vc_imp_scalar(m, -1.0)};
 	return y && args[1] ? vc_build(m, VC_OP_ADD, args, 2, NULL, nm) : NULL;
+}
+
+float vc_imp_half(uint16_t h)
+{
+	int e = h >> 10 & 0x1f, m = h & 0x3ff;
+	float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), e - 25);
+	return h & 0x8000 ? -v : v;
+}
+
+uint16_t vc_imp_to_half(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	uint32_t sign = x >> 16 & 0x8000, m = x & 0x7fffff;
+	int32_t e = (int32_t)(x >> 23 & 0xff) - 127 + 15;
+	if ((x >> 23 & 0xff) == 0xff)
+		return (uint16_t)(sign | 0x7c00 | (m ? 0x200 : 0));
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	int shift = 13;
+	if (e <= 0) { /* a subnormal half, or zero */
+		if (e < -10)
+			return (uint16_t)sign;
+		m |= 0x800000;
+		shift = 14 - e;
+		e = 0;
+	}
+	uint32_t h = (uint32_t)e << 10 | m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+	if (rem > half || (rem == half && (h & 1))) /* to nearest, ties to even; a carry rounds up the exponent */
+		h++;
+	return (uint16_t)(sign | h);
 }

@@ -79,6 +79,10 @@ vc_node *vc_imp_hard_sigmoid(vc_module *m, vc_node *x, double alpha, double beta
 vc_node *vc_imp_leaky_relu(vc_module *m, vc_node *x, vc_node *slope, double alpha, const char *nm);
 /* tanh(x) as 2 sigmoid(2x) - 1. */
 vc_node *vc_imp_tanh(vc_module *m, vc_node *x, const char *nm);
+/* An IEEE half-precision value as a float (fp16 weights of either format). */
+float vc_imp_half(uint16_t h);
+/* The nearest half-precision value of f (ties to even), as its bits. */
+uint16_t vc_imp_to_half(float f);
 
 /* Darknet import: a .cfg and its .weights, or synthetic weights drawn from a
  * seed (deterministic), optionally at another square input size. */

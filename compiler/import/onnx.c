@@ -17,7 +17,53 @@
 #include "exec/exec.h"
 #include "import/unsupported.h"
 
-enum { ONNX_FLOAT = 1, ONNX_INT32 = 6, ONNX_INT64 = 7 };
+enum {
+	ONNX_FLOAT = 1, ONNX_UINT8 = 2, ONNX_INT8 = 3, ONNX_UINT16 = 4, ONNX_INT16 = 5, ONNX_INT32 = 6, ONNX_INT64 = 7,
+	ONNX_BOOL = 9, ONNX_FLOAT16 = 10, ONNX_DOUBLE = 11
+};
+
+/* Bytes of an element of data type dt in raw_data (0: not taken). */
+static size_t onnx_esize(int dt)
+{
+	switch (dt) {
+	case ONNX_UINT8: case ONNX_INT8: case ONNX_BOOL: return 1;
+	case ONNX_UINT16: case ONNX_INT16: case ONNX_FLOAT16: return 2;
+	case ONNX_FLOAT: case ONNX_INT32: return 4;
+	case ONNX_INT64: case ONNX_DOUBLE: return 8;
+	default: return 0;
+	}
+}
+
+/* Data type dt holds integers (shapes, indices, quantized weights). */
+static int onnx_is_int(int dt)
+{
+	return dt != ONNX_FLOAT && dt != ONNX_FLOAT16 && dt != ONNX_DOUBLE;
+}
+
+/* Element i of raw little-endian data of type dt, as a real number. */
+static double raw_value(int dt, const uint8_t *p)
+{
+	uint64_t u;
+	double d;
+	float f;
+	switch (dt) {
+	case ONNX_UINT8: case ONNX_BOOL: return p[0];
+	case ONNX_INT8: return (int8_t)p[0];
+	case ONNX_UINT16: return (uint16_t)(p[0] | p[1] << 8);
+	case ONNX_INT16: return (int16_t)(p[0] | p[1] << 8);
+	case ONNX_FLOAT16: return vc_imp_half((uint16_t)(p[0] | p[1] << 8));
+	case ONNX_INT32: return (int32_t)vta_rd_le32(p);
+	case ONNX_INT64: return (double)(int64_t)vta_rd_le64(p);
+	case ONNX_DOUBLE:
+		u = vta_rd_le64(p);
+		memcpy(&d, &u, 8);
+		return d;
+	default:
+		u = vta_rd_le32(p);
+		memcpy(&f, &u, 4);
+		return f;
+	}
+}
 /* Inputs of one ONNX node: DenseNet-201's widest concat has 49. */
 #define VC_ONNX_MAX_IN 64
 
@@ -114,7 +160,7 @@ static vc_node *tensor_const(vc_module *m, const Onnx__TensorProto *t, const cha
 		dim[i] = t->dims[i];
 	}
 	int dt = t->has_data_type ? t->data_type : 0;
-	size_t esize = dt == ONNX_FLOAT || dt == ONNX_INT32 ? 4 : dt == ONNX_INT64 ? 8 : 0;
+	size_t esize = onnx_esize(dt);
 	if (!esize) {
 		vc_error(m, NULL, "tensor '%s' has data type %s (%d), which is not supported", name, dtype_name(dt), dt);
 		return NULL;
@@ -128,24 +174,21 @@ static vc_node *tensor_const(vc_module *m, const Onnx__TensorProto *t, const cha
 		have = t->raw_data.len / esize;
 		if (t->raw_data.len % esize || (int64_t)have != count)
 			goto short_data;
-		const uint8_t *p = t->raw_data.data;
-		for (int64_t i = 0; i < count; i++, p += esize) {
-			if (dt == ONNX_FLOAT) {
-				uint32_t u = vta_rd_le32(p);
-				memcpy(&out[i], &u, 4);
-			} else if (dt == ONNX_INT32) {
-				out[i] = (float)(int32_t)vta_rd_le32(p);
-			} else {
-				out[i] = (float)(int64_t)vta_rd_le64(p);
-			}
-		}
+		for (int64_t i = 0; i < count; i++)
+			out[i] = (float)raw_value(dt, t->raw_data.data + (size_t)i * esize);
 		return n;
 	}
-	have = dt == ONNX_FLOAT ? t->n_float_data : dt == ONNX_INT32 ? t->n_int32_data : t->n_int64_data;
+	/* the typed fields: 8- and 16-bit types (float16 as its bits) in int32_data */
+	have = dt == ONNX_FLOAT ? t->n_float_data : dt == ONNX_INT64 ? t->n_int64_data : dt == ONNX_DOUBLE ? t->n_double_data
+													    : t->n_int32_data;
 	if ((int64_t)have != count)
 		goto short_data;
 	for (int64_t i = 0; i < count; i++)
-		out[i] = dt == ONNX_FLOAT ? t->float_data[i] : dt == ONNX_INT32 ? (float)t->int32_data[i] : (float)t->int64_data[i];
+		out[i] = dt == ONNX_FLOAT ? t->float_data[i]
+			 : dt == ONNX_INT64 ? (float)t->int64_data[i]
+			 : dt == ONNX_DOUBLE ? (float)t->double_data[i]
+			 : dt == ONNX_FLOAT16 ? vc_imp_half((uint16_t)t->int32_data[i])
+					      : (float)t->int32_data[i];
 	return n;
 short_data:
 	vc_error(m, NULL, "tensor '%s' holds %zu values of %s where its shape needs %lld", name, have, dtype_name(dt),
@@ -1020,7 +1063,7 @@ static vc_node *op_constant_of_shape(onnx_node *on)
 	vc_node *c = vc_const(on->m, on->nm, VC_F32, r, d, NULL);
 	for (int64_t i = 0; c && i < vc_type_elems(&c->type); i++)
 		((float *)c->data)[i] = v ? ((const float *)v->data)[0] : 0.0f;
-	return c && v && va->t->data_type != ONNX_FLOAT && mark_int(on->im, c) ? NULL : c;
+	return c && v && onnx_is_int(va->t->data_type) && mark_int(on->im, c) ? NULL : c;
 }
 
 /* Equal and Where of constants (numpy broadcasting): the exporters' shape
@@ -1074,6 +1117,124 @@ static vc_node *op_expand(onnx_node *on)
 		return c && is_int(on->im, x) && mark_int(on->im, c) ? NULL : c;
 	vc_node *args[2] = {x, c};
 	return vc_build(on->m, VC_OP_MUL, args, 2, NULL, on->nm);
+}
+
+/* ---- quantized models (QDQ and QOperator) -------------------------- */
+
+/*
+ * The compiler quantizes by itself (calibrating its own scales), so a
+ * quantized model is imported as the real-valued model its parameters
+ * describe, as a TFLite int8 model is: a constant q of scale s and zero
+ * point z (one value, or one per entry of axis) becomes (q - z) s; a
+ * computed value is taken as the real value it stands for.
+ */
+static vc_node *dequantized(onnx_node *on, vc_node *q, const vc_node *sc, const vc_node *zp, int64_t axis)
+{
+	if (q->op != VC_OP_CONST)
+		return q;
+	int64_t ns = vc_type_elems(&sc->type), r = q->type.rank, inner = 1;
+	axis += axis < 0 ? r : 0;
+	int ok = sc->op == VC_OP_CONST && (!zp || (zp->op == VC_OP_CONST && vc_type_elems(&zp->type) == ns)) &&
+		 (ns == 1 || (axis >= 0 && axis < r && q->type.dim[axis] == ns));
+	if (!ok) {
+		vc_error(on->m, NULL, "node '%s' (%s): scales and zero points must be constants, one or one an entry of "
+			 "axis %lld", on->nm, on->op, (long long)axis);
+		return NULL;
+	}
+	for (int64_t d = axis + 1; ns > 1 && d < r; d++)
+		inner *= q->type.dim[d];
+	vc_node *c = vc_const(on->m, NULL, VC_F32, (int)r, q->type.dim, NULL);
+	for (int64_t i = 0; c && i < vc_type_elems(&c->type); i++) {
+		int64_t k = ns > 1 ? i / inner % ns : 0;
+		double z = zp ? ((const float *)zp->data)[k] : 0.0;
+		((float *)c->data)[i] = (float)((((const float *)q->data)[i] - z) * ((const float *)sc->data)[k]);
+	}
+	return c;
+}
+
+/* QuantizeLinear and DequantizeLinear: a constant is dequantized (its
+ * quantization is refused: no integer tensors here), a computed value
+ * passes as it is. */
+static vc_node *op_qdq(onnx_node *on)
+{
+	int deq = on->op[0] == 'D';
+	if (on->in[0]->op == VC_OP_CONST && !deq) {
+		vc_error(on->m, NULL, "node '%s' (QuantizeLinear): quantizing a constant is not supported", on->nm);
+		return NULL;
+	}
+	vc_node *y = dequantized(on, on->in[0], on->in[1], on->n_in > 2 ? on->in[2] : NULL, attr_i(on->np, "axis", 1));
+	if (y && y->op == VC_OP_CONST && y != on->in[0])
+		snprintf(y->name, sizeof y->name, "%s", on->nm);
+	return y;
+}
+
+/* QLinearConv (x, x_scale, x_zp, w, w_scale, w_zp, y_scale, y_zp[, B]): the
+ * convolution of the real input by the dequantized weights, the int32 bias
+ * at x_scale w_scale[c]. */
+static vc_node *op_qlinear_conv(onnx_node *on)
+{
+	vc_node **in = on->in, *w = dequantized(on, in[3], in[4], in[5], 0), *b = NULL;
+	if (!w)
+		return NULL;
+	if (on->n_in > 8) {
+		const vc_node *bq = in[8], *xs = in[1], *ws = in[4];
+		int64_t O = bq->type.rank == 1 ? bq->type.dim[0] : -1, nw = vc_type_elems(&ws->type);
+		if (bq->op != VC_OP_CONST || xs->op != VC_OP_CONST || vc_type_elems(&xs->type) != 1 || O != w->type.dim[0] ||
+		    (nw != 1 && nw != O)) {
+			vc_error(on->m, NULL, "node '%s' (QLinearConv): the bias must be a constant of one value an output "
+				 "channel, x_scale one constant", on->nm);
+			return NULL;
+		}
+		b = vc_const(on->m, NULL, VC_F32, 1, &O, NULL);
+		for (int64_t c = 0; b && c < O; c++)
+			((float *)b->data)[c] = (float)((double)((const float *)bq->data)[c] * ((const float *)xs->data)[0] *
+							((const float *)ws->data)[nw == 1 ? 0 : c]);
+		if (!b)
+			return NULL;
+	}
+	vc_node *x = in[0];
+	on->in[0] = x, on->in[1] = w, on->in[2] = b;
+	on->n_in = b ? 3 : 2;
+	return op_conv(on);
+}
+
+/* QLinearMatMul (a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp): the
+ * product of the real operands (constants dequantized). */
+static vc_node *op_qlinear_matmul(onnx_node *on)
+{
+	vc_node *a = dequantized(on, on->in[0], on->in[1], on->in[2], -1);
+	vc_node *b = a ? dequantized(on, on->in[3], on->in[4], on->in[5], -1) : NULL;
+	if (!b)
+		return NULL;
+	on->in[0] = a, on->in[1] = b, on->n_in = 2;
+	return op_matmul(on);
+}
+
+/* Cast: of a constant, its values converted (to an integer type: the
+ * fraction dropped, as numpy's astype; to float16: rounded to it); of a
+ * computed tensor only to float (values here are float). */
+static vc_node *op_cast(onnx_node *on)
+{
+	int64_t to = attr_i(on->np, "to", 0);
+	vc_node *x = on->in[0];
+	if (x->op != VC_OP_CONST) {
+		if (to == ONNX_FLOAT || to == ONNX_DOUBLE)
+			return x;
+		vc_error(on->m, NULL, "node '%s' (Cast): a computed tensor cast to %s is not supported (only to float)",
+			 on->nm, dtype_name((int)to));
+		return NULL;
+	}
+	if (!onnx_esize((int)to)) {
+		vc_error(on->m, NULL, "node '%s' (Cast): to %s is not supported", on->nm, dtype_name((int)to));
+		return NULL;
+	}
+	vc_node *c = vc_const(on->m, on->nm, VC_F32, x->type.rank, x->type.dim, NULL);
+	for (int64_t i = 0; c && i < vc_type_elems(&c->type); i++) {
+		float v = ((const float *)x->data)[i];
+		((float *)c->data)[i] = to == ONNX_BOOL ? (float)(v != 0) : onnx_is_int((int)to) ? truncf(v)
+					: to == ONNX_FLOAT16 ? vc_imp_half(vc_imp_to_half(v)) : v;
+	}
+	return c && onnx_is_int((int)to) && mark_int(on->im, c) ? NULL : c;
 }
 
 /* Sum, Max, Min, Mean of any number of inputs: op (a BINARY's fn) folded
@@ -1395,7 +1556,7 @@ static vc_node *op_constant(onnx_node *on)
 		return NULL;
 	}
 	vc_node *c = tensor_const(on->m, v->t, on->nm);
-	return c && v->t->data_type != ONNX_FLOAT && mark_int(on->im, c) ? NULL : c;
+	return c && onnx_is_int(v->t->data_type) && mark_int(on->im, c) ? NULL : c;
 }
 
 static vc_node *op_shape(onnx_node *on)
@@ -1710,6 +1871,12 @@ static const struct onnx_op {
 	{"Min", NO_ATTRS, 1, op_max_min_mean, 0},
 	{"Mean", NO_ATTRS, 1, op_max_min_mean, 0},
 	{"Pow", NO_ATTRS, 2, op_pow, 0},
+	{"QuantizeLinear", (const char *const[]){"axis", "saturate", NULL}, 2, op_qdq, 0},
+	{"DequantizeLinear", (const char *const[]){"axis", NULL}, 2, op_qdq, 0},
+	{"QLinearConv", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "group", "auto_pad", NULL}, 8,
+	 op_qlinear_conv, 0},
+	{"QLinearMatMul", NO_ATTRS, 8, op_qlinear_matmul, 0},
+	{"Cast", (const char *const[]){"to", "saturate", NULL}, 1, op_cast, 0},
 	{"ConstantOfShape", (const char *const[]){"value", NULL}, 1, op_constant_of_shape, 0},
 	{"Equal", NO_ATTRS, 2, op_equal_where, 0},
 	{"Where", NO_ATTRS, 3, op_equal_where, 0},
@@ -1960,7 +2127,7 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 	for (size_t i = 0; i < g->n_initializer; i++) {
 		vc_node *c = tensor_const(m, g->initializer[i], "initializer");
 		if (!c || bind(&im, g->initializer[i]->name ? g->initializer[i]->name : "", c) ||
-		    (g->initializer[i]->data_type != ONNX_FLOAT && mark_int(&im, c)))
+		    (onnx_is_int(g->initializer[i]->data_type) && mark_int(&im, c)))
 			goto done;
 	}
 	for (size_t i = 0; i < g->n_input; i++) {
@@ -1995,6 +2162,15 @@ static int import_model(vc_module *m, const Onnx__ModelProto *mp)
 		vc_node *n = lookup(&im, g->output[i]->name ? g->output[i]->name : "");
 		if (!n) {
 			missing_output(m, g, g->output[i]->name ? g->output[i]->name : "");
+			goto done;
+		}
+		/* values here are real numbers: an integer output (a quantized
+		 * tensor, indices) would be handed out as something else */
+		const Onnx__TypeProto *tp = g->output[i]->type;
+		int et = tp && tp->tensor_type && tp->tensor_type->has_elem_type ? tp->tensor_type->elem_type : ONNX_FLOAT;
+		if (et != ONNX_FLOAT && et != ONNX_DOUBLE && et != ONNX_FLOAT16) {
+			vc_error(m, NULL, "graph output '%s' has data type %s; only float outputs are supported (a quantized "
+				 "model ends with DequantizeLinear)", g->output[i]->name, dtype_name(et));
 			goto done;
 		}
 		m->g->outputs[m->g->n_outputs++] = n;

@@ -294,14 +294,6 @@ static size_t elem_size(int type)
 	       : type == TT_INT64 ? 8 : type == TT_FLOAT16 ? 2 : 0;
 }
 
-/* An IEEE half-precision value (the TFLite converter's fp16 weights). */
-static float half_to_float(uint16_t h)
-{
-	int e = h >> 10 & 0x1f, m = h & 0x3ff;
-	float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), e - 25);
-	return h & 0x8000 ? -v : v;
-}
-
 /* Tensor i as real numbers in its declared (TFLite) order; -1 on error. */
 static int const_values(importer *im, int i, float *out)
 {
@@ -351,7 +343,7 @@ static int const_values(importer *im, int i, float *out)
 			v = (int8_t)d[k];
 			break;
 		case TT_FLOAT16:
-			v = half_to_float((uint16_t)(d[2 * k] | d[2 * k + 1] << 8));
+			v = vc_imp_half((uint16_t)(d[2 * k] | d[2 * k + 1] << 8));
 			break;
 		default:
 			v = d[k];
