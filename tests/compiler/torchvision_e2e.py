@@ -20,6 +20,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import torch
@@ -145,7 +146,7 @@ def check_segmenter(vta, vtam, arch, size, out, inputs, logits):
         noise += float(((t - got) ** 2).sum())
         agree += int((got.argmax(axis=1) == t.argmax(axis=1)).sum())
         pixels += t.shape[0] * t.shape[2] * t.shape[3]
-    sqnr = 10 * math.log10(sig / noise) if noise > 0 else float("inf")
+    sqnr = 10 * math.log10(sig / noise) if noise > 0 and sig > 0 else float("inf") if noise == 0 else float("-inf")
     fig = "%dx%d, pixel classes %.1f%% as PyTorch's, logit SQNR %.1f dB" % (size, size, 100.0 * agree / pixels, sqnr)
     if agree < MIN_PIXELS * pixels or sqnr < MIN_SQNR_DB:
         return "vs PyTorch: " + fig + " (needs %.0f%% and %.0f dB)" % (100 * MIN_PIXELS, MIN_SQNR_DB)
@@ -159,8 +160,19 @@ def check(vta, arch, size, out):
                         "--calib-count=%d" % N_CALIB], capture_output=True, text=True)
     if c.returncode:
         return "compile: " + (c.stderr.strip().splitlines() or ["exit %d" % c.returncode])[-1]
+    # the split vta compile reports ("VTA n nodes, M MACs (p%); host ..."), for the figures
+    split = [ln.split("split: ", 1)[1] for ln in c.stderr.splitlines() if "split: " in ln]
+    t0 = time.monotonic()
     if arch in SEGMENTERS:
-        return check_segmenter(vta, vtam, arch, size, out, inputs, logits)
+        msg = check_segmenter(vta, vtam, arch, size, out, inputs, logits)
+    else:
+        msg = check_classifier(vta, vtam, size, inputs, logits)
+    ms = 1e3 * (time.monotonic() - t0) / N_EVAL
+    return msg + ("; %s; fsim %.0f ms an image (vta run, this host)" % (split[0], ms) if split and msg.startswith("ok ") else "")
+
+
+def check_classifier(vta, vtam, size, inputs, logits):
+    """Top-1 and log-probabilities of vta run --json against PyTorch's."""
     r = subprocess.run([vta, "run", vtam, "--target=fsim", "--json", "--top=10"] + ["--input=" + p for p in inputs],
                        capture_output=True, text=True)
     if r.returncode:
@@ -181,7 +193,7 @@ def check(vta, arch, size, out):
         sig += float((t * t).sum())
         noise += float(((t - v) ** 2).sum())
         top1 += int(np.argmax(p) == np.argmax(z))
-    sqnr = 10 * math.log10(sig / noise) if noise > 0 else float("inf")
+    sqnr = 10 * math.log10(sig / noise) if noise > 0 and sig > 0 else float("inf") if noise == 0 else float("-inf")
     fig = "%dx%d, top-1 %d/%d, log-prob SQNR %.1f dB" % (size, size, top1, N_EVAL, sqnr)
     if "compiler's runner" in r.stderr:  # a host node libvta does not run (vta run says which)
         fig += ", with the compiler's runner for a node libvta lacks"

@@ -40,7 +40,14 @@ for d in $nodes/test_conv_with_strides_padding $nodes/test_basic_conv_with_paddi
 	 $nodes/test_globalaveragepool $nodes/test_reshape_reduced_dims $nodes/test_flatten_axis1 \
 	 $nodes/test_softmax_axis_1 $nodes/test_batchnorm_epsilon $nodes/test_concat_2d_axis_0 \
 	 $nodes/test_sigmoid $nodes/test_hardsigmoid $nodes/test_hardswish $nodes/test_mul_bcast \
-	 $nodes/test_transpose_all_permutations_1; do
+	 $nodes/test_transpose_all_permutations_1 $nodes/test_resize_upsample_scales_linear \
+	 $nodes/test_resize_downsample_sizes_nearest $nodes/test_split_equal_parts_1d $nodes/test_squeeze \
+	 $nodes/test_unsqueeze_axis_0 $nodes/test_depthtospace_crd_mode $nodes/test_spacetodepth \
+	 $nodes/test_convtranspose_pads $nodes/test_reduce_l2_keep_dims_example $nodes/test_elu \
+	 $nodes/test_logsoftmax_axis_1 $nodes/test_max_example $nodes/test_pow $nodes/test_quantizelinear \
+	 $nodes/test_dequantizelinear_axis $nodes/test_qlinearconv $nodes/test_cast_FLOAT_to_FLOAT16 \
+	 $nodes/test_expand_dim_changed $nodes/test_where_example $nodes/test_constantofshape_float_ones \
+	 $nodes/test_gather_0 $nodes/test_conv_with_autopad_same; do
 	[ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$out/onnx/$(basename "$d").onnx"
 done
 [ -f $shared/models/mnist-8.onnx ] && cp $shared/models/mnist-8.onnx "$out/onnx/"
