@@ -1237,6 +1237,49 @@ static vc_node *op_cast(onnx_node *on)
 	return c && onnx_is_int((int)to) && mark_int(on->im, c) ? NULL : c;
 }
 
+/* LayerNormalization (opset 17) over the axes from axis on: (x - mean) /
+ * sqrt(var + epsilon) * scale (+ bias), the mean and variance as reduce
+ * nodes, the rest the host's float arithmetic (PyTorch's opset-13 export
+ * writes the same with ReduceMean, Sub, Pow, Sqrt, Div). */
+static vc_node *op_layer_norm(onnx_node *on)
+{
+	vc_node *x = on->in[0];
+	int r = x->type.rank;
+	int64_t axis = attr_i(on->np, "axis", -1);
+	axis += axis < 0 ? r : 0;
+	if (axis < 0 || axis >= r || on->np->n_output > 1) {
+		vc_error(on->m, NULL, "node '%s' (LayerNormalization): axis %lld of rank %d, or the Mean and InvStdDev "
+			 "outputs (not supported)", on->nm, (long long)attr_i(on->np, "axis", -1), r);
+		return NULL;
+	}
+	vc_attrs a;
+	vc_attrs_init(&a);
+	a.fn = VTA_FN_MEAN, a.keepdims = 1;
+	for (int d = (int)axis; d < r; d++)
+		a.axes |= 1 << d;
+	vc_node *mean = vc_build(on->m, VC_OP_REDUCE, &x, 1, &a, NULL);
+	vc_node *d = mean ? vc_imp_sub(on->m, x, mean, NULL) : NULL;
+	vc_node *args[2] = {d, d};
+	vc_node *sq = d ? vc_build(on->m, VC_OP_MUL, args, 2, NULL, NULL) : NULL;
+	vc_node *var = sq ? vc_build(on->m, VC_OP_REDUCE, &sq, 1, &a, NULL) : NULL;
+	args[0] = var, args[1] = vc_imp_scalar(on->m, attr_f(on->np, "epsilon", 1e-5));
+	vc_node *ve = var && args[1] ? vc_build(on->m, VC_OP_ADD, args, 2, NULL, NULL) : NULL;
+	vc_attrs u;
+	vc_attrs_init(&u);
+	u.fn = VTA_FN_SQRT;
+	vc_node *sd = ve ? vc_build(on->m, VC_OP_UNARY, &ve, 1, &u, NULL) : NULL;
+	vc_attrs b;
+	vc_attrs_init(&b);
+	b.fn = VTA_FN_DIV;
+	args[0] = d, args[1] = sd;
+	vc_node *y = sd ? vc_build(on->m, VC_OP_BINARY, args, 2, &b, NULL) : NULL;
+	args[0] = y, args[1] = on->in[1];
+	int bias = on->n_in > 2 && on->in[2];
+	y = y ? vc_build(on->m, VC_OP_MUL, args, 2, NULL, bias ? NULL : on->nm) : NULL;
+	args[0] = y, args[1] = bias ? on->in[2] : NULL;
+	return y && bias ? vc_build(on->m, VC_OP_ADD, args, 2, NULL, on->nm) : y;
+}
+
 /* Sum, Max, Min, Mean of any number of inputs: op (a BINARY's fn) folded
  * left to right, Mean scaled by 1 / n; one input is itself. */
 static vc_node *variadic(onnx_node *on, vc_op op, int fn)
@@ -1871,6 +1914,7 @@ static const struct onnx_op {
 	{"Min", NO_ATTRS, 1, op_max_min_mean, 0},
 	{"Mean", NO_ATTRS, 1, op_max_min_mean, 0},
 	{"Pow", NO_ATTRS, 2, op_pow, 0},
+	{"LayerNormalization", (const char *const[]){"axis", "epsilon", "stash_type", NULL}, 2, op_layer_norm, 0},
 	{"QuantizeLinear", (const char *const[]){"axis", "saturate", NULL}, 2, op_qdq, 0},
 	{"DequantizeLinear", (const char *const[]){"axis", NULL}, 2, op_qdq, 0},
 	{"QLinearConv", (const char *const[]){"kernel_shape", "strides", "pads", "dilations", "group", "auto_pad", NULL}, 8,

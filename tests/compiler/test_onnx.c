@@ -1418,6 +1418,30 @@ static int64_t ref_qlinear(const float *x, const double *y, double *out)
 	return n;
 }
 
+/* LayerNormalization (opset 17) over the columns (axis -1), a scale and a
+ * bias a column: (y - mean) / sqrt(var + 1e-5) * g + b. */
+static const float ln_g[HW] = {0.5f, 1.0f, 1.5f, -0.5f, 2.0f, 0.25f}, ln_b[HW] = {0.1f, -0.2f, 0.3f, 0.0f, 0.5f, -1.0f};
+static void build_layer_norm(ob *b)
+{
+	ob_const(b, "g", 1, (const int64_t[]){HW}, ln_g, NULL);
+	ob_const(b, "lb", 1, (const int64_t[]){HW}, ln_b, NULL);
+	ob_node(b, "LayerNormalization", "out", 3, (const char *[]){"y", "g", "lb"});
+}
+static int64_t ref_layer_norm(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int row = 0; row < C_OUT * HW; row++) {
+		double mean = 0, var = 0;
+		for (int w = 0; w < HW; w++)
+			mean += y[row * HW + w] / HW;
+		for (int w = 0; w < HW; w++)
+			var += (y[row * HW + w] - mean) * (y[row * HW + w] - mean) / HW;
+		for (int w = 0; w < HW; w++)
+			out[row * HW + w] = (y[row * HW + w] - mean) / sqrt(var + 1e-5) * ln_g[w] + ln_b[w];
+	}
+	return C_OUT * P;
+}
+
 /* GlobalMaxPool: [1,16,1,1], each channel's largest value. */
 static void build_gmp(ob *b)
 {
@@ -1635,6 +1659,7 @@ static const struct host_case {
 	{"NHWC input, Transpose (tf2onnx)", 13, build_nhwc_input, ref_nhwc_input},
 	{"MatMul [1,36,16] by a constant, Expand, Gather", 13, build_tokens, ref_tokens},
 	{"QDQ: QuantizeLinear, DequantizeLinear, int8 conv", 13, build_qdq, ref_qdq},
+	{"LayerNormalization over the columns (opset 17)", 17, build_layer_norm, ref_layer_norm},
 	{"QOperator: QuantizeLinear, QLinearConv, DequantizeLinear", 13, build_qlinear, ref_qlinear},
 	{"LogSoftmax, ReduceMin, Atan, Mean", 13, build_log_softmax, ref_log_softmax},
 	{"ConvTranspose 4x4 /2 in 2 groups, pads 1", 13, build_deconv_group, ref_deconv_group},

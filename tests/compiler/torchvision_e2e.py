@@ -41,6 +41,8 @@ ARCHS = {
     # attention: batched MatMul and Softmax on the host, the class token
     # (Expand, Gather); a ViT's image size is fixed at construction
     "vit_b_16": 32,
+    # opset 17: LayerNormalization as one node
+    "convnext_tiny@17": 64,
     # segmenters (torchvision.models.segmentation): bilinear upsampling
     # (Resize linear), dilated convolutions, the output a class map
     "lraspp_mobilenet_v3_large": 64,
@@ -77,7 +79,9 @@ class SegOut(torch.nn.Module):
         return self.m(x)["out"]
 
 
-def build(arch, size, out):
+def build(name, size, out):
+    """name is an architecture, or architecture@opset (default opset 13)."""
+    arch, _, opset = name.partition("@")
     torch.manual_seed(0)
     if arch in SEGMENTERS:
         model = SegOut(getattr(torchvision.models.segmentation, arch)(weights=None, weights_backbone=None,
@@ -108,12 +112,12 @@ def build(arch, size, out):
             if last.bias is not None:
                 last.bias.mul_(3.0 / spread)
         logits = model(torch.from_numpy(evals)).numpy()
-    onnx_path = os.path.join(out, arch + ".onnx")
-    torch.onnx.export(model, torch.from_numpy(calib[:1]), onnx_path, opset_version=13)
-    calib.tofile(os.path.join(out, arch + ".calib.f32"))
+    onnx_path = os.path.join(out, name + ".onnx")
+    torch.onnx.export(model, torch.from_numpy(calib[:1]), onnx_path, opset_version=int(opset or 13))
+    calib.tofile(os.path.join(out, name + ".calib.f32"))
     inputs = []
     for i in range(N_EVAL):
-        p = os.path.join(out, "%s.in%d.f32" % (arch, i))
+        p = os.path.join(out, "%s.in%d.f32" % (name, i))
         evals[i].tofile(p)
         inputs.append(p)
     return onnx_path, inputs, logits
@@ -215,7 +219,7 @@ def main():
     failed = 0
     with open(a.results, "a") as res:
         for arch in a.archs or ARCHS:
-            size = a.size or ARCHS.get(arch, 64)
+            size = a.size or ARCHS.get(arch, 32 if arch.startswith("vit") else 64)
             try:
                 msg = check(a.vta, arch, size, a.out)
             except Exception as e:  # an export or a script error is a failure of this architecture
