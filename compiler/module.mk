@@ -165,7 +165,7 @@ $(eval $(call vc_test,test_model))
 # PyTorch exports (opset 13) of torchvision architectures with random
 # weights, compiled with vta compile and run with vta run on fsim against
 # PyTorch's float outputs (tests/compiler/torchvision_e2e.py; Debian's
-# python3-torch, python3-torchvision, python3-onnx). About 90 s of CPU.
+# python3-torch, python3-torchvision, python3-onnx). About 90 s of CPU (ViT-B and ConvNeXt most of it).
 TORCH_PYTHON ?= /usr/bin/python3
 TEST_EXTRA += test-torchvision
 .PHONY: test-torchvision
