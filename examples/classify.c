@@ -7,7 +7,8 @@
  *
  * Images are PGM/PPM, PNG, JPEG or BMP (decoded by stb_image, compiled in
  * here from Debian's libstb-dev header), turned to the model's channels
- * (gray or RGB) and size (nearest neighbour), pixels 0..255, then
+ * (gray or RGB) and size (stb_image_resize: a triangle filter, PIL's bilinear
+ * with antialiasing, as vta run), pixels 0..255, then
  * preprocessed as the model says (vta_tensor_info_t.has_preproc). For each
  * image it prints "FILE: top-1 INDEX LABEL PROB" and the top 5; PROB is the
  * model's output if that is a probability distribution, its softmax if not.
@@ -33,6 +34,9 @@
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #endif
 #include <stb/stb_image.h>
+#define STB_IMAGE_RESIZE_IMPLEMENTATION
+#define STB_IMAGE_RESIZE_STATIC
+#include <stb/stb_image_resize.h>
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -65,10 +69,20 @@ static int load_image(const char *path, const vta_tensor_info_t *in, float *x)
 		fprintf(stderr, "classify: %s: not an image stb_image reads (%s)\n", path, stbi_failure_reason());
 		return -1;
 	}
+	/* PIL's bilinear resize with antialiasing, as vta run's (a triangle
+	 * filter widened on downscaling) */
+	uint8_t *rs = malloc((size_t)W * (size_t)H * (size_t)have);
+	if (!rs || !stbir_resize_uint8_generic(px, w, h, 0, rs, W, H, 0, have, STBIR_ALPHA_CHANNEL_NONE, 0,
+					       STBIR_EDGE_CLAMP, STBIR_FILTER_TRIANGLE, STBIR_COLORSPACE_LINEAR, NULL)) {
+		fprintf(stderr, "classify: %s: out of memory resizing it\n", path);
+		free(rs);
+		stbi_image_free(px);
+		return -1;
+	}
 	for (int c = 0; c < C; c++)
 		for (int y = 0; y < H; y++)
 			for (int xx = 0; xx < W; xx++) {
-				double v = px[((y * h / H) * w + xx * w / W) * have + (c < have ? c : 0)];
+				double v = rs[(y * W + xx) * have + (c < have ? c : 0)];
 				if (in->has_preproc) {
 					double mu = in->n_mean ? in->mean[in->n_mean == 1 ? 0 : c % in->n_mean] : 0;
 					double sd = in->n_std ? in->std[in->n_std == 1 ? 0 : c % in->n_std] : 1;
@@ -76,6 +90,7 @@ static int load_image(const char *path, const vta_tensor_info_t *in, float *x)
 				}
 				x[(c * H + y) * W + xx] = (float)v;
 			}
+	free(rs);
 	stbi_image_free(px);
 	return 0;
 }

@@ -6,13 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stb/stb_image.h>
+#include <stb/stb_image_resize.h>
 #include <vta/bytes.h>
 
 #include "data/data.h"
 
 /* Read an input: raw float32 (exact size), or an image through stb_image
- * (grayscale or RGB to the model's channels, nearest-neighbour resize,
- * pixel values 0..255). */
+ * (grayscale or RGB to the model's channels, pixel values 0..255), resized
+ * to the model's rows and columns with a triangle filter widened on
+ * downscaling (stb_image_resize): the bilinear resize with antialiasing of
+ * PIL, which torchvision's and Keras' preprocessing use. */
 int vc_read_input(const char *path, const vc_type *t, float *out, char *err, size_t n)
 {
 	int64_t elems = vc_type_elems(t);
@@ -42,10 +45,22 @@ int vc_read_input(const char *path, const vc_type *t, float *out, char *err, siz
 		return -1;
 	}
 	int have = C == 1 ? 1 : 3;
+	uint8_t *rs = w == W && h == H ? px : malloc((size_t)W * (size_t)H * (size_t)have);
+	if (!rs || (rs != px && !stbir_resize_uint8_generic(px, w, h, 0, rs, W, H, 0, have, STBIR_ALPHA_CHANNEL_NONE, 0,
+							     STBIR_EDGE_CLAMP, STBIR_FILTER_TRIANGLE,
+							     STBIR_COLORSPACE_LINEAR, NULL))) {
+		snprintf(err, n, "%s: out of memory resizing a %dx%d image to %dx%d", path, w, h, W, H);
+		if (rs != px)
+			free(rs);
+		stbi_image_free(px);
+		return -1;
+	}
 	for (int c = 0; c < C; c++)
 		for (int y = 0; y < H; y++)
 			for (int x = 0; x < W; x++)
-				out[(c * H + y) * W + x] = px[((y * h / H) * w + x * w / W) * have + (c < have ? c : 0)];
+				out[(c * H + y) * W + x] = rs[(y * W + x) * have + (c < have ? c : 0)];
+	if (rs != px)
+		free(rs);
 	stbi_image_free(px);
 	return 0;
 }

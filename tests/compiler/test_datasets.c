@@ -267,9 +267,10 @@ static void image_inputs(void)
 			CHECK_EQ(out[(1 * 3 + y) * 4 + x], 20 * y + 2);
 			CHECK_EQ(out[(2 * 3 + y) * 4 + x], 200);
 		}
-	/* nearest-neighbour resize to half the width */
+	/* half the width: the triangle filter over columns 1..4 (4 clamped to
+	 * 3), weights 1/8 3/8 3/8 1/8, of 11 21 31 31: 24.75, rounded */
 	CHECK_EQ(vc_read_input(path, &h->type, out, err, sizeof err), 0);
-	CHECK_EQ(out[1], 21);
+	CHECK_EQ(out[1], 25);
 	/* gray: stb_image's luminance, between the channels */
 	CHECK_EQ(vc_read_input(path, &g->type, out, err, sizeof err), 0);
 	CHECK(out[0] > 1 && out[0] < 200);
@@ -291,11 +292,51 @@ static void image_inputs(void)
 	vc_module_free(m);
 }
 
+/* Images are resized as PIL's bilinear filter with antialiasing does (a
+ * triangle filter, widened when scaling down), which reproduces a ramp:
+ * a gray ramp 4x over 64 columns, halved, is 8x' + 2 (the ramp at the
+ * centre 2x' + 0.5 of each output pixel's source); 8 columns of it doubled
+ * are 2x - 1 (the ramp at (x + 0.5) / 2 - 0.5). Nearest neighbour gives
+ * 8x' and 4 (x / 2). The border pixels meet the clamped edge: left out. */
+static void image_resize(void)
+{
+	char path[128], err[512];
+	tmp_path(path, sizeof path, "ramp.pgm");
+	uint8_t pgm[32 + 64 * 8];
+	int k = snprintf((char *)pgm, 32, "P5\n64 8\n255\n");
+	for (int y = 0; y < 8; y++)
+		for (int x = 0; x < 64; x++)
+			pgm[k + y * 64 + x] = (uint8_t)(4 * x);
+	CHECK_EQ(write_file(path, pgm, (size_t)k + 64 * 8), 0);
+	vc_module *m = vc_module_new();
+	int64_t down[4] = {1, 1, 4, 32};
+	vc_node *d = vc_input(m, "d", VC_F32, 4, down);
+	float out[4 * 32];
+	CHECK_EQ(vc_read_input(path, &d->type, out, err, sizeof err), 0);
+	for (int y = 0; y < 4; y++)
+		for (int x = 1; x < 31; x++)
+			CHECK_EQ(out[y * 32 + x], 8 * x + 2);
+	k = snprintf((char *)pgm, 32, "P5\n8 8\n255\n");
+	for (int y = 0; y < 8; y++)
+		for (int x = 0; x < 8; x++)
+			pgm[k + y * 8 + x] = (uint8_t)(4 * x);
+	CHECK_EQ(write_file(path, pgm, (size_t)k + 64), 0);
+	int64_t up[4] = {1, 1, 8, 16};
+	vc_node *u = vc_input(m, "u", VC_F32, 4, up);
+	CHECK_EQ(vc_read_input(path, &u->type, out, err, sizeof err), 0);
+	for (int y = 0; y < 8; y++)
+		for (int x = 1; x < 15; x++)
+			CHECK_EQ(out[y * 16 + x], 2 * x - 1);
+	unlink(path);
+	vc_module_free(m);
+}
+
 static const test_case_t cases[] = {
 	{"cifar_constructed", cifar_constructed},
 	{"cifar_accuracy_fsim", cifar_accuracy_fsim},
 	{"cifar_real_file", cifar_real_file},
 	{"image_inputs", image_inputs},
+	{"image_resize", image_resize},
 	{NULL, NULL},
 };
 
