@@ -43,6 +43,8 @@ ARCHS = {
     # constant: dense layers on VTA (at opset 13 the same, checked once: 6/6,
     # 22.6 dB)
     "convnext_tiny@17": 64,
+    # one small network on the RTL (Verilator), the rest on fsim
+    "shufflenet_v2_x0_5%rtl": 64,
     # segmenters (torchvision.models.segmentation): bilinear upsampling
     # (Resize linear), dilated convolutions, the output a class map
     "lraspp_mobilenet_v3_large": 64,
@@ -80,8 +82,9 @@ class SegOut(torch.nn.Module):
 
 
 def build(name, size, out):
-    """name is an architecture, or architecture@opset (default opset 13)."""
-    arch, _, opset = name.partition("@")
+    """name is an architecture, architecture@opset (default opset 13), and
+    either may end in %rtl (run on the RTL instead of fsim)."""
+    arch, _, opset = name.split("%")[0].partition("@")
     torch.manual_seed(0)
     if arch in SEGMENTERS:
         model = SegOut(getattr(torchvision.models.segmentation, arch)(weights=None, weights_backbone=None,
@@ -170,14 +173,15 @@ def check(vta, arch, size, out):
     if arch in SEGMENTERS:
         msg = check_segmenter(vta, vtam, arch, size, out, inputs, logits)
     else:
-        msg = check_classifier(vta, vtam, size, inputs, logits)
+        msg = check_classifier(vta, vtam, size, inputs, logits, "rtl" if arch.endswith("%rtl") else "fsim")
     ms = 1e3 * (time.monotonic() - t0) / N_EVAL
-    return msg + ("; %s; fsim %.0f ms an image (vta run, this host)" % (split[0], ms) if split and msg.startswith("ok ") else "")
+    where = "rtl" if arch.endswith("%rtl") else "fsim"
+    return msg + ("; %s; %s %.0f ms an image (vta run, this host)" % (split[0], where, ms) if split and msg.startswith("ok ") else "")
 
 
-def check_classifier(vta, vtam, size, inputs, logits):
+def check_classifier(vta, vtam, size, inputs, logits, target):
     """Top-1 and log-probabilities of vta run --json against PyTorch's."""
-    r = subprocess.run([vta, "run", vtam, "--target=fsim", "--json", "--top=10"] + ["--input=" + p for p in inputs],
+    r = subprocess.run([vta, "run", vtam, "--target=" + target, "--json", "--top=10"] + ["--input=" + p for p in inputs],
                        capture_output=True, text=True)
     if r.returncode:
         return "run: " + (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
