@@ -455,6 +455,40 @@ static vc_node *pad_copies(vc_module *m, vc_node *x, int ax, int64_t b, int64_t 
  * op; reflect and edge (at most 15 rows and 15 columns added) are slices
  * and concats (pad_copies). No padding at all (PyTorch's average pooling
  * with count_include_pad) is the input itself. */
+/* Constant padding of any axes of x (pads: begins then ends) as a concat
+ * a padded axis of the value's blocks before and after. */
+static vc_node *pad_concat(vc_module *m, vc_node *x, const int64_t *p, double value, const char *nm)
+{
+	int r = x->type.rank, last = -1;
+	for (int d = 0; d < r; d++)
+		last = p[d] || p[d + r] ? d : last;
+	for (int d = 0; x && d <= last; d++) {
+		if (!p[d] && !p[d + r])
+			continue;
+		vc_node *parts[3];
+		int k = 0;
+		for (int side = 0; side < 2; side++) {
+			if (side)
+				parts[k++] = x;
+			if (!p[d + side * r])
+				continue;
+			int64_t dim[VC_MAX_RANK];
+			memcpy(dim, x->type.dim, sizeof dim);
+			dim[d] = p[d + side * r];
+			vc_node *c = vc_const(m, NULL, VC_F32, r, dim, NULL);
+			for (int64_t i = 0; c && i < vc_type_elems(&c->type); i++)
+				((float *)c->data)[i] = (float)value;
+			if (!(parts[k++] = c))
+				return NULL;
+		}
+		vc_attrs a;
+		vc_attrs_init(&a);
+		a.axis = d;
+		x = vc_build(m, VC_OP_CONCAT, parts, k, &a, d == last ? nm : NULL);
+	}
+	return x;
+}
+
 static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node *const *in, int n_in, int64_t opset, const char *nm)
 {
 	char mode[32] = "constant";
@@ -464,13 +498,14 @@ static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node *const *in,
 		vc_error(m, NULL, "node '%s' (Pad): mode '%s' is not supported (constant, reflect and edge are)", nm, mode);
 		return NULL;
 	}
-	int64_t p[8], c = 0;
+	int64_t p[2 * VC_MAX_RANK], c = 0;
 	double value = attr_f(np, "value", 0.0);
 	vc_node *x = in[0];
 	if (opset < 11) {
-		if (attr_ints(np, "pads", p, 8, &c) < 0)
+		if (attr_ints(np, "pads", p, 2 * VC_MAX_RANK, &c) < 0)
 			c = -1;
-	} else if (n_in >= 2 && in[1]->op == VC_OP_CONST && in[1]->type.rank == 1 && in[1]->type.dim[0] <= 8) {
+	} else if (n_in >= 2 && in[1]->op == VC_OP_CONST && in[1]->type.rank == 1 &&
+		   in[1]->type.dim[0] <= 2 * VC_MAX_RANK) {
 		c = in[1]->type.dim[0];
 		for (int64_t i = 0; i < c; i++)
 			p[i] = as_index(((const float *)in[1]->data)[i]);
@@ -484,9 +519,14 @@ static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node *const *in,
 	} else {
 		c = -1;
 	}
-	int ok = x->type.rank == 4 && c == 8;
-	for (int i = 0; ok && i < 8; i++) /* begins then ends: N, C, H, W */
-		ok = p[i] >= 0 && (i % 4 >= 2 || p[i] == 0);
+	int r = x->type.rank, ok = c == 2 * r, spatial = r == 4;
+	for (int i = 0; ok && i < c; i++) { /* begins then ends */
+		ok = p[i] >= 0 && p[i] <= 4096;
+		spatial &= i % 4 >= 2 || p[i] == 0;
+	}
+	if (ok && !spatial && !copies) /* another axis (Swin pads NHWC's rows and columns) */
+		return pad_concat(m, x, p, value, nm);
+	ok &= spatial;
 	if (!ok) {
 		vc_error(m, NULL, "node '%s' (Pad): only constant, non-negative pads of the rows and columns of 4-D data "
 			 "are supported", nm);
@@ -509,40 +549,6 @@ static vc_node *pad(vc_module *m, const Onnx__NodeProto *np, vc_node *const *in,
 	a.pad[0] = p[2], a.pad[1] = p[3], a.pad[2] = p[6], a.pad[3] = p[7];
 	a.lo = value;
 	return vc_build(m, VC_OP_PAD, &x, 1, &a, nm);
-}
-
-/* a op b of two constants (shape arithmetic: PyTorch's exports compute
- * slice bounds from Shape), numpy broadcasting of equal shapes or one
- * element; integer division truncates when both hold integers. */
-/* Shapes const_arith takes: equal, or one of them a single element. */
-static int simple_pair(const vc_node *a, const vc_node *b)
-{
-	int64_t ea = vc_type_elems(&a->type), eb = vc_type_elems(&b->type);
-	int same = a->type.rank == b->type.rank;
-	for (int i = 0; same && i < a->type.rank; i++)
-		same = a->type.dim[i] == b->type.dim[i];
-	return ea && eb && (same || ea == 1 || eb == 1);
-}
-
-static vc_node *const_arith(importer *im, char op, const vc_node *a, const vc_node *b, const char *nm)
-{
-	vc_module *m = im->m;
-	int64_t ea = vc_type_elems(&a->type), eb = vc_type_elems(&b->type);
-	const vc_node *big = ea >= eb ? a : b;
-	if (!simple_pair(a, b)) {
-		vc_error(m, NULL, "node '%s': constants of shapes that are neither equal nor one element", nm);
-		return NULL;
-	}
-	int ints = is_int(im, a) && is_int(im, b);
-	vc_node *c = vc_const(m, nm, VC_F32, big->type.rank, big->type.dim, NULL);
-	if (!c)
-		return NULL;
-	for (int64_t i = 0; i < vc_type_elems(&c->type); i++) {
-		double x = ((const float *)a->data)[ea == 1 ? 0 : i], y = ((const float *)b->data)[eb == 1 ? 0 : i];
-		double v = op == 'A' ? x + y : op == 'S' ? x - y : op == 'M' ? x * y : ints && y ? trunc(x / y) : x / y;
-		((float *)c->data)[i] = (float)v;
-	}
-	return ints && mark_int(im, c) ? NULL : c;
 }
 
 /* ---- constants of exporters' shape logic (ViT's class token) ------- */
@@ -581,6 +587,32 @@ static int64_t bcast_at(const vc_type *t, const int64_t *out, int r, int64_t o)
 }
 
 /* Gather along axis 0 of constant 1-D data (a Shape's) at constant indices. */
+/* a op b of two constants (shape arithmetic: PyTorch's exports compute
+ * slice bounds from Shape), numpy broadcasting; integer division
+ * truncates when both hold integers. */
+static vc_node *const_arith(importer *im, char op, const vc_node *a, const vc_node *b, const char *nm)
+{
+	vc_module *m = im->m;
+	int64_t out[VC_MAX_RANK];
+	memcpy(out, a->type.dim, sizeof out);
+	int r = bcast_dims(&b->type, out, a->type.rank, out);
+	if (r < 0) {
+		vc_error(m, NULL, "node '%s': constants of shapes that do not broadcast", nm);
+		return NULL;
+	}
+	int ints = is_int(im, a) && is_int(im, b);
+	vc_node *c = vc_const(m, nm, VC_F32, r, out, NULL);
+	if (!c)
+		return NULL;
+	for (int64_t i = 0; i < vc_type_elems(&c->type); i++) {
+		double x = ((const float *)a->data)[bcast_at(&a->type, out, r, i)];
+		double y = ((const float *)b->data)[bcast_at(&b->type, out, r, i)];
+		double v = op == 'A' ? x + y : op == 'S' ? x - y : op == 'M' ? x * y : ints && y ? trunc(x / y) : x / y;
+		((float *)c->data)[i] = (float)v;
+	}
+	return ints && mark_int(im, c) ? NULL : c;
+}
+
 /* Gather of a computed tensor at one constant index along an axis (a
  * transformer's class token, x[:, 0]): a one-entry slice, reshaped without
  * the axis for a scalar index. */
@@ -659,10 +691,54 @@ static int64_t slice_arg(const Onnx__NodeProto *np, vc_node *const *in, int n_in
 
 /* Slice of one axis with step 1 (PyTorch's chunk), bounds as ONNX clamps
  * them; the whole axis is the input itself. */
+/* Slice of a constant: any axes and steps (negative ones too), as ONNX
+ * clamps the bounds; 1 if it is not one this takes (the caller's
+ * refusal speaks), else 0 with *out set or -1 on failure. */
+static int const_slice(importer *im, const Onnx__NodeProto *np, vc_node *const *in, int n_in, const char *nm,
+		       vc_node **out)
+{
+	const vc_node *x = in[0];
+	int r = x->type.rank;
+	int64_t st[VC_MAX_RANK], en[VC_MAX_RANK], ax[VC_MAX_RANK], sp[VC_MAX_RANK];
+	int ns = int_list(np, in, n_in, 1, "starts", st, VC_MAX_RANK), ne = int_list(np, in, n_in, 2, "ends", en, VC_MAX_RANK);
+	int na = int_list(np, in, n_in, 3, "axes", ax, VC_MAX_RANK), nsp = int_list(np, in, n_in, 4, "steps", sp, VC_MAX_RANK);
+	if (x->op != VC_OP_CONST || ns <= 0 || ne != ns || (na && na != ns) || (nsp && nsp != ns))
+		return 1;
+	int64_t lo[VC_MAX_RANK], step[VC_MAX_RANK], dim[VC_MAX_RANK];
+	for (int d = 0; d < r; d++)
+		lo[d] = 0, step[d] = 1, dim[d] = x->type.dim[d];
+	for (int i = 0; i < ns; i++) {
+		int64_t a = na ? ax[i] + (ax[i] < 0 ? r : 0) : i, s = nsp ? sp[i] : 1;
+		if (a < 0 || a >= r || s == 0)
+			return 1;
+		int64_t n = x->type.dim[a], b = st[i] + (st[i] < 0 ? n : 0), e = en[i] + (en[i] < 0 ? n : 0);
+		b = s > 0 ? (b < 0 ? 0 : b > n ? n : b) : (b < 0 ? -1 : b > n - 1 ? n - 1 : b);
+		e = s > 0 ? (e < 0 ? 0 : e > n ? n : e) : (e < -1 ? -1 : e > n - 1 ? n - 1 : e);
+		int64_t cnt = s > 0 ? (e - b + s - 1) / s : (b - e + -s - 1) / -s;
+		lo[a] = b, step[a] = s, dim[a] = cnt > 0 ? cnt : 0;
+	}
+	vc_node *c = vc_const(im->m, nm, VC_F32, r, dim, NULL);
+	for (int64_t o = 0; c && o < vc_type_elems(&c->type); o++) {
+		int64_t rest = o, src = 0, stride = 1;
+		for (int d = r - 1; d >= 0; d--) {
+			int64_t k = rest % dim[d];
+			rest /= dim[d];
+			src += (lo[d] + k * step[d]) * stride;
+			stride *= x->type.dim[d];
+		}
+		((float *)c->data)[o] = ((const float *)x->data)[src];
+	}
+	*out = c;
+	return c && is_int(im, x) && mark_int(im, c) ? -1 : c ? 0 : -1;
+}
+
 static vc_node *slice(importer *im, const Onnx__NodeProto *np, vc_node *const *in, int n_in, const char *nm)
 {
 	vc_module *m = im->m;
-	vc_node *x = in[0];
+	vc_node *x = in[0], *c = NULL;
+	int cs = im->opset >= 10 ? const_slice(im, np, in, n_in, nm, &c) : 1;
+	if (cs <= 0)
+		return cs ? NULL : c;
 	int ok = im->opset >= 10 ? n_in >= 3 : 1, r = x->type.rank;
 	for (int i = 1; ok && i < n_in; i++)
 		ok = in[i]->op == VC_OP_CONST && in[i]->type.rank == 1 && in[i]->type.dim[0] == 1;
@@ -671,8 +747,9 @@ static vc_node *slice(importer *im, const Onnx__NodeProto *np, vc_node *const *i
 	int64_t axis = slice_arg(np, in, n_in, im->opset, 3, "axes", 0, &ok);
 	int64_t step = slice_arg(np, in, n_in, im->opset, 4, "steps", 1, &ok);
 	axis += axis < 0 ? r : 0;
-	if (!ok || step != 1 || axis < 0 || axis >= r) {
-		vc_error(m, NULL, "node '%s' (Slice): only one axis with step 1 and constant bounds is supported", nm);
+	if (!ok || step < 1 || step > 64 || axis < 0 || axis >= r || (step > 1 && r >= VC_MAX_RANK)) {
+		vc_error(m, NULL, "node '%s' (Slice): of a computed tensor only one axis with a step of 1 to 64 and constant "
+			 "bounds is supported", nm);
 		return NULL;
 	}
 	int64_t dim = x->type.dim[axis];
@@ -684,14 +761,47 @@ static vc_node *slice(importer *im, const Onnx__NodeProto *np, vc_node *const *i
 		vc_error(m, NULL, "node '%s' (Slice): the slice is empty", nm);
 		return NULL;
 	}
-	if (start == 0 && end == dim)
+	/* a step s (Swin's x[:, 0::2]): the count * s entries from start, as
+	 * [count, s], the first of each s, back to rank r */
+	int64_t count = (end - start + step - 1) / step;
+	end = start + count * step;
+	int pad_end = end > dim;
+	if (start == 0 && end == dim && step == 1)
 		return x;
 	vc_attrs a;
 	vc_attrs_init(&a);
 	a.axis = axis;
 	a.pad[0] = start;
-	a.pad[2] = dim - end;
-	return vc_build(m, VC_OP_SLICE, &x, 1, &a, nm);
+	a.pad[2] = pad_end ? 0 : dim - end;
+	vc_node *y = start || a.pad[2] ? vc_build(m, VC_OP_SLICE, &x, 1, &a, step == 1 ? nm : NULL) : x;
+	if (!y || step == 1)
+		return y;
+	if (pad_end) { /* the last group is short: pad it with zeros that are never taken */
+		vc_attrs_init(&a);
+		int64_t zd[VC_MAX_RANK];
+		memcpy(zd, y->type.dim, sizeof zd);
+		zd[axis] = end - dim;
+		vc_node *args[2] = {y, vc_const(m, NULL, VC_F32, r, zd, NULL)};
+		a.axis = axis;
+		y = args[1] ? vc_build(m, VC_OP_CONCAT, args, 2, &a, NULL) : NULL;
+		if (!y)
+			return NULL;
+	}
+	vc_attrs_init(&a);
+	for (int d = 0; d < r; d++) {
+		a.shape[a.nshape++] = d == axis ? count : x->type.dim[d];
+		if (d == axis)
+			a.shape[a.nshape++] = step;
+	}
+	y = vc_build(m, VC_OP_RESHAPE, &y, 1, &a, NULL);
+	vc_attrs s1;
+	vc_attrs_init(&s1);
+	s1.axis = axis + 1, s1.pad[2] = step - 1;
+	y = y ? vc_build(m, VC_OP_SLICE, &y, 1, &s1, NULL) : NULL;
+	vc_attrs_init(&a);
+	for (int d = 0; d < r; d++)
+		a.shape[a.nshape++] = d == axis ? count : x->type.dim[d];
+	return y ? vc_build(m, VC_OP_RESHAPE, &y, 1, &a, nm) : NULL;
 }
 
 /* A node being imported: its inputs (optional ones left out at the end
@@ -1094,6 +1204,87 @@ static vc_node *op_equal_where(onnx_node *on)
 	return c && (!where || ints) && mark_int(on->im, c) ? NULL : c;
 }
 
+/* Range, Mod and Not of constants (exporters' index arithmetic: Swin's
+ * window masks); of computed tensors they are refused. */
+static vc_node *op_const_misc(onnx_node *on)
+{
+	for (int i = 0; i < on->n_in; i++)
+		if (!on->in[i] || on->in[i]->op != VC_OP_CONST) {
+			vc_error(on->m, NULL, "node '%s' (%s): only constant operands are supported", on->nm, on->op);
+			return NULL;
+		}
+	const float *a = on->in[0]->data;
+	if (!strcmp(on->op, "Range")) {
+		double start = a[0], limit = ((const float *)on->in[1]->data)[0], delta = ((const float *)on->in[2]->data)[0];
+		double cnt = delta ? ceil((limit - start) / delta) : -1;
+		if (cnt < 0 || cnt > 1 << 24) {
+			vc_error(on->m, NULL, "node '%s' (Range): %g to %g by %g", on->nm, start, limit, delta);
+			return NULL;
+		}
+		int64_t n = (int64_t)cnt;
+		vc_node *c = vc_const(on->m, on->nm, VC_F32, 1, &n, NULL);
+		for (int64_t i = 0; c && i < n; i++)
+			((float *)c->data)[i] = (float)(start + (double)i * delta);
+		return c && is_int(on->im, on->in[0]) && mark_int(on->im, c) ? NULL : c;
+	}
+	int mod = !strcmp(on->op, "Mod"), r = on->in[0]->type.rank;
+	int64_t out[VC_MAX_RANK];
+	memcpy(out, on->in[0]->type.dim, sizeof out);
+	if (mod && (r = bcast_dims(&on->in[1]->type, out, r, out)) < 0) {
+		vc_error(on->m, NULL, "node '%s' (Mod): the operands do not broadcast", on->nm);
+		return NULL;
+	}
+	vc_node *c = vc_const(on->m, on->nm, VC_F32, r, out, NULL);
+	int fmod_ = (int)attr_i(on->np, "fmod", 0);
+	for (int64_t o = 0; c && o < vc_type_elems(&c->type); o++) {
+		double x = a[bcast_at(&on->in[0]->type, out, r, o)];
+		if (!mod) {
+			((float *)c->data)[o] = (float)(x == 0);
+			continue;
+		}
+		double y = ((const float *)on->in[1]->data)[bcast_at(&on->in[1]->type, out, r, o)];
+		double v = y == 0 ? 0 : fmod(x, y);
+		if (!fmod_ && v != 0 && (v < 0) != (y < 0)) /* the divisor's sign, as Python's % */
+			v += y;
+		((float *)c->data)[o] = (float)v;
+	}
+	return c && (!mod || is_int(on->im, on->in[0])) && mark_int(on->im, c) ? NULL : c;
+}
+
+/* ScatterND of constants: data with the slices updates[i] written at the
+ * index tuples indices[i] (reduction none). */
+static vc_node *op_scatter_nd(onnx_node *on)
+{
+	const vc_node *x = on->in[0], *idx = on->in[1], *up = on->in[2];
+	int q = idx->type.rank, r = x->type.rank;
+	int64_t k = q ? idx->type.dim[q - 1] : 0;
+	int ok = x->op == VC_OP_CONST && idx->op == VC_OP_CONST && up->op == VC_OP_CONST && q >= 1 && k >= 1 && k <= r;
+	char red[16] = "none";
+	attr_s(on->np, "reduction", red, sizeof red);
+	int64_t slice = 1, tuples = ok ? vc_type_elems(&idx->type) / k : 0;
+	for (int d = (int)k; ok && d < r; d++)
+		slice *= x->type.dim[d];
+	if (!ok || strcmp(red, "none") || vc_type_elems(&up->type) != tuples * slice) {
+		vc_error(on->m, NULL, "node '%s' (ScatterND): only constant operands of matching shapes, reduction none", on->nm);
+		return NULL;
+	}
+	vc_node *c = vc_const(on->m, on->nm, VC_F32, r, x->type.dim, x->data);
+	for (int64_t t = 0; c && t < tuples; t++) {
+		int64_t off = 0;
+		for (int d = 0; d < k; d++) {
+			int64_t i = as_index(((const float *)idx->data)[t * k + d]);
+			i += i < 0 ? x->type.dim[d] : 0;
+			if (i < 0 || i >= x->type.dim[d]) {
+				vc_error(on->m, NULL, "node '%s' (ScatterND): index %lld outside dimension %d", on->nm, (long long)i, d);
+				return NULL;
+			}
+			off = off * x->type.dim[d] + i;
+		}
+		memcpy((float *)c->data + off * slice, (const float *)up->data + t * slice, (size_t)slice * sizeof(float));
+	}
+	return c && is_int(on->im, x) && mark_int(on->im, c) ? NULL : c;
+}
+
 /* Expand to a constant shape (numpy broadcasting): a constant is expanded
  * here; a computed tensor is multiplied by ones of the shape. */
 static vc_node *op_expand(onnx_node *on)
@@ -1387,8 +1578,7 @@ static vc_node *op_log_softmax(onnx_node *on)
 static vc_node *op_arith(onnx_node *on)
 {
 	char k = !strcmp(on->op, "Sub") ? 'S' : !strcmp(on->op, "Div") ? 'D' : !strcmp(on->op, "Mul") ? 'M' : 'A';
-	if (on->in[0]->op == VC_OP_CONST && on->in[1]->op == VC_OP_CONST && on->n_in == 2 &&
-	    (simple_pair(on->in[0], on->in[1]) || k == 'S' || k == 'D'))
+	if (on->in[0]->op == VC_OP_CONST && on->in[1]->op == VC_OP_CONST && on->n_in == 2)
 		return const_arith(on->im, k, on->in[0], on->in[1], on->nm);
 	if (attr(on->np, "axis")) {
 		vc_error(on->m, NULL, "node '%s' (%s): legacy broadcast axis is not supported", on->nm, on->op);
@@ -1582,10 +1772,12 @@ static vc_node *op_concat(onnx_node *on)
 static vc_node *op_identity(onnx_node *on)
 {
 	/* Dropout outside training is the identity whatever its ratio (an
-	 * input from opset 12); training_mode true would drop values */
-	const vc_node *t = on->n_in > 2 && !strcmp(on->op, "Dropout") ? on->in[2] : NULL;
-	if (t && (t->op != VC_OP_CONST || vc_type_elems(&t->type) != 1 || ((const float *)t->data)[0] != 0)) {
-		vc_error(on->m, NULL, "node '%s' (Dropout): training_mode must be a constant false", on->nm);
+	 * input from opset 12); training_mode true would drop values, unless
+	 * the ratio is a constant 0 (Swin's attention dropout as exported) */
+	const vc_node *t = on->n_in > 2 && !strcmp(on->op, "Dropout") ? on->in[2] : NULL, *r = on->n_in > 1 ? on->in[1] : NULL;
+	int zero = r && r->op == VC_OP_CONST && vc_type_elems(&r->type) == 1 && ((const float *)r->data)[0] == 0;
+	if (t && !zero && (t->op != VC_OP_CONST || vc_type_elems(&t->type) != 1 || ((const float *)t->data)[0] != 0)) {
+		vc_error(on->m, NULL, "node '%s' (Dropout): training_mode must be a constant false (or the ratio 0)", on->nm);
 		return NULL;
 	}
 	return on->in[0];
@@ -1925,6 +2117,10 @@ static const struct onnx_op {
 	{"Equal", NO_ATTRS, 2, op_equal_where, 0},
 	{"Where", NO_ATTRS, 3, op_equal_where, 0},
 	{"Expand", NO_ATTRS, 2, op_expand, 0},
+	{"Range", NO_ATTRS, 3, op_const_misc, 0},
+	{"Mod", (const char *const[]){"fmod", NULL}, 2, op_const_misc, 0},
+	{"Not", NO_ATTRS, 1, op_const_misc, 0},
+	{"ScatterND", (const char *const[]){"reduction", NULL}, 3, op_scatter_nd, 0},
 	{"LogSoftmax", (const char *const[]){"axis", NULL}, 1, op_log_softmax, 0},
 	{"Exp", NO_ATTRS, 1, op_unary, 0}, {"Log", NO_ATTRS, 1, op_unary, 0}, {"Abs", NO_ATTRS, 1, op_unary, 0},
 	{"Neg", NO_ATTRS, 1, op_unary, 0}, {"Sqrt", NO_ATTRS, 1, op_unary, 0}, {"Reciprocal", NO_ATTRS, 1, op_unary, 0},
@@ -2051,7 +2247,7 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 }
 
 /*
- * A small node (at most 64 values) of constants only, evaluated now: the
+ * A node of constants only, of at most 65536 values, evaluated now: the
  * shape arithmetic of exporters (Shape, Slice, Concat, Gather, Cast ...)
  * becomes the constant that Resize's sizes or Reshape's shape must be;
  * integers stay integers. Larger ones are left to the fold-const pass.
@@ -2059,7 +2255,7 @@ static vc_node *import_node(importer *im, const Onnx__NodeProto *np)
 static vc_node *fold_small(importer *im, vc_node *n)
 {
 	if (!n || n->op == VC_OP_CONST || n->op == VC_OP_INPUT || n->n_in < 1 || n->n_in > 16 ||
-	    vc_type_elems(&n->type) > 64 || n->type.dtype != VC_F32)
+	    vc_type_elems(&n->type) > 65536 || n->type.dtype != VC_F32)
 		return n;
 	vc_tensor in[16], out;
 	int ints = 0;

@@ -1442,6 +1442,49 @@ static int64_t ref_layer_norm(const float *x, const double *y, double *out)
 	return C_OUT * P;
 }
 
+/* Slices with steps (Swin's patch merging, x[:, :, 1::2, 0:5:3]): rows
+ * 1, 3, 5 (the last group of two short) and columns 0, 3. */
+static void build_strided(ob *b)
+{
+	ob_const(b, "s1", 1, (const int64_t[]){1}, NULL, (const int64_t[]){1});
+	ob_const(b, "e1", 1, (const int64_t[]){1}, NULL, (const int64_t[]){HW});
+	ob_const(b, "a1", 1, (const int64_t[]){1}, NULL, (const int64_t[]){2});
+	ob_const(b, "p1", 1, (const int64_t[]){1}, NULL, (const int64_t[]){2});
+	ob_node(b, "Slice", "r", 5, (const char *[]){"y", "s1", "e1", "a1", "p1"});
+	ob_const(b, "s2", 1, (const int64_t[]){1}, NULL, (const int64_t[]){0});
+	ob_const(b, "e2", 1, (const int64_t[]){1}, NULL, (const int64_t[]){5});
+	ob_const(b, "a2", 1, (const int64_t[]){1}, NULL, (const int64_t[]){3});
+	ob_const(b, "p2", 1, (const int64_t[]){1}, NULL, (const int64_t[]){3});
+	ob_node(b, "Slice", "out", 5, (const char *[]){"r", "s2", "e2", "a2", "p2"});
+}
+static int64_t ref_strided(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int o = 0; o < C_OUT; o++)
+		for (int h = 0; h < 3; h++)
+			for (int w = 0; w < 2; w++)
+				out[(o * 3 + h) * 2 + w] = y[o * P + (1 + 2 * h) * HW + 3 * w];
+	return C_OUT * 6;
+}
+
+/* Pad of the channels and the last column (Swin pads NHWC's rows and
+ * columns): 1 channel before and 2 after, 1 column after, all 0.5. */
+static void build_pad_channels(ob *b)
+{
+	ob_const(b, "pads", 1, (const int64_t[]){8}, NULL, (const int64_t[]){0, 1, 0, 0, 0, 2, 0, 1});
+	ob_const(b, "half", 0, (const int64_t[]){1}, (const float[]){0.5f}, NULL);
+	ob_node(b, "Pad", "out", 3, (const char *[]){"y", "pads", "half"});
+}
+static int64_t ref_pad_channels(const float *x, const double *y, double *out)
+{
+	(void)x;
+	for (int o = 0; o < C_OUT + 3; o++)
+		for (int h = 0; h < HW; h++)
+			for (int w = 0; w < HW + 1; w++)
+				out[(o * HW + h) * (HW + 1) + w] = o >= 1 && o <= C_OUT && w < HW ? y[(o - 1) * P + h * HW + w] : 0.5;
+	return (C_OUT + 3) * HW * (HW + 1);
+}
+
 /* GlobalMaxPool: [1,16,1,1], each channel's largest value. */
 static void build_gmp(ob *b)
 {
@@ -1660,6 +1703,8 @@ static const struct host_case {
 	{"MatMul [1,36,16] by a constant, Expand, Gather", 13, build_tokens, ref_tokens},
 	{"QDQ: QuantizeLinear, DequantizeLinear, int8 conv", 13, build_qdq, ref_qdq},
 	{"LayerNormalization over the columns (opset 17)", 17, build_layer_norm, ref_layer_norm},
+	{"Slice with steps (rows 1::2, columns 0:5:3)", 13, build_strided, ref_strided},
+	{"Pad of the channels and a column (0.5)", 13, build_pad_channels, ref_pad_channels},
 	{"QOperator: QuantizeLinear, QLinearConv, DequantizeLinear", 13, build_qlinear, ref_qlinear},
 	{"LogSoftmax, ReduceMin, Atan, Mean", 13, build_log_softmax, ref_log_softmax},
 	{"ConvTranspose 4x4 /2 in 2 groups, pads 1", 13, build_deconv_group, ref_deconv_group},
