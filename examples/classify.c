@@ -7,8 +7,8 @@
  *
  * Images are PGM/PPM, PNG, JPEG or BMP (decoded by stb_image, compiled in
  * here from Debian's libstb-dev header), turned to the model's channels
- * (gray or RGB) and size (stb_image_resize: a triangle filter, PIL's bilinear
- * with antialiasing, as vta run), pixels 0..255, then
+ * (gray or RGB) and size (libvta's vta_image_resize: PIL's bilinear with
+ * antialiasing, as vta run), pixels 0..255, then
  * preprocessed as the model says (vta_tensor_info_t.has_preproc). For each
  * image it prints "FILE: top-1 INDEX LABEL PROB" and the top 5; PROB is the
  * model's output if that is a probability distribution, its softmax if not.
@@ -34,9 +34,6 @@
 #pragma GCC diagnostic ignored "-Wsign-compare"
 #endif
 #include <stb/stb_image.h>
-#define STB_IMAGE_RESIZE_IMPLEMENTATION
-#define STB_IMAGE_RESIZE_STATIC
-#include <stb/stb_image_resize.h>
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
 #endif
@@ -69,11 +66,9 @@ static int load_image(const char *path, const vta_tensor_info_t *in, float *x)
 		fprintf(stderr, "classify: %s: not an image stb_image reads (%s)\n", path, stbi_failure_reason());
 		return -1;
 	}
-	/* PIL's bilinear resize with antialiasing, as vta run's (a triangle
-	 * filter widened on downscaling) */
+	/* libvta's resize: PIL's bilinear with antialiasing, as vta run's */
 	uint8_t *rs = malloc((size_t)W * (size_t)H * (size_t)have);
-	if (!rs || !stbir_resize_uint8_generic(px, w, h, 0, rs, W, H, 0, have, STBIR_ALPHA_CHANNEL_NONE, 0,
-					       STBIR_EDGE_CLAMP, STBIR_FILTER_TRIANGLE, STBIR_COLORSPACE_LINEAR, NULL)) {
+	if (!rs || vta_image_resize(px, w, h, have, rs, W, H)) {
 		fprintf(stderr, "classify: %s: out of memory resizing it\n", path);
 		free(rs);
 		stbi_image_free(px);

@@ -3,7 +3,7 @@ LIB_SRCS += runtime/alloc.c runtime/validate.c runtime/devices.c runtime/cmdq.c 
 	runtime/uopcache.c runtime/context.c runtime/api_thread.c runtime/api_mem.c \
 	runtime/api_cmd.c runtime/api_regs.c runtime/vtam.c \
 	runtime/model/graph.c runtime/model/hostgemm.c runtime/model/hostops.c runtime/model/hostelem.c \
-	runtime/model/model.c \
+	runtime/model/model.c runtime/model/image.c \
 	runtime/model/segments.c
 # The host convolutions' GEMM and im2col loops (as the golden model's, sim/module.mk).
 $(OBJ)/runtime/model/hostgemm.o: OPT := -O2 -ftree-vectorize

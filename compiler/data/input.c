@@ -6,16 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stb/stb_image.h>
-#include <stb/stb_image_resize.h>
 #include <vta/bytes.h>
+#include <vta/model.h>
 
 #include "data/data.h"
 
 /* Read an input: raw float32 (exact size), or an image through stb_image
  * (grayscale or RGB to the model's channels, pixel values 0..255), resized
- * to the model's rows and columns with a triangle filter widened on
- * downscaling (stb_image_resize): the bilinear resize with antialiasing of
- * PIL, which torchvision's and Keras' preprocessing use. */
+ * to the model's rows and columns by libvta's vta_image_resize: PIL's
+ * bilinear resize with antialiasing, which torchvision's and Keras'
+ * preprocessing use. */
 int vc_read_input(const char *path, const vc_type *t, float *out, char *err, size_t n)
 {
 	int64_t elems = vc_type_elems(t);
@@ -46,9 +46,7 @@ int vc_read_input(const char *path, const vc_type *t, float *out, char *err, siz
 	}
 	int have = C == 1 ? 1 : 3;
 	uint8_t *rs = w == W && h == H ? px : malloc((size_t)W * (size_t)H * (size_t)have);
-	if (!rs || (rs != px && !stbir_resize_uint8_generic(px, w, h, 0, rs, W, H, 0, have, STBIR_ALPHA_CHANNEL_NONE, 0,
-							     STBIR_EDGE_CLAMP, STBIR_FILTER_TRIANGLE,
-							     STBIR_COLORSPACE_LINEAR, NULL))) {
+	if (!rs || (rs != px && vta_image_resize(px, w, h, have, rs, W, H))) {
 		snprintf(err, n, "%s: out of memory resizing a %dx%d image to %dx%d", path, w, h, W, H);
 		if (rs != px)
 			free(rs);

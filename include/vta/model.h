@@ -125,6 +125,12 @@ void vta_model_set_progress(vta_model_t *m, vta_model_progress_fn fn, void *ctx)
 /* Statistics of the last run. */
 int vta_model_stats(const vta_model_t *m, vta_model_stats_t *out);
 
+/* An 8-bit image of w x h pixels of channels interleaved values resized to
+ * ow x oh (dst holds ow * oh * channels bytes) as PIL's bilinear resize
+ * does (antialiased when shrinking): what vta run and the calibration do
+ * to an image before a model sees it. 0, VTA_EINVAL or VTA_ENOMEM. */
+int vta_image_resize(const uint8_t *src, int w, int h, int channels, uint8_t *dst, int ow, int oh);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -267,10 +267,11 @@ static void image_inputs(void)
 			CHECK_EQ(out[(1 * 3 + y) * 4 + x], 20 * y + 2);
 			CHECK_EQ(out[(2 * 3 + y) * 4 + x], 200);
 		}
-	/* half the width: the triangle filter over columns 1..4 (4 clamped to
-	 * 3), weights 1/8 3/8 3/8 1/8, of 11 21 31 31: 24.75, rounded */
+	/* half the width: the triangle of half-width 2 centred on column 3
+	 * weighs columns 1, 2, 3 by 1/4, 3/4, 3/4 (column 4 is outside the
+	 * image: left out, as PIL does): (11 + 63 + 93) / 7 = 23.86, rounded */
 	CHECK_EQ(vc_read_input(path, &h->type, out, err, sizeof err), 0);
-	CHECK_EQ(out[1], 25);
+	CHECK_EQ(out[1], 24);
 	/* gray: stb_image's luminance, between the channels */
 	CHECK_EQ(vc_read_input(path, &g->type, out, err, sizeof err), 0);
 	CHECK(out[0] > 1 && out[0] < 200);
@@ -293,7 +294,9 @@ static void image_inputs(void)
 }
 
 /* Images are resized as PIL's bilinear filter with antialiasing does (a
- * triangle filter, widened when scaling down), which reproduces a ramp:
+ * triangle filter, widened when scaling down), which reproduces a ramp;
+ * and a 512 x 341 photo to 224 x 224 (a ratio Debian's stb_image_resize
+ * 0.97 asserts on) resizes:
  * a gray ramp 4x over 64 columns, halved, is 8x' + 2 (the ramp at the
  * centre 2x' + 0.5 of each output pixel's source); 8 columns of it doubled
  * are 2x - 1 (the ramp at (x + 0.5) / 2 - 0.5). Nearest neighbour gives
@@ -327,6 +330,19 @@ static void image_resize(void)
 	for (int y = 0; y < 8; y++)
 		for (int x = 1; x < 15; x++)
 			CHECK_EQ(out[y * 16 + x], 2 * x - 1);
+	/* a flat 512 x 341 image to 224 x 224: every pixel its value */
+	static uint8_t big[32 + 512 * 341];
+	k = snprintf((char *)big, 32, "P5\n512 341\n255\n");
+	memset(big + k, 200, 512 * 341);
+	CHECK_EQ(write_file(path, big, (size_t)k + 512 * 341), 0);
+	int64_t sq[4] = {1, 1, 224, 224};
+	vc_node *q = vc_input(m, "q", VC_F32, 4, sq);
+	static float o2[224 * 224];
+	CHECK_EQ(vc_read_input(path, &q->type, o2, err, sizeof err), 0);
+	int flat = 1;
+	for (int i = 0; i < 224 * 224; i++)
+		flat &= o2[i] == 200;
+	CHECK(flat);
 	unlink(path);
 	vc_module_free(m);
 }
