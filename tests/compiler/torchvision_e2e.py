@@ -131,16 +131,23 @@ def log_softmax(z):
     return z - math.log(np.exp(z).sum())
 
 
+def run_json(vta, vtam, options, inputs):
+    """vta run --json on the inputs: (its JSON objects, None), or (None, the failure)."""
+    r = subprocess.run([vta, "run", vtam, "--json"] + options + ["--input=" + p for p in inputs],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return None, "run: " + (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
+    rows = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    if len(rows) != len(inputs):
+        return None, "run printed %d results for %d inputs" % (len(rows), len(inputs))
+    return rows, r.stderr
+
+
 def check_segmenter(vta, vtam, arch, size, out, inputs, logits):
     """Every input's class map through vta run --output, against PyTorch's."""
-    odir = os.path.join(out, arch + ".out")
-    r = subprocess.run([vta, "run", vtam, "--target=fsim", "--json", "--top=1", "--output=" + odir] +
-                       ["--input=" + p for p in inputs], capture_output=True, text=True)
-    if r.returncode:
-        return "run: " + (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
-    rows = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
-    if len(rows) != N_EVAL:
-        return "run printed %d results for %d inputs" % (len(rows), N_EVAL)
+    rows, err = run_json(vta, vtam, ["--target=fsim", "--top=1", "--output=" + os.path.join(out, arch + ".out")], inputs)
+    if rows is None:
+        return err
     sig = noise = 0.0
     agree = pixels = 0
     for row, z in zip(rows, logits):
@@ -181,13 +188,9 @@ def check(vta, arch, size, out):
 
 def check_classifier(vta, vtam, size, inputs, logits, target):
     """Top-1 and log-probabilities of vta run --json against PyTorch's."""
-    r = subprocess.run([vta, "run", vtam, "--target=" + target, "--json", "--top=10"] + ["--input=" + p for p in inputs],
-                       capture_output=True, text=True)
-    if r.returncode:
-        return "run: " + (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[-1]
-    rows = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
-    if len(rows) != N_EVAL:
-        return "run printed %d results for %d inputs" % (len(rows), N_EVAL)
+    rows, err = run_json(vta, vtam, ["--target=" + target, "--top=10"], inputs)
+    if rows is None:
+        return err
     sig = noise = 0.0
     top1 = 0
     for row, z in zip(rows, logits):
@@ -203,7 +206,7 @@ def check_classifier(vta, vtam, size, inputs, logits, target):
         top1 += int(np.argmax(p) == np.argmax(z))
     sqnr = 10 * math.log10(sig / noise) if noise > 0 and sig > 0 else float("inf") if noise == 0 else float("-inf")
     fig = "%dx%d, top-1 %d/%d, log-prob SQNR %.1f dB" % (size, size, top1, N_EVAL, sqnr)
-    if "compiler's runner" in r.stderr:  # a host node libvta does not run (vta run says which)
+    if "compiler's runner" in err:  # a host node libvta does not run (vta run says which)
         fig += ", with the compiler's runner for a node libvta lacks"
     if top1 < MIN_TOP1 or sqnr < MIN_SQNR_DB:
         return "vs PyTorch: " + fig + " (needs %d/%d and %.0f dB)" % (MIN_TOP1, N_EVAL, MIN_SQNR_DB)
