@@ -587,17 +587,6 @@ static int run_input(run_state *st, int s, char *name, size_t nn, int *label)
 	return 0;
 }
 
-/* s as the inside of a JSON string, cut to fit n. */
-static void json_escape(const char *s, char *out, size_t n)
-{
-	size_t j = 0;
-	for (; *s && j + 7 < n; s++)
-		j += (unsigned char)*s < 0x20 ? (size_t)snprintf(out + j, 7, "\\u%04x", *s)
-		     : (*s == '"' || *s == '\\') ? (size_t)snprintf(out + j, 3, "\\%c", *s)
-						   : (size_t)snprintf(out + j, 2, "%c", *s);
-	out[j] = 0;
-}
-
 /* The file name part of input name: the base name without its extension
  * (a file), "sample<N>" (a dataset's "#N") or "random" (--input=random);
  * other than letters, digits, '-', '_' and '.' made '_'. */
@@ -620,15 +609,16 @@ static void file_part(const char *name, char *out, size_t n)
 }
 
 /* --output=DIR: every graph output of this input as DIR/<input>.<output>.npy;
- * a line per file (text), or in *json the "outputs" member of the
+ * a line per file (json NULL), or to json the "outputs" member of the
  * input's JSON object (name, shape, dtype, file). 0, or 1 with the reason
  * printed. */
-static int write_outputs(const run_state *st, const char *name, const vc_tensor *out, char *json, size_t jn)
+static int write_outputs(const run_state *st, const char *name, const vc_tensor *out, FILE *json)
 {
 	const vc_graph *g = st->m->g;
 	char base[512], oname[128], path[4200], err[4400];
 	file_part(name, base, sizeof base);
-	size_t k = (size_t)snprintf(json, jn, ", \"outputs\": [");
+	if (json)
+		fputs(", \"outputs\": [", json);
 	for (int q = 0; q < g->n_outputs; q++) {
 		file_part(g->outputs[q]->name, oname, sizeof oname);
 		snprintf(path, sizeof path, "%s/%s.%s.npy", st->o.output, base, oname);
@@ -641,17 +631,18 @@ static int write_outputs(const run_state *st, const char *name, const vc_tensor 
 		char shape[160] = "";
 		for (int i = 0, m = 0; i < t->rank; i++)
 			m += snprintf(shape + m, sizeof shape - (size_t)m, "%s%lld", i ? ", " : "", (long long)t->dim[i]);
-		char jpath[8400], jname[400];
-		json_escape(path, jpath, sizeof jpath);
-		json_escape(g->outputs[q]->name, jname, sizeof jname);
-		if (st->o.json && k < jn)
-			k += (size_t)snprintf(json + k, jn - k, "%s{\"name\": \"%s\", \"shape\": [%s], \"dtype\": \"%s\", "
-					      "\"file\": \"%s\"}", q ? ", " : "", jname, shape, dt, jpath);
-		else if (!st->o.json)
+		if (!json) {
 			printf("  output '%s' [%s] %s -> %s\n", g->outputs[q]->name, shape, dt, path);
+			continue;
+		}
+		fprintf(json, "%s{\"name\": ", q ? ", " : "");
+		json_string(json, g->outputs[q]->name);
+		fprintf(json, ", \"shape\": [%s], \"dtype\": \"%s\", \"file\": ", shape, dt);
+		json_string(json, path);
+		fputc('}', json);
 	}
-	if (k < jn)
-		snprintf(json + k, jn - k, "]");
+	if (json)
+		fputc(']', json);
 	return 0;
 }
 
@@ -691,13 +682,22 @@ static int run_all(run_state *st, int total, int *correct)
 			fprintf(stderr, "vta run: the output '%s' is not float32\n", g->outputs[0]->name);
 		if (!bad && print && st->tty && total > 1)
 			fprintf(stderr, "\r%*s\r", 40, "");
-		char files[4096] = "";
-		if (!bad && st->o.output && st->o.json)
-			bad = write_outputs(st, name, out, files, sizeof files);
+		/* with --json the files' member goes inside the input's object */
+		char *files = NULL;
+		size_t flen = 0;
+		FILE *fj = !bad && st->o.output && st->o.json ? open_memstream(&files, &flen) : NULL;
+		if (fj) {
+			bad = write_outputs(st, name, out, fj);
+			bad |= fclose(fj) != 0;
+		} else if (!bad && st->o.output && st->o.json) {
+			fprintf(stderr, "vta run: out of memory\n");
+			bad = 1;
+		}
 		if (!bad)
-			print_result(&st->o, st->m, name, out, st->names, st->n_names, label, print, &top1, files);
+			print_result(&st->o, st->m, name, out, st->names, st->n_names, label, print, &top1, files ? files : "");
+		free(files);
 		if (!bad && st->o.output && !st->o.json)
-			bad = write_outputs(st, name, out, files, sizeof files);
+			bad = write_outputs(st, name, out, NULL);
 		if (!bad && st->o.stats)
 			run_stats(st);
 		fflush(stdout);
